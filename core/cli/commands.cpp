@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cli/commands.h"
+
+#include "core/cli/arguments.h"
+#include "core/cli/commandlist.h"
+
+#include <ostream>
+
+namespace clusterplanner::core::cli {
+
+const std::vector<Command>& commands()
+{
+    // One line per subcommand; each lives in its own file under core/cli/ (declared in commandlist.h).
+    static const std::vector<Command> table = {
+        {"catalog", "list the GPU catalog (--json)", &runCatalog},
+    };
+    return table;
+}
+
+bool isCommand(std::string_view name)
+{
+    for (const auto& command : commands())
+        if (command.name == name)
+            return true;
+    return false;
+}
+
+int runCommand(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err)
+{
+    for (const auto& command : commands()) {
+        if (argv.empty() || command.name != argv.front())
+            continue;
+        try {
+            return command.run({argv.begin() + 1, argv.end()}, out, err);
+        } catch (const UsageError& error) {
+            err << "clusterplanner " << command.name << ": " << error.what() << "\n";
+            return 2;
+        } catch (const std::exception& error) {
+            err << "clusterplanner " << command.name << ": error: " << error.what() << "\n";
+            return 1;
+        }
+    }
+    err << "clusterplanner: unknown command \"" << (argv.empty() ? "" : argv.front()) << "\"\n";
+    return 2;
+}
+
+std::string commandsHelp()
+{
+    std::string text = "Commands (run headless, print JSON or text on stdout):\n";
+    for (const auto& command : commands())
+        text += "  " + std::string(command.name) + std::string(12 - std::min<std::size_t>(11, command.name.size()), ' ')
+            + std::string(command.summary) + "\n";
+    return text;
+}
+
+} // namespace clusterplanner::core::cli

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/io/scenariojson.h"
+
+#include "core/model/enumnames.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+
+namespace clusterplanner::core {
+
+namespace {
+
+using nlohmann::json;
+
+/// Reads the fields of one JSON object, prefixing every message with the dotted path of the field.
+class FieldReader
+{
+public:
+    FieldReader(const json& object, std::string path)
+        : m_object(object)
+        , m_path(std::move(path))
+    {
+        if (!m_object.is_object())
+            fail(m_path.empty() ? "scenario" : m_path, "must be an object, got " + describe(m_object));
+    }
+
+    int integer(const char* key, long long min, long long max) const
+    {
+        const json& value = field(key);
+        if (!value.is_number_integer())
+            fail(key, "must be a whole number, got " + describe(value));
+        return static_cast<int>(checkRange(key, value.get<long long>(), min, max));
+    }
+
+    double number(const char* key, double min, double max) const
+    {
+        const json& value = field(key);
+        if (!value.is_number())
+            fail(key, "must be a number, got " + describe(value));
+        const double number = value.get<double>();
+        if (!std::isfinite(number))
+            fail(key, "must be finite");
+        return checkRange(key, number, min, max);
+    }
+
+    bool boolean(const char* key) const
+    {
+        const json& value = field(key);
+        if (!value.is_boolean())
+            fail(key, "must be true or false, got " + describe(value));
+        return value.get<bool>();
+    }
+
+    std::string text(const char* key, std::size_t maxLength) const
+    {
+        const json& value = field(key);
+        if (!value.is_string())
+            fail(key, "must be a string, got " + describe(value));
+        auto string = value.get<std::string>();
+        if (string.size() > maxLength)
+            fail(key, "is longer than " + std::to_string(maxLength) + " characters");
+        return string;
+    }
+
+    template <typename Enum>
+    Enum choice(const char* key) const
+    {
+        const auto name = text(key, 64);
+        if (auto value = enumFromString<Enum>(name))
+            return *value;
+        std::string allowed;
+        for (Enum option : allValues<Enum>())
+            allowed += (allowed.empty() ? "" : ", ") + std::string(toString(option));
+        fail(key, "unknown value \"" + name + "\" (expected one of: " + allowed + ")");
+    }
+
+    bool isNull(const char* key) const { return field(key).is_null(); }
+    FieldReader object(const char* key) const { return FieldReader(field(key), join(key)); }
+
+    [[noreturn]] void fail(const std::string& key, const std::string& problem) const
+    {
+        throw ScenarioFormatError(join(key) + ": " + problem);
+    }
+
+private:
+    const json& field(const char* key) const
+    {
+        auto it = m_object.find(key);
+        if (it == m_object.end())
+            fail(key, "is missing");
+        return *it;
+    }
+
+    template <typename T>
+    T checkRange(const char* key, T value, T min, T max) const
+    {
+        if (value < min)
+            fail(key, "must be at least " + show(min) + " (got " + show(value) + ")");
+        if (value > max)
+            fail(key, "must be at most " + show(max) + " (got " + show(value) + ")");
+        return value;
+    }
+
+    template <typename T>
+    static std::string show(T value)
+    {
+        if constexpr (std::is_integral_v<T>) {
+            return std::to_string(value);
+        } else {
+            return json(value).dump();
+        }
+    }
+
+    static std::string describe(const json& value)
+    {
+        const auto dumped = value.dump();
+        return std::string(value.type_name()) + " " + (dumped.size() > 40 ? dumped.substr(0, 40) + "…" : dumped);
+    }
+
+    std::string join(const std::string& key) const { return m_path.empty() ? key : m_path + "." + key; }
+
+    const json& m_object;
+    std::string m_path;
+};
+
+// Upper bounds: generous beyond anything built today, tight enough to catch unit mistakes and overflow.
+constexpr long long kMaxGpus = 10'000'000;
+constexpr long long kMaxDim = 1'000'000;
+
+MoeConfig readMoe(const FieldReader& r)
+{
+    MoeConfig moe;
+    moe.experts = r.integer("experts", 1, 100'000);
+    moe.topK = r.integer("top_k", 1, moe.experts);
+    moe.expertFfnHidden = r.integer("expert_ffn_hidden", 1, kMaxDim);
+    moe.sharedExperts = r.integer("shared_experts", 0, 1024);
+    moe.moeLayers = r.integer("moe_layers", 0, 100'000);
+    moe.capacityFactor = r.number("capacity_factor", 0.1, 64.0);
+    return moe;
+}
+
+ModelConfig readModel(const FieldReader& r)
+{
+    ModelConfig model;
+    model.name = r.text("name", 200);
+    model.layers = r.integer("layers", 1, 100'000);
+    model.hidden = r.integer("hidden", 1, kMaxDim);
+    model.heads = r.integer("heads", 1, 100'000);
+    model.kvHeads = r.integer("kv_heads", 1, model.heads);
+    model.ffnHidden = r.integer("ffn_hidden", 1, kMaxDim * 8);
+    model.vocab = r.integer("vocab", 1, 100'000'000);
+    model.seqLen = r.integer("seq_len", 1, 100'000'000);
+    model.mlp = r.choice<MlpKind>("mlp");
+    model.norm = r.choice<NormKind>("norm");
+    model.tiedEmbeddings = r.boolean("tied_embeddings");
+    if (model.hidden % model.heads != 0)
+        r.fail("hidden", "must be a multiple of heads (" + std::to_string(model.heads) + ")");
+    if (model.heads % model.kvHeads != 0)
+        r.fail("kv_heads", "must divide heads (" + std::to_string(model.heads) + ")");
+    if (!r.isNull("moe"))
+        model.moe = readMoe(r.object("moe"));
+    if (model.moe && model.moe->moeLayers > model.layers)
+        r.fail("moe.moe_layers", "must not exceed layers (" + std::to_string(model.layers) + ")");
+    return model;
+}
+
+ClusterConfig readCluster(const FieldReader& r)
+{
+    ClusterConfig cluster;
+    cluster.gpuId = r.text("gpu", 64);
+    cluster.gpuCount = r.integer("gpu_count", 1, kMaxGpus);
+    cluster.gpusPerNode = r.integer("gpus_per_node", 1, 1024);
+    cluster.nicGbps = r.number("nic_gbps", 0.1, 100'000);
+    cluster.oversubscription = r.number("oversubscription", 1.0, 64.0);
+    return cluster;
+}
+
+ParallelLayout readLayout(const FieldReader& r)
+{
+    ParallelLayout layout;
+    layout.dp = r.integer("dp", 1, kMaxGpus);
+    layout.tp = r.integer("tp", 1, 4096);
+    layout.pp = r.integer("pp", 1, 4096);
+    layout.cp = r.integer("cp", 1, 4096);
+    layout.ep = r.integer("ep", 1, 100'000);
+    layout.virtualStages = r.integer("virtual_stages", 1, 1024);
+    layout.sequenceParallel = r.boolean("sequence_parallel");
+    return layout;
+}
+
+TrainingConfig readTraining(const FieldReader& r)
+{
+    TrainingConfig training;
+    training.globalBatch = r.integer("global_batch", 1, 100'000'000);
+    training.microBatch = r.integer("micro_batch", 1, training.globalBatch);
+    training.precision = r.choice<Precision>("precision");
+    training.optimizer = r.choice<Optimizer>("optimizer");
+    training.recompute = r.choice<Recompute>("recompute");
+    training.zeroStage = r.integer("zero_stage", 0, 3);
+    training.distributedOptimizer = r.boolean("distributed_optimizer");
+    training.attention = r.choice<AttentionKind>("attention");
+    training.schedule = r.choice<PipelineSchedule>("schedule");
+    training.layout = readLayout(r.object("layout"));
+    return training;
+}
+
+EconomicsConfig readEconomics(const FieldReader& r)
+{
+    EconomicsConfig economics;
+    economics.trainingTokens = r.number("training_tokens", 0, 1e18);
+    economics.gpuHourUsd = r.number("gpu_hour_usd", 0, 10'000);
+    economics.electricityUsdPerKwh = r.number("electricity_usd_per_kwh", 0, 100);
+    economics.pue = r.number("pue", 1.0, 5.0);
+    return economics;
+}
+
+json moeToJson(const MoeConfig& moe)
+{
+    return {{"experts", moe.experts}, {"top_k", moe.topK}, {"expert_ffn_hidden", moe.expertFfnHidden},
+        {"shared_experts", moe.sharedExperts}, {"moe_layers", moe.moeLayers}, {"capacity_factor", moe.capacityFactor}};
+}
+
+json modelToJson(const ModelConfig& m)
+{
+    return {{"name", m.name}, {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"kv_heads", m.kvHeads},
+        {"ffn_hidden", m.ffnHidden}, {"vocab", m.vocab}, {"seq_len", m.seqLen}, {"mlp", toString(m.mlp)},
+        {"norm", toString(m.norm)}, {"tied_embeddings", m.tiedEmbeddings},
+        {"moe", m.moe ? moeToJson(*m.moe) : json(nullptr)}};
+}
+
+json trainingToJson(const TrainingConfig& t)
+{
+    const auto& l = t.layout;
+    return {{"global_batch", t.globalBatch}, {"micro_batch", t.microBatch}, {"precision", toString(t.precision)},
+        {"optimizer", toString(t.optimizer)}, {"recompute", toString(t.recompute)}, {"zero_stage", t.zeroStage},
+        {"distributed_optimizer", t.distributedOptimizer}, {"attention", toString(t.attention)},
+        {"schedule", toString(t.schedule)},
+        {"layout",
+            {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"virtual_stages", l.virtualStages},
+                {"sequence_parallel", l.sequenceParallel}}}};
+}
+
+} // namespace
+
+json scenarioToJson(const Scenario& s)
+{
+    const auto& c = s.cluster;
+    const auto& e = s.economics;
+    return {{"name", s.name}, {"model", modelToJson(s.model)},
+        {"cluster",
+            {{"gpu", c.gpuId}, {"gpu_count", c.gpuCount}, {"gpus_per_node", c.gpusPerNode}, {"nic_gbps", c.nicGbps},
+                {"oversubscription", c.oversubscription}}},
+        {"training", trainingToJson(s.training)},
+        {"economics",
+            {{"training_tokens", e.trainingTokens}, {"gpu_hour_usd", e.gpuHourUsd},
+                {"electricity_usd_per_kwh", e.electricityUsdPerKwh}, {"pue", e.pue}}},
+        {"notes", s.notes}};
+}
+
+Scenario scenarioFromJson(const json& object)
+{
+    const FieldReader r(object, "");
+    Scenario scenario;
+    scenario.name = r.text("name", 200);
+    scenario.model = readModel(r.object("model"));
+    scenario.cluster = readCluster(r.object("cluster"));
+    scenario.training = readTraining(r.object("training"));
+    scenario.economics = readEconomics(r.object("economics"));
+    scenario.notes = r.text("notes", 1'000'000);
+    return scenario;
+}
+
+std::string writeScenarioFile(const Scenario& scenario)
+{
+    const json file = {
+        {"format", kScenarioFormatName}, {"version", kScenarioFormatVersion}, {"scenario", scenarioToJson(scenario)}};
+    return file.dump(2) + "\n";
+}
+
+Scenario readScenarioFile(const std::string& text)
+{
+    json document;
+    try {
+        document = json::parse(text);
+    } catch (const json::parse_error& error) {
+        throw ScenarioFormatError("not valid JSON (the file is truncated or corrupt) at byte "
+            + std::to_string(error.byte) + ": " + error.what());
+    }
+    const FieldReader header(document, "");
+    if (header.text("format", 100) != kScenarioFormatName)
+        header.fail("format", "is not \"" + std::string(kScenarioFormatName) + "\": this is not a scenario file");
+    const int version = header.integer("version", 1, std::numeric_limits<int>::max());
+    if (version > kScenarioFormatVersion)
+        header.fail("version",
+            "the file was written by a newer ClusterPlanner (format version " + std::to_string(version)
+                + "; this version reads up to " + std::to_string(kScenarioFormatVersion) + ")");
+    try {
+        return scenarioFromJson(document.at("scenario"));
+    } catch (const json::out_of_range&) {
+        header.fail("scenario", "is missing");
+    }
+}
+
+} // namespace clusterplanner::core

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/model/gpucatalog.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace clusterplanner::core {
+
+extern const char* const kBuiltinGpuCatalogJson; // generated from data/gpus.json at build time
+
+namespace {
+
+std::optional<double> optionalNumber(const nlohmann::json& object, const char* key)
+{
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null())
+        return std::nullopt;
+    return it->get<double>();
+}
+
+PriceRange priceRange(const nlohmann::json& object, const char* key)
+{
+    auto it = object.find(key);
+    if (it == object.end() || !it->is_array() || it->size() != 2)
+        return {};
+    auto value = [](const nlohmann::json& v) { return v.is_null() ? std::nullopt : std::optional(v.get<double>()); };
+    return {value((*it)[0]), value((*it)[1])};
+}
+
+GpuSpec parseGpu(const nlohmann::json& g)
+{
+    GpuSpec spec;
+    spec.id = g.at("id").get<std::string>();
+    spec.name = g.at("name").get<std::string>();
+    spec.vendor = g.value("vendor", "");
+    spec.memoryGB = g.at("memory_gb").get<double>();
+    spec.hbmTBs = g.at("hbm_tb_s").get<double>();
+    spec.bf16Tflops = optionalNumber(g, "bf16_tflops");
+    spec.fp16Tflops = optionalNumber(g, "fp16_tflops");
+    spec.fp8Tflops = optionalNumber(g, "fp8_tflops");
+    spec.fp32Tflops = optionalNumber(g, "fp32_tflops");
+    spec.tdpW = g.at("tdp_w").get<double>();
+    spec.scaleupFabric = g.value("scaleup_fabric", "");
+    spec.scaleupGBsBidir = g.at("scaleup_gb_s_bidir").get<double>();
+    spec.scaleupDomainGpus = g.at("scaleup_domain_gpus").get<int>();
+    spec.cloudUsdPerGpuHour = priceRange(g, "cloud_usd_per_gpu_hour");
+    spec.purchaseUsd = priceRange(g, "purchase_usd");
+    spec.notes = g.value("notes", "");
+    spec.source = g.value("source", "");
+    return spec;
+}
+
+} // namespace
+
+std::optional<double> PriceRange::midUsd() const
+{
+    if (lowUsd && highUsd)
+        return (*lowUsd + *highUsd) / 2;
+    return lowUsd ? lowUsd : highUsd;
+}
+
+double GpuSpec::peakFlops(Precision precision) const
+{
+    auto pick = [](std::initializer_list<std::optional<double>> options) {
+        for (const auto& option : options)
+            if (option)
+                return *option * 1e12;
+        return 0.0;
+    };
+    switch (precision) {
+    case Precision::Fp32:
+        return pick({fp32Tflops, fp16Tflops, bf16Tflops});
+    case Precision::Fp8:
+        return pick({fp8Tflops, bf16Tflops, fp16Tflops});
+    case Precision::AmpFp16:
+        return pick({fp16Tflops, bf16Tflops});
+    case Precision::AmpBf16:
+    case Precision::Bf16:
+        break;
+    }
+    return pick({bf16Tflops, fp16Tflops});
+}
+
+const GpuCatalog& GpuCatalog::builtin()
+{
+    static const GpuCatalog catalog = fromJson(kBuiltinGpuCatalogJson);
+    return catalog;
+}
+
+GpuCatalog GpuCatalog::fromJson(const std::string& text)
+{
+    const auto document = nlohmann::json::parse(text);
+    GpuCatalog catalog;
+    for (const auto& entry : document.at("gpus")) {
+        try {
+            catalog.m_gpus.push_back(parseGpu(entry));
+        } catch (const nlohmann::json::exception& error) {
+            throw std::runtime_error(
+                "GPU catalog entry " + entry.value("id", std::string("(no id)")) + ": " + error.what());
+        }
+    }
+    return catalog;
+}
+
+const GpuSpec* GpuCatalog::find(const std::string& id) const
+{
+    for (const auto& gpu : m_gpus)
+        if (gpu.id == id)
+            return &gpu;
+    return nullptr;
+}
+
+} // namespace clusterplanner::core

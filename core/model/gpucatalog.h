@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// GPU facts (memory, bandwidth, dense tensor throughput, power, fabric, prices) from data/gpus.json.
+#pragma once
+
+#include "core/model/scenario.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clusterplanner::core {
+
+struct PriceRange
+{
+    std::optional<double> lowUsd;
+    std::optional<double> highUsd;
+    /// Middle of the range, or whichever end is known.
+    std::optional<double> midUsd() const;
+};
+
+struct GpuSpec
+{
+    std::string id; ///< stable id used by scenarios and the validation set, e.g. "H100-SXM-80GB"
+    std::string name;
+    std::string vendor;
+    double memoryGB = 0; ///< datasheet capacity, 1e9 bytes
+    double hbmTBs = 0; ///< memory bandwidth, TB/s
+    std::optional<double> bf16Tflops; ///< dense, no sparsity
+    std::optional<double> fp16Tflops;
+    std::optional<double> fp8Tflops;
+    std::optional<double> fp32Tflops;
+    double tdpW = 0;
+    std::string scaleupFabric;
+    double scaleupGBsBidir = 0; ///< per GPU, both directions
+    int scaleupDomainGpus = 1;
+    PriceRange cloudUsdPerGpuHour;
+    PriceRange purchaseUsd;
+    std::string notes;
+    std::string source;
+
+    double memoryBytes() const { return memoryGB * 1e9; }
+    /// Dense tensor peak for the training precision in FLOP/s; falls back to the nearest supported type
+    /// (fp16 for V100 bf16, bf16 for fp8 where FP8 is missing).
+    double peakFlops(Precision precision) const;
+};
+
+class GpuCatalog
+{
+public:
+    /// The catalog compiled into the library from data/gpus.json.
+    static const GpuCatalog& builtin();
+    /// Parses a catalog document; throws std::runtime_error naming the offending entry.
+    static GpuCatalog fromJson(const std::string& text);
+
+    const std::vector<GpuSpec>& gpus() const { return m_gpus; }
+    const GpuSpec* find(const std::string& id) const;
+
+private:
+    std::vector<GpuSpec> m_gpus;
+};
+
+} // namespace clusterplanner::core

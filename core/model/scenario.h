@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One planning scenario: cluster, model, training set-up and notes, as a plain value.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace clusterplanner::core {
+
+enum class MlpKind { Gelu, SwiGlu };
+enum class NormKind { LayerNorm, RmsNorm };
+/// Numeric regime. AmpBf16/AmpFp16 keep fp32 master weights and optimizer states; Bf16 is pure bf16.
+enum class Precision { Fp32, AmpBf16, Bf16, AmpFp16, Fp8 };
+enum class Optimizer { AdamW, Adam, Sgd, SgdMomentum };
+enum class Recompute { None, Selective, Full };
+enum class AttentionKind { Flash, Sdpa, Math };
+enum class PipelineSchedule { GPipe, OneFOneB, Interleaved, ZbH1 };
+
+/// Mixture-of-experts part of a model. moeLayers == 0 means every layer is MoE.
+struct MoeConfig
+{
+    int experts = 8;
+    int topK = 2;
+    int expertFfnHidden = 14336;
+    int sharedExperts = 0;
+    int moeLayers = 0;
+    double capacityFactor = 1.0;
+    bool operator==(const MoeConfig&) const = default;
+};
+
+struct ModelConfig
+{
+    std::string name = "Llama 3 8B";
+    int layers = 32;
+    int hidden = 4096;
+    int heads = 32;
+    int kvHeads = 8;
+    int ffnHidden = 14336;
+    int vocab = 128256;
+    int seqLen = 8192;
+    MlpKind mlp = MlpKind::SwiGlu;
+    NormKind norm = NormKind::RmsNorm;
+    bool tiedEmbeddings = false;
+    std::optional<MoeConfig> moe;
+    bool operator==(const ModelConfig&) const = default;
+};
+
+/// A homogeneous cluster: gpuCount GPUs of one catalog type, gpusPerNode per node (one NVLink domain per node
+/// unless the GPU type says otherwise), one scale-out NIC of nicGbps per GPU.
+struct ClusterConfig
+{
+    std::string gpuId = "H100-SXM-80GB";
+    int gpuCount = 64;
+    int gpusPerNode = 8;
+    double nicGbps = 400.0; ///< per-GPU scale-out bandwidth, Gbit/s per direction (NDR InfiniBand)
+    double oversubscription = 1.0; ///< fabric oversubscription ratio (1 = non-blocking)
+    int nodeCount() const { return gpusPerNode > 0 ? (gpuCount + gpusPerNode - 1) / gpusPerNode : 0; }
+    bool operator==(const ClusterConfig&) const = default;
+};
+
+/// Degrees of parallelism. dp * tp * pp * cp == GPUs; EP folds into tp * cp * dp (MoE parallel folding).
+struct ParallelLayout
+{
+    int dp = 8;
+    int tp = 8;
+    int pp = 1;
+    int cp = 1;
+    int ep = 1;
+    int virtualStages = 1; ///< interleaved chunks per pipeline rank
+    bool sequenceParallel = true;
+    int gpuCount() const { return dp * tp * pp * cp; }
+    bool operator==(const ParallelLayout&) const = default;
+};
+
+struct TrainingConfig
+{
+    int globalBatch = 512; ///< sequences per optimizer step
+    int microBatch = 1; ///< sequences per micro-batch
+    Precision precision = Precision::AmpBf16;
+    Optimizer optimizer = Optimizer::AdamW;
+    Recompute recompute = Recompute::Selective;
+    int zeroStage = 1; ///< 0..3; 1 with Megatron = distributed optimizer
+    bool distributedOptimizer = true;
+    AttentionKind attention = AttentionKind::Flash;
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    ParallelLayout layout;
+    bool operator==(const TrainingConfig&) const = default;
+};
+
+/// Money and energy assumptions for the run.
+struct EconomicsConfig
+{
+    double trainingTokens = 1.0e12; ///< token budget of the whole run
+    double gpuHourUsd = 2.5; ///< rented price per GPU-hour
+    double electricityUsdPerKwh = 0.0806; ///< US EIA 2023 industrial mean
+    double pue = 1.3; ///< facility power usage effectiveness
+    bool operator==(const EconomicsConfig&) const = default;
+};
+
+struct Scenario
+{
+    std::string name = "Llama 3 8B on 64 H100";
+    ModelConfig model;
+    ClusterConfig cluster;
+    TrainingConfig training;
+    EconomicsConfig economics;
+    std::string notes;
+    bool operator==(const Scenario&) const = default;
+};
+
+/// The scenario the application opens on when nothing else is given.
+Scenario defaultScenario();
+
+} // namespace clusterplanner::core

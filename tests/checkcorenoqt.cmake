@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Fails when a file under core/ includes a Qt header (<Q...>, <QtCore/...>) or uses a Qt macro.
+file(GLOB_RECURSE files "${CORE_DIR}/*.h" "${CORE_DIR}/*.cpp" "${CORE_DIR}/CMakeLists.txt")
+set(offenders "")
+foreach(file IN LISTS files)
+  file(STRINGS "${file}" lines REGEX "#[ \t]*include[ \t]*[<\"](Q[A-Za-z]|Qt[A-Za-z]+/)|Q_OBJECT|find_package\\(Qt|Qt6::")
+  if(lines)
+    list(APPEND offenders "${file}: ${lines}")
+  endif()
+endforeach()
+list(LENGTH files count)
+if(offenders)
+  message(FATAL_ERROR "core/ must not use Qt:\n${offenders}")
+endif()
+message(STATUS "checked ${count} files under core/: no Qt")

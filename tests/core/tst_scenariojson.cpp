@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/io/scenariojson.h"
+#include "core/model/enumnames.h"
+#include "core/model/gpucatalog.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace clusterplanner::core;
+
+class TestScenarioJson : public QObject
+{
+    Q_OBJECT
+
+private:
+    static Scenario everyFieldChanged()
+    {
+        Scenario s = defaultScenario();
+        s.name = "Mixtral on H200 — ünïcode";
+        s.model = {"Mixtral 8x7B", 32, 4096, 32, 8, 14336, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, true,
+            MoeConfig {8, 2, 14336, 1, 30, 1.25}};
+        s.cluster = {"H200-SXM-141GB", 128, 4, 800.0, 2.0};
+        s.training.globalBatch = 1024;
+        s.training.microBatch = 2;
+        s.training.precision = Precision::Fp8;
+        s.training.optimizer = Optimizer::SgdMomentum;
+        s.training.recompute = Recompute::Full;
+        s.training.zeroStage = 3;
+        s.training.distributedOptimizer = false;
+        s.training.attention = AttentionKind::Math;
+        s.training.schedule = PipelineSchedule::ZbH1;
+        s.training.layout = {4, 2, 4, 4, 8, 2, false};
+        s.economics = {3e12, 4.5, 0.12, 1.58};
+        s.notes = "line one\nline \"two\"";
+        return s;
+    }
+
+    static std::string fileWith(const std::string& pointer, const nlohmann::json& value)
+    {
+        auto document = nlohmann::json::parse(writeScenarioFile(defaultScenario()));
+        document[nlohmann::json::json_pointer(pointer)] = value;
+        return document.dump();
+    }
+
+private Q_SLOTS:
+    void roundTripKeepsEveryField()
+    {
+        const Scenario original = everyFieldChanged();
+        const Scenario copy = readScenarioFile(writeScenarioFile(original));
+        QVERIFY(copy == original);
+        QVERIFY(!(copy == defaultScenario()));
+    }
+
+    void roundTripDefault() { QVERIFY(readScenarioFile(writeScenarioFile(defaultScenario())) == defaultScenario()); }
+
+    void eachFieldChangeIsDetectedByEquality()
+    {
+        // operator== must compare every field, or undo and "modified" tracking would miss edits.
+        Scenario a = defaultScenario();
+        Scenario b = a;
+        b.training.layout.virtualStages += 1;
+        QVERIFY(!(a == b));
+        b = a;
+        b.economics.pue += 0.1;
+        QVERIFY(!(a == b));
+        b = a;
+        b.model.moe = MoeConfig {};
+        QVERIFY(!(a == b));
+    }
+
+    void headerIsWritten()
+    {
+        const auto document = nlohmann::json::parse(writeScenarioFile(defaultScenario()));
+        QCOMPARE(document.at("format").get<std::string>(), std::string("clusterplanner-scenario"));
+        QCOMPARE(document.at("version").get<int>(), 1);
+    }
+
+    void badFilesNameTheProblem_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        const auto good = writeScenarioFile(defaultScenario());
+        QTest::newRow("truncated") << QString::fromStdString(good.substr(0, good.size() / 2)) << "truncated";
+        QTest::newRow("empty") << QString() << "not valid JSON";
+        QTest::newRow("newer") << QString::fromStdString(fileWith("/version", 2)) << "newer ClusterPlanner";
+        QTest::newRow("other format") << QString::fromStdString(fileWith("/format", "something"))
+                                      << "not a scenario file";
+        QTest::newRow("negative layers") << QString::fromStdString(fileWith("/scenario/model/layers", -3))
+                                         << "model.layers: must be at least 1 (got -3)";
+        QTest::newRow("string hidden") << QString::fromStdString(fileWith("/scenario/model/hidden", "big"))
+                                       << "model.hidden: must be a whole number, got string";
+        QTest::newRow("absurd gpus") << QString::fromStdString(fileWith("/scenario/cluster/gpu_count", 1e12))
+                                     << "cluster.gpu_count: must be a whole number";
+        QTest::newRow("huge gpus") << QString::fromStdString(fileWith("/scenario/cluster/gpu_count", 123456789012LL))
+                                   << "cluster.gpu_count: must be at most";
+        QTest::newRow("bad enum") << QString::fromStdString(fileWith("/scenario/training/precision", "fp4"))
+                                  << "training.precision: unknown value \"fp4\"";
+        QTest::newRow("missing") << QString::fromStdString([] {
+            auto d = nlohmann::json::parse(writeScenarioFile(defaultScenario()));
+            d["scenario"]["training"]["layout"].erase("tp");
+            return d.dump();
+        }()) << "training.layout.tp: is missing";
+        QTest::newRow("kv heads") << QString::fromStdString(fileWith("/scenario/model/kv_heads", 7))
+                                  << "model.kv_heads: must divide heads";
+        QTest::newRow("micro > global") << QString::fromStdString(fileWith("/scenario/training/micro_batch", 100000))
+                                        << "training.micro_batch: must be at most 512";
+        QTest::newRow("pue") << QString::fromStdString(fileWith("/scenario/economics/pue", 0.5))
+                             << "economics.pue: must be at least 1";
+        QTest::newRow("not object") << QString::fromStdString(fileWith("/scenario/model", 5))
+                                    << "model: must be an object";
+    }
+
+    void badFilesNameTheProblem()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        try {
+            readScenarioFile(text.toStdString());
+            QFAIL("expected ScenarioFormatError");
+        } catch (const ScenarioFormatError& error) {
+            const QString message = QString::fromUtf8(error.what());
+            QVERIFY2(message.contains(expected), qPrintable(message));
+        }
+    }
+
+    void enumNamesRoundTrip()
+    {
+        for (auto value : allValues<PipelineSchedule>())
+            QCOMPARE(enumFromString<PipelineSchedule>(toString(value)), std::optional(value));
+        QVERIFY(!enumFromString<Precision>("nonsense"));
+    }
+
+    void catalogHasTheStableIds()
+    {
+        const auto& catalog = GpuCatalog::builtin();
+        for (const char* id : {"V100-SXM-32GB", "A100-SXM-40GB", "A100-SXM-80GB", "H100-SXM-80GB", "H100-SXM-96GB",
+                 "H100-PCIe-80GB", "H800-SXM-80GB", "H200-SXM-141GB", "B200", "GB200", "MI250X", "MI300X", "MI325X",
+                 "L40S", "RTX-4090", "Gaudi3"}) {
+            const GpuSpec* gpu = catalog.find(id);
+            QVERIFY2(gpu, id);
+            QVERIFY2(!gpu->source.empty(), id);
+            QVERIFY(gpu->memoryGB > 0 && gpu->tdpW > 0);
+        }
+        QCOMPARE(catalog.find("H100-SXM-80GB")->peakFlops(Precision::AmpBf16), 989.4e12);
+        QCOMPARE(catalog.find("V100-SXM-32GB")->peakFlops(Precision::AmpBf16), 125e12); // falls back to fp16
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenarioJson)
+#include "tst_scenariojson.moc"
