@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/model/modelmath.h"
+
+namespace clusterplanner::core {
+
+namespace {
+
+bool hasBiases(const ModelConfig& m)
+{
+    return m.norm == NormKind::LayerNorm;
+}
+bool hasLearnedPositions(const ModelConfig& m)
+{
+    return m.norm == NormKind::LayerNorm;
+}
+
+double normParameters(const ModelConfig& m)
+{
+    const double h = m.hidden;
+    return m.norm == NormKind::LayerNorm ? 2 * h : h; // weight (+ bias)
+}
+
+double kvWidth(const ModelConfig& m)
+{
+    return double(m.kvHeads) * (double(m.hidden) / m.heads);
+}
+
+/// Q, K, V and output projection weights (no biases).
+double attentionMatmul(const ModelConfig& m)
+{
+    const double h = m.hidden;
+    return h * (h + 2 * kvWidth(m)) + h * h;
+}
+
+double attentionBiases(const ModelConfig& m)
+{
+    return hasBiases(m) ? (m.hidden + 2 * kvWidth(m)) + m.hidden : 0;
+}
+
+/// Weights of one MLP with intermediate size f (SwiGLU has gate, up and down; GELU has up and down).
+double mlpMatmul(const ModelConfig& m, double f)
+{
+    return (m.mlp == MlpKind::SwiGlu ? 3 : 2) * m.hidden * f;
+}
+
+double mlpBiases(const ModelConfig& m, double f)
+{
+    return hasBiases(m) ? (m.mlp == MlpKind::SwiGlu ? 2 * f : f) + m.hidden : 0;
+}
+
+double mlpParameters(const ModelConfig& m, double f)
+{
+    return mlpMatmul(m, f) + mlpBiases(m, f);
+}
+
+void countMoe(const ModelConfig& m, ParameterCounts& counts)
+{
+    const MoeConfig& moe = *m.moe;
+    const double expert = mlpParameters(m, moe.expertFfnHidden);
+    const double router = double(m.hidden) * moe.experts;
+    const double shared = moe.sharedExperts * expert;
+    counts.largestExpert = expert;
+    counts.expertsPerMoeLayer = moe.experts * expert + router + shared;
+    counts.activeExpertsPerMoeLayer = moe.topK * expert + router + shared;
+}
+
+} // namespace
+
+int moeLayerCount(const ModelConfig& model)
+{
+    if (!model.moe)
+        return 0;
+    return model.moe->moeLayers > 0 ? model.moe->moeLayers : model.layers;
+}
+
+ParameterCounts countParameters(const ModelConfig& m)
+{
+    ParameterCounts c;
+    const double h = m.hidden;
+    c.embedding = double(m.vocab) * h + (hasLearnedPositions(m) ? double(m.seqLen) * h : 0);
+    c.head = m.tiedEmbeddings ? 0 : double(m.vocab) * h;
+    c.finalNorm = normParameters(m);
+    c.attentionPerLayer = attentionMatmul(m) + attentionBiases(m);
+    c.normsPerLayer = 2 * normParameters(m);
+    c.denseMlpPerLayer = mlpParameters(m, m.ffnHidden);
+    c.moeLayers = moeLayerCount(m);
+    c.denseLayers = m.layers - c.moeLayers;
+    if (m.moe)
+        countMoe(m, c);
+
+    const double fixed = c.embedding + c.head + c.finalNorm;
+    c.total = fixed + c.denseLayers * c.denseLayerTotal() + c.moeLayers * c.moeLayerTotal();
+    c.active = fixed + c.denseLayers * c.denseLayerTotal()
+        + c.moeLayers * (c.attentionPerLayer + c.normsPerLayer + c.activeExpertsPerMoeLayer);
+
+    double moeMatmulActive = 0;
+    if (m.moe) {
+        const auto& moe = *m.moe;
+        moeMatmulActive = (moe.topK + moe.sharedExperts) * mlpMatmul(m, moe.expertFfnHidden) + h * moe.experts;
+    }
+    c.matmulActiveLayers
+        = m.layers * attentionMatmul(m) + c.denseLayers * mlpMatmul(m, m.ffnHidden) + c.moeLayers * moeMatmulActive;
+    c.matmulActive = c.matmulActiveLayers + double(m.vocab) * h; // the LM head is a matmul even when tied
+    return c;
+}
+
+double attentionFlopsPerToken(const ModelConfig& m)
+{
+    // h_q = heads · head_dim = hidden: GQA shrinks K/V, not the score computation.
+    return 12.0 * m.layers * double(m.seqLen) * m.hidden;
+}
+
+double modelFlopsPerToken(const ModelConfig& m)
+{
+    return 6.0 * countParameters(m).matmulActive + attentionFlopsPerToken(m);
+}
+
+double hardwareFlopsPerToken(const ModelConfig& m, Recompute recompute)
+{
+    const double model = modelFlopsPerToken(m);
+    switch (recompute) {
+    case Recompute::None:
+        return model;
+    case Recompute::Selective:
+        return model + attentionFlopsPerToken(m); // K22 Eq. 8: s/(6h) becomes s/(3h)
+    case Recompute::Full:
+        // One extra forward of every layer: 2·N_mm(layers) + the forward third of the attention term.
+        return model + 2.0 * countParameters(m).matmulActiveLayers + attentionFlopsPerToken(m) / 3.0;
+    }
+    return model;
+}
+
+} // namespace clusterplanner::core

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Exact parameter counts and training FLOPs of GPT-style, Llama-style and MoE transformers.
+#pragma once
+
+#include "core/model/scenario.h"
+
+namespace clusterplanner::core {
+
+/// Parameter counts of one model, split the way the memory and time models need them. Doubles hold exact
+/// integers (all counts stay far below 2^53).
+///
+/// Conventions (reference.md §2): LayerNorm models are GPT-style (biases on every linear layer, learned position
+/// embeddings of seqLen rows); RMSNorm models are Llama-style (no biases, rotary positions).
+struct ParameterCounts
+{
+    double total = 0; ///< every parameter
+    double active = 0; ///< parameters one token uses (MoE: top-k experts instead of all)
+    double embedding = 0; ///< input token (+ position) embedding
+    double head = 0; ///< LM head; 0 when tied to the embedding
+    double finalNorm = 0;
+    double attentionPerLayer = 0; ///< Q, K, V, O (+ biases)
+    double normsPerLayer = 0; ///< the two per-layer norms
+    double denseMlpPerLayer = 0; ///< MLP of a dense layer
+    double expertsPerMoeLayer = 0; ///< all routed experts + router + shared experts of one MoE layer
+    double activeExpertsPerMoeLayer = 0; ///< top-k routed experts + router + shared experts
+    double largestExpert = 0; ///< one routed expert
+    int denseLayers = 0;
+    int moeLayers = 0;
+    double matmulActive = 0; ///< N_mm: active matmul weights without the input embedding, with the LM head
+    double matmulActiveLayers = 0; ///< N_mm of the transformer layers alone
+
+    double denseLayerTotal() const { return attentionPerLayer + normsPerLayer + denseMlpPerLayer; }
+    double moeLayerTotal() const { return attentionPerLayer + normsPerLayer + expertsPerMoeLayer; }
+};
+
+ParameterCounts countParameters(const ModelConfig& model);
+
+/// Number of MoE layers (moeLayers == 0 in the config means all of them).
+int moeLayerCount(const ModelConfig& model);
+
+/// Attention FLOPs per token for training (fwd + bwd), counting the full s×s score matrix:
+/// 12·L·s·h_q (PaLM App. B "12LHQT"). Causal kernels do half of it.
+double attentionFlopsPerToken(const ModelConfig& model);
+
+/// Model FLOPs per trained token: 6·N_mm + 12·L·s·h_q (PaLM App. B; K22 Eq. 7). MFU is stated against this.
+double modelFlopsPerToken(const ModelConfig& model);
+
+/// Hardware FLOPs per token including recompute: selective adds the attention term again (K22 Eq. 8),
+/// full adds one forward pass of every layer (N21 Eq. 3: 96·B·L·s·h²·(1 + s/6h + V/16hL)).
+double hardwareFlopsPerToken(const ModelConfig& model, Recompute recompute);
+
+} // namespace clusterplanner::core

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/model/modelmath.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace clusterplanner::core;
+
+namespace {
+
+ModelConfig llama(int layers, int hidden, int heads, int kvHeads, int ffn, int vocab)
+{
+    return ModelConfig {"llama", layers, hidden, heads, kvHeads, ffn, vocab, 8192, MlpKind::SwiGlu, NormKind::RmsNorm,
+        false, std::nullopt};
+}
+
+ModelConfig gpt(int layers, int hidden, int heads, int vocab, int seq)
+{
+    return ModelConfig {"gpt", layers, hidden, heads, heads, 4 * hidden, vocab, seq, MlpKind::Gelu, NormKind::LayerNorm,
+        true, std::nullopt};
+}
+
+} // namespace
+
+class TestModelMath : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void exactParameterCounts_data()
+    {
+        QTest::addColumn<double>("expected");
+        QTest::addColumn<double>("actual");
+        // reference.md §11 items 1-3
+        QTest::newRow("llama3-8b") << 8'030'261'248.0 << countParameters(llama(32, 4096, 32, 8, 14336, 128256)).total;
+        QTest::newRow("llama3-70b") << 70'553'706'496.0 << countParameters(llama(80, 8192, 64, 8, 28672, 128256)).total;
+        QTest::newRow("llama3-405b") << 405'853'388'800.0
+                                     << countParameters(llama(126, 16384, 128, 8, 53248, 128256)).total;
+        QTest::newRow("gpt3-50257") << 174'604'259'328.0 << countParameters(gpt(96, 12288, 96, 50257, 2048)).total;
+        QTest::newRow("gpt3-51200") << 174'615'846'912.0 << countParameters(gpt(96, 12288, 96, 51200, 2048)).total;
+    }
+
+    void exactParameterCounts()
+    {
+        QFETCH(double, expected);
+        QFETCH(double, actual);
+        QCOMPARE(actual, expected);
+    }
+
+    void mixtralTotalAndActive()
+    {
+        ModelConfig m = llama(32, 4096, 32, 8, 14336, 32000);
+        m.moe = MoeConfig {8, 2, 14336, 0, 0, 1.0};
+        const auto counts = countParameters(m);
+        QCOMPARE(counts.total, 46'702'792'704.0);
+        QCOMPARE(counts.active, 12'879'925'248.0);
+        QCOMPARE(counts.moeLayers, 32);
+        QCOMPARE(counts.denseLayers, 0);
+    }
+
+    void gptFormulaHolds()
+    {
+        // Ψ = 12·L·h² + 13·L·h + (V + s)·h + 2h for tied GPT (reference.md §2).
+        const double L = 24, h = 2048, V = 50257, s = 1024;
+        QCOMPARE(
+            countParameters(gpt(24, 2048, 16, 50257, 1024)).total, 12 * L * h * h + 13 * L * h + (V + s) * h + 2 * h);
+    }
+
+    void flopsPerToken()
+    {
+        // reference.md §11 item 8: Llama 3 8B, s 8192: 6·N = 4.818e10 with N the total count, attention term
+        // 12·L·s·h = 1.288e10. N_mm leaves out the input embedding (V·h) and the norms.
+        const auto m = llama(32, 4096, 32, 8, 14336, 128256);
+        const auto counts = countParameters(m);
+        QVERIFY(std::abs(6 * counts.total / 4.818e10 - 1) < 1e-3);
+        QCOMPARE(counts.matmulActive, counts.total - 128256.0 * 4096 - (2 * 32 + 1) * 4096.0);
+        QVERIFY(std::abs(attentionFlopsPerToken(m) / 1.288e10 - 1) < 1e-3);
+    }
+
+    void korthikantiMfu_data()
+    {
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("hidden");
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("gpus");
+        QTest::addColumn<double>("seconds");
+        QTest::addColumn<double>("mfu");
+        QTest::addColumn<double>("hfu");
+        // reference.md §11 item 5 (K22 Table 5, A100 312 TFLOP/s, s 2048, V 51200)
+        QTest::newRow("22B") << 64 << 6144 << 48 << 4 << 8 << 1.10 << 41.65 << 43.81;
+        QTest::newRow("175B") << 96 << 12288 << 96 << 64 << 64 << 13.75 << 51.39 << 52.77;
+        QTest::newRow("530B") << 128 << 20480 << 105 << 280 << 280 << 37.83 << 56.05 << 56.96;
+    }
+
+    void korthikantiMfu()
+    {
+        QFETCH(int, heads);
+        QFETCH(int, hidden);
+        QFETCH(int, layers);
+        QFETCH(int, batch);
+        QFETCH(int, gpus);
+        QFETCH(double, seconds);
+        QFETCH(double, mfu);
+        QFETCH(double, hfu);
+        const auto m = gpt(layers, hidden, heads, 51200, 2048);
+        const double tokens = double(batch) * 2048;
+        const double peak = gpus * 312e12 * seconds;
+        QVERIFY(std::abs(100 * tokens * modelFlopsPerToken(m) / peak - mfu) < 0.2);
+        QVERIFY(std::abs(100 * tokens * hardwareFlopsPerToken(m, Recompute::Selective) / peak - hfu) < 0.2);
+    }
+
+    void fullRecomputeMatchesNarayananEq3()
+    {
+        // 96·B·L·s·h²·(1 + s/(6h) + V/(16·h·L)) per iteration, per token divide by B·s.
+        const auto m = gpt(96, 12288, 96, 51200, 2048);
+        const double L = 96, h = 12288, s = 2048, V = 51200;
+        const double expected = 96 * L * h * h * (1 + s / (6 * h) + V / (16 * h * L));
+        // Our count excludes biases and norms like the paper; GPT-3 has no other matmul terms.
+        QVERIFY(std::abs(hardwareFlopsPerToken(m, Recompute::Full) / expected - 1) < 1e-9);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModelMath)
+#include "tst_modelmath.moc"
