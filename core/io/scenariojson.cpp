@@ -202,6 +202,7 @@ TrainingConfig readTraining(const FieldReader& r)
     training.distributedOptimizer = r.boolean("distributed_optimizer");
     training.attention = r.choice<AttentionKind>("attention");
     training.schedule = r.choice<PipelineSchedule>("schedule");
+    training.framework = r.choice<Framework>("framework");
     training.layout = readLayout(r.object("layout"));
     return training;
 }

@@ -77,6 +77,7 @@ CLUSTERPLANNER_ENUM_NAMES(Optimizer, kOptimizer)
 CLUSTERPLANNER_ENUM_NAMES(Recompute, kRecompute)
 CLUSTERPLANNER_ENUM_NAMES(AttentionKind, kAttention)
 CLUSTERPLANNER_ENUM_NAMES(PipelineSchedule, kSchedule)
+CLUSTERPLANNER_ENUM_NAMES(Framework, kFramework)
 
 #undef CLUSTERPLANNER_ENUM_NAMES
 

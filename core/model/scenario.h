@@ -15,6 +15,8 @@ enum class Optimizer { AdamW, Adam, Sgd, SgdMomentum };
 enum class Recompute { None, Selective, Full };
 enum class AttentionKind { Flash, Sdpa, Math };
 enum class PipelineSchedule { GPipe, OneFOneB, Interleaved, ZbH1 };
+/// The training stack: decides framework-specific memory behaviour (e.g. fp32 logits upcast, fused kernels).
+enum class Framework { Megatron, NeMo, TorchTitan, Fsdp, DeepSpeed, HuggingFace, Other };
 
 /// Mixture-of-experts part of a model. moeLayers == 0 means every layer is MoE.
 struct MoeConfig
@@ -83,6 +85,7 @@ struct TrainingConfig
     bool distributedOptimizer = true;
     AttentionKind attention = AttentionKind::Flash;
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    Framework framework = Framework::Megatron;
     ParallelLayout layout;
     bool operator==(const TrainingConfig&) const = default;
 };

@@ -30,6 +30,7 @@ private:
         s.training.distributedOptimizer = false;
         s.training.attention = AttentionKind::Math;
         s.training.schedule = PipelineSchedule::ZbH1;
+        s.training.framework = Framework::HuggingFace;
         s.training.layout = {4, 2, 4, 4, 8, 2, false};
         s.economics = {3e12, 4.5, 0.12, 1.58};
         s.notes = "line one\nline \"two\"";
