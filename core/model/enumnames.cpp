@@ -24,6 +24,9 @@ constexpr NameTable<AttentionKind, 3> kAttention {
 constexpr NameTable<PipelineSchedule, 4> kSchedule {
     {{PipelineSchedule::GPipe, "gpipe"}, {PipelineSchedule::OneFOneB, "1f1b"},
         {PipelineSchedule::Interleaved, "interleaved"}, {PipelineSchedule::ZbH1, "zb-h1"}}};
+constexpr NameTable<Framework, 7> kFramework {{{Framework::Megatron, "megatron"}, {Framework::NeMo, "nemo"},
+    {Framework::TorchTitan, "torchtitan"}, {Framework::Fsdp, "fsdp"}, {Framework::DeepSpeed, "deepspeed"},
+    {Framework::HuggingFace, "hf"}, {Framework::Other, "other"}}};
 
 template <typename Enum, std::size_t N>
 std::string_view nameOf(const NameTable<Enum, N>& table, Enum value)
