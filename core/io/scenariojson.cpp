@@ -237,7 +237,7 @@ json trainingToJson(const TrainingConfig& t)
     return {{"global_batch", t.globalBatch}, {"micro_batch", t.microBatch}, {"precision", toString(t.precision)},
         {"optimizer", toString(t.optimizer)}, {"recompute", toString(t.recompute)}, {"zero_stage", t.zeroStage},
         {"distributed_optimizer", t.distributedOptimizer}, {"attention", toString(t.attention)},
-        {"schedule", toString(t.schedule)},
+        {"schedule", toString(t.schedule)}, {"framework", toString(t.framework)},
         {"layout",
             {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"virtual_stages", l.virtualStages},
                 {"sequence_parallel", l.sequenceParallel}}}};
