@@ -77,6 +77,7 @@ public:
     }
 
     bool isNull(const char* key) const { return field(key).is_null(); }
+    bool has(const char* key) const { return m_object.contains(key); }
     FieldReader object(const char* key) const { return FieldReader(field(key), join(key)); }
 
     [[noreturn]] void fail(const std::string& key, const std::string& problem) const
@@ -202,7 +203,8 @@ TrainingConfig readTraining(const FieldReader& r)
     training.distributedOptimizer = r.boolean("distributed_optimizer");
     training.attention = r.choice<AttentionKind>("attention");
     training.schedule = r.choice<PipelineSchedule>("schedule");
-    training.framework = r.choice<Framework>("framework");
+    // Added after the first files were written; older files mean Megatron.
+    training.framework = r.has("framework") ? r.choice<Framework>("framework") : Framework::Megatron;
     training.layout = readLayout(r.object("layout"));
     return training;
 }
