@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reader of the normalized planner-input and truth schema of the validation sets (shared/validation/README.md).
+#pragma once
+
+#include "core/model/scenario.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clusterplanner::core {
+
+/// Which inputs the source left open (null): the planner chooses them. Fields not listed here are required.
+struct UnknownFields
+{
+    bool ffnHidden = false, mlp = false, norm = false, tiedEmbeddings = false;
+    bool globalBatch = false, microBatch = false, precision = false, optimizer = false, recompute = false;
+    bool sequenceParallel = false, zeroStage = false, distributedOptimizer = false, attention = false;
+    bool framework = false, gpusPerNode = false;
+    bool tp = false, pp = false, cp = false, dp = false, ep = false, virtualStages = false, schedule = false;
+
+    /// True when any of the parallel degrees must be chosen.
+    bool anyLayout() const { return tp || pp || cp || dp; }
+};
+
+/// One case: a complete scenario (nulls replaced by neutral defaults: see readValidationCases) plus the list of
+/// what was null.
+struct ValidationCase
+{
+    std::string id;
+    Scenario scenario;
+    UnknownFields unknown;
+    std::optional<double> statedParams; ///< total parameter count printed by the source, if any
+};
+
+struct ValidationTruth
+{
+    std::string id;
+    std::optional<double> tokensPerSPerGpu;
+    std::optional<double> stepTimeS;
+    std::optional<double> modelTflopsPerGpu;
+    std::optional<double> mfu;
+    std::optional<double> peakMemoryGiB;
+    std::string memoryKind; ///< "allocated", "reserved", "unknown" or empty
+    std::string source;
+};
+
+/// Parses one case object or an array of them. Defaults for nulls: ffn 4h (gelu) , gelu/layernorm, untied, global
+/// batch = DP × micro-batch, micro-batch 1, amp_bf16, AdamW, no recompute, sequence parallel when TP > 1 under
+/// Megatron, ZeRO 0, no distributed optimizer, flash attention, framework "other", 8 GPUs per node (capped at the
+/// GPU count), degrees 1 (DP = GPUs / (TP·PP·CP)), 1F1B (interleaved when vpp > 1).
+/// Throws std::runtime_error naming the case id and the field.
+std::vector<ValidationCase> readValidationCases(const std::string& jsonText);
+std::vector<ValidationTruth> readValidationTruths(const std::string& jsonText);
+
+} // namespace clusterplanner::core

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/io/validationcase.h"
+
+#include <QTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace clusterplanner::core;
+
+namespace {
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace
+
+class TestValidationCase : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void readsTheDevelopmentSet()
+    {
+        const auto cases = readValidationCases(readFile(CLUSTERPLANNER_SHARED_DIR "/validation/dev_cases.json"));
+        const auto truths = readValidationTruths(readFile(CLUSTERPLANNER_SHARED_DIR "/validation/dev_truth.json"));
+        QCOMPARE(cases.size(), truths.size());
+        QVERIFY(cases.size() >= 77);
+        for (const auto& c : cases) {
+            const auto& l = c.scenario.training.layout;
+            QVERIFY2(c.unknown.anyLayout() || l.gpuCount() == c.scenario.cluster.gpuCount, c.id.c_str());
+        }
+    }
+
+    void nullsAreRecordedAndDefaulted()
+    {
+        const auto cases = readValidationCases(R"({"id": "x",
+          "model": {"name": "m", "layers": 4, "hidden": 64, "heads": 4, "kv_heads": 4, "ffn_hidden": null,
+                    "vocab": 100, "seq_len": 32, "mlp": null, "norm": null, "tied_embeddings": null, "params": null,
+                    "moe": null},
+          "training": {"global_batch_seqs": null, "micro_batch": 2, "precision": null, "optimizer": null,
+                       "recompute": "full", "sequence_parallel": null, "zero_stage": null,
+                       "distributed_optimizer": null, "attention": null, "framework": "megatron"},
+          "cluster": {"gpu": "A100-SXM-80GB", "num_gpus": 16, "gpus_per_node": null},
+          "parallelism": {"tp": 2, "pp": 2, "cp": null, "dp": null, "ep": null, "vpp": null, "schedule": null}})");
+        QCOMPARE(cases.size(), std::size_t(1));
+        const auto& c = cases.front();
+        QVERIFY(c.unknown.ffnHidden && c.unknown.globalBatch && c.unknown.dp && !c.unknown.tp);
+        QCOMPARE(c.scenario.model.ffnHidden, 256);
+        QCOMPARE(c.scenario.training.layout.dp, 4);
+        QCOMPARE(c.scenario.training.globalBatch, 8);
+        QVERIFY(c.scenario.training.layout.sequenceParallel);
+        QCOMPARE(c.scenario.training.recompute, Recompute::Full);
+    }
+
+    void badCaseNamesIdAndField()
+    {
+        try {
+            readValidationCases(R"([{"id": "broken", "model": {"layers": -1}}])");
+            QFAIL("expected an error");
+        } catch (const std::runtime_error& error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(QLatin1String("broken")), error.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestValidationCase)
+#include "tst_validationcase.moc"
