@@ -145,6 +145,11 @@ double CostModel::cloudCostUsd(double hours) const
     return m_a.gpuCount * hours * m_a.cloudUsdPerGpuHour;
 }
 
+double CostModel::ownedCostUsd(double hours) const
+{
+    return hours * (capexUsd() / (m_a.years * kHoursPerYear) + opexPerHourUsd());
+}
+
 double CostModel::breakEvenHours() const
 {
     if (m_a.cloudUsdPerGpuHour <= 0)
@@ -160,7 +165,7 @@ RunCost CostModel::trainingRun(double tokens, double tokensPerS) const
     run.hours = tokens / tokensPerS / 3600;
     run.gpuHours = run.hours * m_a.gpuCount;
     run.cloudCostUsd = cloudCostUsd(run.hours);
-    run.ownedCostUsd = run.hours * (capexUsd() / (m_a.years * kHoursPerYear) + opexPerHourUsd());
+    run.ownedCostUsd = ownedCostUsd(run.hours);
     run.energyKwh = energyKwh(run.hours);
     run.energyCostUsd = energyCostUsd(run.hours);
     run.cloudUsdPerMillionTokens = run.cloudCostUsd / (tokens / 1e6);

@@ -77,6 +77,7 @@ public:
     /// (capex/(Y·8760) + opex_h)/(N_gpu·U_billable)
     double effectiveUsdPerGpuHour() const;
     double cloudCostUsd(double hours) const; ///< N·hours·rate
+    double ownedCostUsd(double hours) const; ///< hours × (capex/(Y·8760) + opex per hour)
     /// Wall-clock hours of renting all N GPUs that cost as much as the TCO: TCO/(N·rate); +inf without a rate.
     double breakEvenHours() const;
     /// A run of `tokens` at `tokensPerS` (the performance engine supplies the rate).

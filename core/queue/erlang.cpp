@@ -2,6 +2,7 @@
 // M/M/c queue (Erlang C) computed with the Erlang-B recurrence, plus the inverse staffing problem.
 #include "core/queue/erlang.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -16,7 +17,7 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Staffing searches stop here rather than looping for ever on an unreachable target.
-constexpr long long kMaxServers = 100'000'000;
+constexpr long long kMaxServers = 10'000'000;
 
 std::string describe(double value)
 {
@@ -69,6 +70,8 @@ double solveDecreasing(const std::function<double(double)>& f, double target)
 /// Smallest c ≥ minServers with meets(c), walking ±1 from start; meets must be monotone in c.
 long long smallestMeeting(const std::function<bool(long long)>& meets, long long start, long long minServers)
 {
+    if (minServers > kMaxServers)
+        throw std::invalid_argument("M/M/c: offered load needs more than " + std::to_string(kMaxServers) + " servers");
     long long c = std::max(start, minServers);
     if (meets(c)) {
         while (c > minServers && meets(c - 1))
@@ -85,11 +88,12 @@ long long smallestMeeting(const std::function<bool(long long)>& meets, long long
 /// Square-root staffing start ⌈a + z·√a⌉ and the least stable c (⌊a⌋ + 1).
 long long sqrtStaffing(double offeredLoad, double z)
 {
-    return std::llround(std::ceil(offeredLoad + z * std::sqrt(offeredLoad)));
+    // Clamped so that huge loads reach the kMaxServers check instead of overflowing.
+    return std::llround(std::min(2.0 * kMaxServers, std::ceil(offeredLoad + z * std::sqrt(offeredLoad))));
 }
 long long leastStable(double offeredLoad)
 {
-    return static_cast<long long>(std::floor(offeredLoad)) + 1;
+    return static_cast<long long>(std::min(2.0 * kMaxServers, std::floor(offeredLoad))) + 1;
 }
 
 } // namespace
