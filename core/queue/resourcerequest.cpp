@@ -2,6 +2,9 @@
 // Job resource strings ("2", "0.5", "2(V100)", "1(nvidia,V100)", "8G,0.5") parsed into exact integer units.
 #include "core/queue/resourcerequest.h"
 
+#include "core/model/gpucatalog.h"
+
+#include <algorithm>
 #include <cctype>
 
 namespace clusterplanner::core::queue {
@@ -145,6 +148,13 @@ void readMemoryForm(Reader& in, const Decimal& memory, ResourceRequest& request)
     request.memoryMiB = memory.whole * kMiBPerGiB;
 }
 
+bool sameText(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+    });
+}
+
 } // namespace
 
 ResourceParseError::ResourceParseError(std::string_view text, std::size_t position, const std::string& problem)
@@ -183,6 +193,24 @@ void checkDeviceMemory(const ResourceRequest& request, long long deviceMemoryMiB
     if (request.memoryMiB > deviceMemoryMiB)
         throw std::invalid_argument("resource asks for " + std::to_string(request.memoryMiB)
             + " MiB per GPU but the device has " + std::to_string(deviceMemoryMiB) + " MiB");
+}
+
+bool acceptsGpu(const ResourceRequest& request, const GpuSpec& gpu)
+{
+    if (!request.vendor.empty() && !sameText(request.vendor, gpu.vendor))
+        return false;
+    const std::string_view id = gpu.id;
+    const std::string_view type = request.gpuType;
+    return type.empty() || sameText(id, type)
+        || (id.size() > type.size() && id[type.size()] == '-' && sameText(id.substr(0, type.size()), type));
+}
+
+void checkKnownGpuType(const ResourceRequest& request, const GpuCatalog& catalog)
+{
+    const auto& gpus = catalog.gpus();
+    if (std::none_of(gpus.begin(), gpus.end(), [&](const GpuSpec& gpu) { return acceptsGpu(request, gpu); }))
+        throw std::invalid_argument("resource asks for unknown GPU type \""
+            + (request.vendor.empty() ? "" : request.vendor + ",") + request.gpuType + "\"");
 }
 
 } // namespace clusterplanner::core::queue

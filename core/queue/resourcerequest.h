@@ -6,6 +6,11 @@
 #include <string>
 #include <string_view>
 
+namespace clusterplanner::core {
+struct GpuSpec;
+class GpuCatalog;
+} // namespace clusterplanner::core
+
 namespace clusterplanner::core::queue {
 
 /// How a job holds its GPUs (reference.md §7, seed S2).
@@ -53,5 +58,13 @@ ResourceRequest parseResourceRequest(std::string_view text);
 
 /// Throws std::invalid_argument when the request's memory cap exceeds the device memory (MiB).
 void checkDeviceMemory(const ResourceRequest& request, long long deviceMemoryMiB);
+
+/// Whether a GPU satisfies the request's vendor and type, case-insensitively. The type matches a catalog id
+/// exactly or as its leading '-'-separated part ("V100" matches "V100-SXM-32GB", "H100" every H100 variant).
+/// An empty type or vendor matches anything.
+bool acceptsGpu(const ResourceRequest& request, const GpuSpec& gpu);
+
+/// Throws std::invalid_argument naming the type when no GPU in the catalog satisfies the request.
+void checkKnownGpuType(const ResourceRequest& request, const GpuCatalog& catalog);
 
 } // namespace clusterplanner::core::queue

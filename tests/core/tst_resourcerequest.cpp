@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of the job resource string parser (reference.md §7 table and grammar) and the demand vector.
+#include "core/model/gpucatalog.h"
 #include "core/queue/demandvector.h"
 #include "core/queue/resourcerequest.h"
 
 #include <QTest>
 
+using namespace clusterplanner::core;
 using namespace clusterplanner::core::queue;
 
 class TestResourceRequest : public QObject
@@ -144,6 +146,31 @@ private Q_SLOTS:
         QCOMPARE(parseResourceRequest("0.25").memoryMiBOn(81920), 20480LL);
         QCOMPARE(parseResourceRequest("2").memoryMiBOn(81920), 81920LL);
         QCOMPARE(parseResourceRequest("8G,0.5").memoryMiBOn(81920), 8192LL);
+    }
+
+    void gpuTypesMatchTheCatalog()
+    {
+        const GpuCatalog& catalog = GpuCatalog::builtin();
+        const GpuSpec* v100 = catalog.find("V100-SXM-32GB");
+        const GpuSpec* h100 = catalog.find("H100-SXM-80GB");
+        const GpuSpec* mi300 = catalog.find("MI300X");
+        QVERIFY(v100 && h100 && mi300);
+        QVERIFY(acceptsGpu(parseResourceRequest("2(V100)"), *v100));
+        QVERIFY(acceptsGpu(parseResourceRequest("1(nvidia,v100)"), *v100));
+        QVERIFY(!acceptsGpu(parseResourceRequest("1(amd,V100)"), *v100));
+        QVERIFY(!acceptsGpu(parseResourceRequest("2(V100)"), *h100));
+        QVERIFY(acceptsGpu(parseResourceRequest("2(H100)"), *h100));
+        QVERIFY(!acceptsGpu(parseResourceRequest("2(H10)"), *h100)); // prefix must end at a '-'
+        QVERIFY(acceptsGpu(parseResourceRequest("2(MI300X)"), *mi300));
+        QVERIFY(acceptsGpu(parseResourceRequest("2"), *mi300));
+        checkKnownGpuType(parseResourceRequest("1(nvidia,V100)"), catalog);
+        try {
+            checkKnownGpuType(parseResourceRequest("1(nvidia,K80)"), catalog);
+            QFAIL("accepted an unknown type");
+        } catch (const std::invalid_argument& error) {
+            QCOMPARE(
+                QString::fromUtf8(error.what()), QStringLiteral("resource asks for unknown GPU type \"nvidia,K80\""));
+        }
     }
 
     void demandVectorArithmetic()
