@@ -13,6 +13,8 @@ const std::vector<Command>& commands()
     // One line per subcommand; each lives in its own file under core/cli/ (declared in commandlist.h).
     static const std::vector<Command> table = {
         {"catalog", "list the GPU catalog (--json)", &runCatalog},
+        {"estimate", "per-GPU memory of a case file (--case FILE), JSON", &runEstimate},
+        {"validate", "predicted vs measured (--cases FILE --truth FILE [--markdown])", &runValidate},
     };
     return table;
 }
