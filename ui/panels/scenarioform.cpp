@@ -136,7 +136,7 @@ void ScenarioForm::createModelGroup()
             tr("Fill in a published architecture; any edit below makes "
                "the model custom")},
         preset);
-    connect(preset, &QComboBox::activated, this, &ScenarioForm::applyPreset);
+    connect(preset, &QComboBox::currentIndexChanged, this, &ScenarioForm::applyPreset);
     m_binder->addRefresher([this, preset](core::Scenario&) {
         const QSignalBlocker blocker(preset);
         const int index = findModelPreset(m_document->scenario().model);
