@@ -2,11 +2,13 @@
 // ScenarioForm: every field edits the document through the undo stack and follows it back.
 #include "core/model/scenario.h"
 #include "ui/document/scenariodocument.h"
+#include "ui/panels/columnflow.h"
 #include "ui/panels/scenarioform.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -292,6 +294,41 @@ private Q_SLOTS:
         QCOMPARE(preset->currentText(), QStringLiteral("Llama 3 70B"));
         field<QSpinBox>("model.layers")->setValue(81);
         QCOMPARE(preset->currentText(), QStringLiteral("Custom"));
+    }
+
+    void groupsFlowIntoColumnsByWidth()
+    {
+        m_form->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_form));
+        auto columnsUsed = [this] {
+            std::set<int> xs;
+            for (QWidget* group : m_form->findChildren<QGroupBox*>())
+                xs.insert(group->mapTo(m_form, QPoint(0, 0)).x());
+            return xs.size();
+        };
+        QTRY_COMPARE(columnsUsed(), std::size_t(3)); // 1300 px wide
+        m_form->resize(500, 900);
+        QTRY_COMPARE(columnsUsed(), std::size_t(1));
+    }
+
+    void balancedColumnsKeepOrder_data()
+    {
+        QTest::addColumn<std::vector<int>>("heights");
+        QTest::addColumn<int>("columns");
+        QTest::addColumn<std::vector<int>>("cuts");
+        // 10+10+10 | 30 is the only split with both columns at 30.
+        QTest::newRow("two") << std::vector<int> {10, 10, 10, 30} << 2 << std::vector<int> {3};
+        // 50 | 20+20 | 30+10: tallest 50, which the first widget forces anyway.
+        QTest::newRow("three") << std::vector<int> {50, 20, 20, 30, 10} << 3 << std::vector<int> {1, 3};
+        QTest::newRow("one") << std::vector<int> {5, 5} << 1 << std::vector<int> {};
+    }
+
+    void balancedColumnsKeepOrder()
+    {
+        QFETCH(std::vector<int>, heights);
+        QFETCH(int, columns);
+        QFETCH(std::vector<int>, cuts);
+        QCOMPARE(ui::ColumnFlow::balancedCuts(heights, columns), cuts);
     }
 
     void moeSwitchRestoresLastExpertSettings()

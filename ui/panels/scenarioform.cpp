@@ -3,6 +3,7 @@
 
 #include "core/model/gpucatalog.h"
 #include "ui/document/scenariodocument.h"
+#include "ui/panels/columnflow.h"
 #include "ui/panels/formbinder.h"
 #include "ui/panels/modelpresets.h"
 
@@ -18,8 +19,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <functional>
-#include <limits>
 
 namespace clusterplanner::ui {
 
@@ -32,39 +31,6 @@ constexpr int kColumnWidthPx = 430; // a form column is readable from about this
 QString problemStyle()
 {
     return QStringLiteral("color: palette(text); background: rgba(220, 50, 47, 40); border-radius: 3px; padding: 4px;");
-}
-
-/// Splits `heights` into `columns` contiguous runs whose tallest sum is smallest (reading order is kept).
-std::vector<int> balancedCuts(const std::vector<int>& heights, int columns)
-{
-    const int n = static_cast<int>(heights.size());
-    std::vector<int> best;
-    int bestHeight = std::numeric_limits<int>::max();
-    std::vector<int> cuts(columns - 1);
-    std::function<void(int, int)> search = [&](int cut, int from) {
-        if (cut == columns - 1) {
-            int tallest = 0, start = 0;
-            for (int c = 0; c < columns; ++c) {
-                const int end = c < columns - 1 ? cuts[c] : n;
-                int sum = 0;
-                for (int i = start; i < end; ++i)
-                    sum += heights[i];
-                tallest = std::max(tallest, sum);
-                start = end;
-            }
-            if (tallest < bestHeight) {
-                bestHeight = tallest;
-                best = cuts;
-            }
-            return;
-        }
-        for (int at = from; at <= n - (columns - 1 - cut); ++at) {
-            cuts[cut] = at;
-            search(cut + 1, at + 1);
-        }
-    };
-    search(0, 1);
-    return best;
 }
 
 } // namespace
@@ -85,7 +51,8 @@ ScenarioForm::ScenarioForm(ScenarioDocument* document, QWidget* parent)
     addDerivedRefreshers();
     connect(m_document, &ScenarioDocument::scenarioChanged, m_binder, &FormBinder::refresh);
     m_binder->refresh();
-    reflow(1);
+    m_flow->setLastWidgetGrows(true); // the notes
+    m_flow->setColumns(1);
 }
 
 ScenarioForm::~ScenarioForm() = default;
@@ -102,9 +69,8 @@ void ScenarioForm::createLayout()
     m_problemLabel->setWordWrap(true);
     m_problemLabel->setStyleSheet(problemStyle());
     contentLayout->addWidget(m_problemLabel);
-    m_columnsLayout = new QHBoxLayout;
-    contentLayout->addLayout(m_columnsLayout);
-    contentLayout->addStretch(1);
+    m_flow = new ColumnFlow;
+    contentLayout->addWidget(m_flow, 1);
     scroll->setWidget(m_content);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -113,12 +79,13 @@ void ScenarioForm::createLayout()
 
 QFormLayout* ScenarioForm::addGroup(const QString& title, const char* objectName)
 {
-    auto* group = new QGroupBox(title, m_content);
+    auto* group = new QGroupBox(title);
     group->setObjectName(QString::fromLatin1(objectName));
     auto* form = new QFormLayout(group);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->setRowWrapPolicy(QFormLayout::DontWrapRows);
-    m_groups.push_back(group);
+    m_flow->addWidget(group);
+    m_lastGroup = group;
     return form;
 }
 
@@ -177,7 +144,7 @@ void ScenarioForm::createModelGroup()
 void ScenarioForm::createMoeGroup()
 {
     QFormLayout* form = addGroup(tr("Mixture of experts"), "group.moe");
-    m_moeGroup = m_groups.back();
+    m_moeGroup = m_lastGroup;
     auto* enabled = new QCheckBox(tr("Mixture-of-experts MLP"));
     enabled->setObjectName(QStringLiteral("model.moe.enabled"));
     enabled->setToolTip(tr("Replace the dense MLP by routed experts in some or all layers"));
@@ -388,29 +355,7 @@ void ScenarioForm::applyPreset(int index)
 void ScenarioForm::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
-    reflow(std::clamp(event->size().width() / kColumnWidthPx, 1, 3));
-}
-
-void ScenarioForm::reflow(int columns)
-{
-    if (columns == m_columns)
-        return;
-    m_columns = columns;
-    while (QLayoutItem* item = m_columnsLayout->takeAt(0))
-        delete item; // only the column layouts; the groups stay children of m_content
-    std::vector<int> heights;
-    for (QGroupBox* group : m_groups)
-        heights.push_back(group->sizeHint().height());
-    const std::vector<int> cuts = balancedCuts(heights, columns);
-    std::size_t next = 0;
-    for (int c = 0; c < columns; ++c) {
-        auto* column = new QVBoxLayout;
-        const std::size_t end = c < columns - 1 ? static_cast<std::size_t>(cuts[c]) : m_groups.size();
-        for (; next < end; ++next)
-            column->addWidget(m_groups[next]);
-        column->addStretch(1);
-        m_columnsLayout->addLayout(column, 1);
-    }
+    m_flow->setColumns(std::min(event->size().width() / kColumnWidthPx, 3));
 }
 
 } // namespace clusterplanner::ui

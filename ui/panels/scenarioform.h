@@ -6,15 +6,13 @@
 
 #include <QWidget>
 
-#include <vector>
-
-class QBoxLayout;
 class QFormLayout;
 class QGroupBox;
 class QLabel;
 
 namespace clusterplanner::ui {
 
+class ColumnFlow;
 class FormBinder;
 class ScenarioDocument;
 
@@ -44,19 +42,17 @@ private:
     void addDerivedRefreshers();
     void setMoeEnabled(bool enabled);
     void applyPreset(int index);
-    void reflow(int columns);
 
     ScenarioDocument* m_document;
     FormBinder* m_binder;
     QWidget* m_content = nullptr;
-    QBoxLayout* m_columnsLayout = nullptr;
-    std::vector<QGroupBox*> m_groups;
+    ColumnFlow* m_flow = nullptr;
+    QGroupBox* m_lastGroup = nullptr;
     QGroupBox* m_moeGroup = nullptr;
     QLabel* m_problemLabel = nullptr;
     QLabel* m_nodeCountLabel = nullptr;
     QLabel* m_layoutCheckLabel = nullptr;
     core::MoeConfig m_lastMoe; ///< restored when MoE is switched back on
-    int m_columns = 0;
 };
 
 } // namespace clusterplanner::ui
