@@ -36,7 +36,11 @@ ScenarioDocument::ScenarioDocument(QObject* parent)
     connect(m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { Q_EMIT modifiedChanged(!clean); });
 }
 
-ScenarioDocument::~ScenarioDocument() = default;
+ScenarioDocument::~ScenarioDocument()
+{
+    // ~QUndoStack clears the stack and may emit cleanChanged; this object is half-destroyed by then.
+    m_undoStack->disconnect(this);
+}
 
 QString ScenarioDocument::displayName() const
 {

@@ -73,7 +73,17 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
     statusBar()->showMessage(tr("Ready"), 3000);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Children die after this destructor, in creation order (the document first). Keep signals away from this
+    // half-destroyed window (focus moves while widgets are deleted) and delete the panels while their document
+    // still exists.
+    disconnect(qApp, nullptr, this, nullptr);
+    m_document->disconnect(this);
+    for (const auto& entry : m_docks)
+        delete entry.second;
+    m_docks.clear();
+}
 
 void MainWindow::createDocks()
 {
