@@ -1,25 +1,41 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ClusterPlanner entry point: subcommands run headless, anything else opens the main window.
 #include "core/cli/commands.h"
-#include "ui/mainwindow/mainwindow.h"
+#include "ui/mainwindow/startup.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QStringList>
 
 #include <iostream>
 
+namespace {
+
+QStringList argumentList(int argc, char* argv[])
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    return arguments;
+}
+
+} // namespace
+
 int main(int argc, char* argv[])
 {
-    if (argc > 1 && clusterplanner::core::cli::isCommand(argv[1])) {
-        QCoreApplication app(argc, argv); // headless: no display needed
-        return clusterplanner::core::cli::runCommand({argv + 1, argv + argc}, std::cout, std::cerr);
+    namespace cp = clusterplanner;
+    // Subcommands are dispatched before any QApplication exists, so they run without a display.
+    if (argc > 1 && cp::core::cli::isCommand(argv[1])) {
+        QCoreApplication app(argc, argv);
+        return cp::core::cli::runCommand({argv + 1, argv + argc}, std::cout, std::cerr);
+    }
+    cp::ui::setApplicationInfo();
+    // --help, --version and usage errors are answered before a QApplication (and a display) is needed.
+    const cp::ui::CommandLine commandLine = cp::ui::parseCommandLine(argumentList(argc, argv));
+    if (commandLine.finished) {
+        (commandLine.exitCode == 0 ? std::cout : std::cerr) << commandLine.output.toStdString() << std::flush;
+        return commandLine.exitCode;
     }
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("ClusterPlanner"));
-    QApplication::setOrganizationName(QStringLiteral("ClusterPlanner"));
-    QApplication::setApplicationVersion(QStringLiteral(CLUSTERPLANNER_VERSION));
-    clusterplanner::ui::MainWindow window;
-    window.show();
-    return app.exec();
+    return cp::ui::runGui(commandLine.options);
 }

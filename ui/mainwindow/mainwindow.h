@@ -1,15 +1,79 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The main window: menus, dock panels, file handling and window-state persistence around one ScenarioDocument.
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
+
+#include <map>
+
+class QAction;
+class QDockWidget;
 
 namespace clusterplanner::ui {
+
+class ExportableChart;
+class RecentFilesMenu;
+class ScenarioDocument;
+class Settings;
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    /// Restores geometry and dock layout from `settings`, which must outlive the window.
+    explicit MainWindow(Settings& settings, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ScenarioDocument* document() const { return m_document; }
+    /// The dock of panel `name` (see panelNames()), or nullptr.
+    QDockWidget* dock(const QString& name) const;
+    /// Shows and raises the dock of panel `name`; false for an unknown name.
+    bool showPanel(const QString& name);
+    /// The action with the given objectName ("action.save", "action.exportChart", ...), or nullptr.
+    QAction* action(const QString& objectName) const;
+
+    /// Opens `path` without asking about unsaved changes; returns empty or the error message (no dialog).
+    QString openFile(const QString& path);
+    /// Writes geometry and dock layout to the settings (also done on close).
+    void saveWindowSettings();
+    /// Puts every dock back where it started and shows it.
+    void resetLayout();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createDocks();
+    void createFileMenu();
+    void createEditMenu();
+    void createViewMenu();
+    void createHelpMenu();
+    void connectDocument();
+    void restoreWindowSettings();
+    void updateTitle();
+    void updateExportChartAction();
+
+    void newFile();
+    void openInteractive();
+    void openRecent(const QString& path);
+    bool save();
+    bool saveAs();
+    void exportScenarioJson();
+    void exportCurrentChart();
+    /// Asks Save / Discard / Cancel when the document has unsaved changes; true when it is fine to go on.
+    bool maybeSave();
+    QString askFileName(const QString& title, const QString& filter, const QString& suggested, bool forSaving);
+    void rememberFile(const QString& path);
+    void showError(const QString& title, const QString& message);
+
+    Settings& m_settings;
+    ScenarioDocument* m_document;
+    std::map<QString, QDockWidget*> m_docks;
+    RecentFilesMenu* m_recentMenu = nullptr;
+    QAction* m_exportChartAction = nullptr;
+    QPointer<QWidget> m_exportChartSource; ///< the focused widget inside an ExportableChart, if any
+    QByteArray m_defaultState;
 };
 
 } // namespace clusterplanner::ui

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Smoke tests of the built clusterplanner binary: --version, --help, --screenshot and clean failures.
+#include "core/io/scenariojson.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QtEndian>
+
+using namespace clusterplanner;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+/// Runs the app; `display` false removes every way to reach a display, so only headless paths can succeed.
+Run runApp(const QStringList& arguments, bool display = true)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    if (display)
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    else
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(CLUSTERPLANNER_APP_PATH), arguments);
+    Run run;
+    if (!process.waitForFinished(60'000)) {
+        process.kill();
+        process.waitForFinished();
+        run.err = QStringLiteral("timed out");
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+/// Width and height from a PNG's IHDR chunk (bytes 16-23), or (0, 0) when the file is no PNG.
+QSize pngSize(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray head = file.read(24);
+    if (head.size() < 24 || !head.startsWith("\x89PNG\r\n\x1a\n") || head.mid(12, 4) != "IHDR")
+        return {};
+    return {int(qFromBigEndian<quint32>(head.constData() + 16)), int(qFromBigEndian<quint32>(head.constData() + 20))};
+}
+
+QString projectVersion()
+{
+    QFile file(QStringLiteral(CLUSTERPLANNER_SOURCE_DIR "/CMakeLists.txt"));
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("<no CMakeLists.txt>");
+    const auto match = QRegularExpression(QStringLiteral(R"(project\(ClusterPlanner VERSION ([0-9.]+))"))
+                           .match(QString::fromUtf8(file.readAll()));
+    return match.hasMatch() ? match.captured(1) : QStringLiteral("<no version>");
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString writeFile(const char* name, const QByteArray& content)
+    {
+        const QString path = m_dir.filePath(QString::fromLatin1(name));
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly))
+            file.write(content);
+        return path;
+    }
+
+    QStringList screenshotArgs(const QString& png) const
+    {
+        return {QStringLiteral("--settings"), m_dir.filePath(QStringLiteral("settings.ini")),
+            QStringLiteral("--screenshot"), png};
+    }
+
+private Q_SLOTS:
+    void versionNeedsNoDisplay()
+    {
+        const Run run = runApp({QStringLiteral("--version")}, false);
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out.trimmed(), QStringLiteral("clusterplanner ") + projectVersion());
+    }
+
+    void helpListsOptionsCommandsAndPanels()
+    {
+        const Run run = runApp({QStringLiteral("--help")}, false);
+        QCOMPARE(run.exitCode, 0);
+        for (const char* expected :
+            {"--version", "--screenshot", "--panel", "--settings", "FILE.cplan.json", "catalog", "scenario"})
+            QVERIFY2(run.out.contains(QLatin1String(expected)), expected);
+    }
+
+    void subcommandsStillRunHeadless()
+    {
+        const Run run = runApp({QStringLiteral("catalog")}, false);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.contains(QStringLiteral("H100-SXM-80GB")));
+    }
+
+    void unknownOptionsFailCleanly_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("option") << QStringList {QStringLiteral("--frobnicate")} << QStringLiteral("frobnicate");
+        QTest::newRow("mistyped command") << QStringList {QStringLiteral("catalgo")} << QStringLiteral("catalgo");
+        QTest::newRow("panel") << QStringList {QStringLiteral("--panel"), QStringLiteral("nope")}
+                               << QStringLiteral("known: scenario");
+        QTest::newRow("two files") << QStringList {QStringLiteral("a.json"), QStringLiteral("b.json")}
+                                   << QStringLiteral("only one");
+    }
+
+    void unknownOptionsFailCleanly()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        const Run run = runApp(arguments, false); // must fail before needing a display
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(expected), qPrintable(run.err));
+    }
+
+    void screenshotWritesPng()
+    {
+        const QString png = m_dir.filePath(QStringLiteral("shot.png"));
+        const Run run = runApp(screenshotArgs(png) << QStringLiteral("--panel") << QStringLiteral("scenario"));
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(pngSize(png), QSize(1600, 1000));
+        QVERIFY(QFileInfo(png).size() > 20'000); // a blank image compresses to a few kB
+    }
+
+    void screenshotOfGivenFile()
+    {
+        core::Scenario s = core::defaultScenario();
+        s.name = "from a file";
+        const QString file = writeFile("good.cplan.json", QByteArray::fromStdString(core::writeScenarioFile(s)));
+        const QString png = m_dir.filePath(QStringLiteral("good.png"));
+        const Run run = runApp(screenshotArgs(png) << file);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY(pngSize(png).width() > 0);
+    }
+
+    void corruptFileWithScreenshotFails_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        const QByteArray text = QByteArray::fromStdString(core::writeScenarioFile(core::defaultScenario()));
+        QTest::newRow("bad field") << QByteArray(text).replace("\"gpu_count\": 256", "\"gpu_count\": 0")
+                                   << QStringLiteral("cluster.gpu_count: must be at least 1 (got 0)");
+        QTest::newRow("truncated") << text.left(100) << QStringLiteral("not valid JSON");
+    }
+
+    void corruptFileWithScreenshotFails()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        const QString file = writeFile("corrupt.cplan.json", content);
+        const QString png = m_dir.filePath(QStringLiteral("corrupt.png"));
+        const Run run = runApp(screenshotArgs(png) << file);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(expected), qPrintable(run.err));
+        QVERIFY(run.err.contains(QStringLiteral("corrupt.cplan.json")));
+        QVERIFY(!QFile::exists(png));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// ScenarioForm: every field edits the document through the undo stack and follows it back.
+#include "core/model/scenario.h"
+#include "ui/document/scenariodocument.h"
+#include "ui/panels/columnflow.h"
+#include "ui/panels/scenarioform.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QTest>
+#include <QUndoStack>
+
+#include <functional>
+#include <set>
+
+using namespace clusterplanner;
+using core::Scenario;
+
+namespace {
+
+/// One form field: the widget's objectName, the value to put into the widget (for a combo box: a piece of the
+/// item text to pick) and where the expected value shows up in the scenario.
+struct FieldCase
+{
+    const char* objectName;
+    QVariant input;
+    QVariant expected;
+    std::function<QVariant(const Scenario&)> read;
+};
+
+QString text(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+const std::vector<FieldCase>& fieldCases()
+{
+    using S = const Scenario&;
+    static const std::vector<FieldCase> cases = {
+        {"scenario.name", "My run", "My run", [](S s) { return text(s.name); }},
+        {"model.preset", "Mixtral", "Mixtral 8x7B/32000/8/2",
+            [](S s) {
+                return QStringLiteral("%1/%2/%3/%4")
+                    .arg(text(s.model.name))
+                    .arg(s.model.vocab)
+                    .arg(s.model.moe ? s.model.moe->experts : 0)
+                    .arg(s.model.moe ? s.model.moe->topK : 0);
+            }},
+        {"model.name", "Tiny", "Tiny", [](S s) { return text(s.model.name); }},
+        {"model.layers", 96, 96, [](S s) { return s.model.layers; }},
+        {"model.hidden", 12288, 12288, [](S s) { return s.model.hidden; }},
+        {"model.heads", 96, 96, [](S s) { return s.model.heads; }},
+        {"model.kvHeads", 16, 16, [](S s) { return s.model.kvHeads; }},
+        {"model.ffnHidden", 49152, 49152, [](S s) { return s.model.ffnHidden; }},
+        {"model.vocab", 50257, 50257, [](S s) { return s.model.vocab; }},
+        {"model.seqLen", 4096, 4096, [](S s) { return s.model.seqLen; }},
+        {"model.mlp", "GELU", int(core::MlpKind::Gelu), [](S s) { return int(s.model.mlp); }},
+        {"model.norm", "LayerNorm", int(core::NormKind::LayerNorm), [](S s) { return int(s.model.norm); }},
+        {"model.tiedEmbeddings", true, true, [](S s) { return s.model.tiedEmbeddings; }},
+        {"model.moe.enabled", false, false, [](S s) { return s.model.moe.has_value(); }},
+        {"model.moe.experts", 64, 64, [](S s) { return s.model.moe->experts; }},
+        {"model.moe.topK", 4, 4, [](S s) { return s.model.moe->topK; }},
+        {"model.moe.expertFfnHidden", 2048, 2048, [](S s) { return s.model.moe->expertFfnHidden; }},
+        {"model.moe.sharedExperts", 2, 2, [](S s) { return s.model.moe->sharedExperts; }},
+        {"model.moe.moeLayers", 16, 16, [](S s) { return s.model.moe->moeLayers; }},
+        {"model.moe.capacityFactor", 1.25, 1.25, [](S s) { return s.model.moe->capacityFactor; }},
+        {"cluster.gpu", "H200", "H200-SXM-141GB", [](S s) { return text(s.cluster.gpuId); }},
+        {"cluster.gpuCount", 512, 512, [](S s) { return s.cluster.gpuCount; }},
+        {"cluster.gpusPerNode", 4, 4, [](S s) { return s.cluster.gpusPerNode; }},
+        {"cluster.nicGbps", 800.0, 800.0, [](S s) { return s.cluster.nicGbps; }},
+        {"cluster.oversubscription", 2.0, 2.0, [](S s) { return s.cluster.oversubscription; }},
+        {"training.globalBatch", 1024, 1024, [](S s) { return s.training.globalBatch; }},
+        {"training.microBatch", 2, 2, [](S s) { return s.training.microBatch; }},
+        {"training.precision", "FP8", int(core::Precision::Fp8), [](S s) { return int(s.training.precision); }},
+        {"training.optimizer", "momentum", int(core::Optimizer::SgdMomentum),
+            [](S s) { return int(s.training.optimizer); }},
+        {"training.recompute", "Full", int(core::Recompute::Full), [](S s) { return int(s.training.recompute); }},
+        {"training.zeroStage", 3, 3, [](S s) { return s.training.zeroStage; }},
+        {"training.distributedOptimizer", false, false, [](S s) { return s.training.distributedOptimizer; }},
+        {"training.attention", "Plain", int(core::AttentionKind::Math), [](S s) { return int(s.training.attention); }},
+        {"training.schedule", "ZB-H1", int(core::PipelineSchedule::ZbH1), [](S s) { return int(s.training.schedule); }},
+        {"training.layout.dp", 16, 16, [](S s) { return s.training.layout.dp; }},
+        {"training.layout.tp", 4, 4, [](S s) { return s.training.layout.tp; }},
+        {"training.layout.pp", 8, 8, [](S s) { return s.training.layout.pp; }},
+        {"training.layout.cp", 2, 2, [](S s) { return s.training.layout.cp; }},
+        {"training.layout.ep", 8, 8, [](S s) { return s.training.layout.ep; }},
+        {"training.layout.virtualStages", 2, 2, [](S s) { return s.training.layout.virtualStages; }},
+        {"training.layout.sequenceParallel", false, false, [](S s) { return s.training.layout.sequenceParallel; }},
+        // The widget shows billions of tokens: 15,000 billion = 1.5e13 tokens.
+        {"economics.trainingTokens", 15000.0, 1.5e13, [](S s) { return s.economics.trainingTokens; }},
+        {"economics.gpuHourUsd", 4.25, 4.25, [](S s) { return s.economics.gpuHourUsd; }},
+        {"economics.electricityUsdPerKwh", 0.12, 0.12, [](S s) { return s.economics.electricityUsdPerKwh; }},
+        {"economics.pue", 1.5, 1.5, [](S s) { return s.economics.pue; }},
+        {"notes", "hello\nworld", "hello\nworld", [](S s) { return text(s.notes); }},
+    };
+    return cases;
+}
+
+/// A scenario where every field is editable (MoE on) and no value equals a test input.
+Scenario startScenario()
+{
+    Scenario s = core::defaultScenario();
+    s.model.moe = core::MoeConfig {8, 2, 14336, 0, 0, 1.0};
+    return s;
+}
+
+void setWidgetValue(QWidget* widget, const QVariant& value)
+{
+    if (auto* spin = qobject_cast<QSpinBox*>(widget)) {
+        spin->setValue(value.toInt());
+    } else if (auto* number = qobject_cast<QDoubleSpinBox*>(widget)) {
+        number->setValue(value.toDouble());
+    } else if (auto* check = qobject_cast<QCheckBox*>(widget)) {
+        check->setChecked(value.toBool());
+    } else if (auto* line = qobject_cast<QLineEdit*>(widget)) {
+        line->setText(value.toString());
+    } else if (auto* plain = qobject_cast<QPlainTextEdit*>(widget)) {
+        plain->setPlainText(value.toString());
+    } else if (auto* combo = qobject_cast<QComboBox*>(widget)) {
+        const int index = combo->findText(value.toString(), Qt::MatchContains);
+        QVERIFY2(index >= 0, qPrintable(value.toString()));
+        combo->setCurrentIndex(index);
+    } else {
+        QFAIL("unexpected widget type");
+    }
+}
+
+QVariant widgetValue(QWidget* widget)
+{
+    if (auto* spin = qobject_cast<QSpinBox*>(widget))
+        return spin->value();
+    if (auto* number = qobject_cast<QDoubleSpinBox*>(widget))
+        return number->value();
+    if (auto* check = qobject_cast<QCheckBox*>(widget))
+        return check->isChecked();
+    if (auto* line = qobject_cast<QLineEdit*>(widget))
+        return line->text();
+    if (auto* plain = qobject_cast<QPlainTextEdit*>(widget))
+        return plain->toPlainText();
+    if (auto* combo = qobject_cast<QComboBox*>(widget))
+        return combo->currentText();
+    return {};
+}
+
+bool isInputWidget(QWidget* w)
+{
+    const bool input = qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QCheckBox*>(w) || qobject_cast<QComboBox*>(w)
+        || qobject_cast<QPlainTextEdit*>(w) || qobject_cast<QLineEdit*>(w);
+    // Spin boxes and combo boxes have internal line edits of their own.
+    return input && !qobject_cast<QAbstractSpinBox*>(w->parentWidget()) && !qobject_cast<QComboBox*>(w->parentWidget());
+}
+
+} // namespace
+
+class TestScenarioForm : public QObject
+{
+    Q_OBJECT
+
+private:
+    ui::ScenarioDocument* m_doc = nullptr;
+    ui::ScenarioForm* m_form = nullptr;
+
+    template <typename T = QWidget>
+    T* field(const char* name)
+    {
+        return m_form->findChild<T*>(QString::fromLatin1(name));
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_doc = new ui::ScenarioDocument;
+        m_doc->newDocument(startScenario());
+        m_form = new ui::ScenarioForm(m_doc);
+        m_form->resize(1300, 900);
+    }
+
+    void cleanup()
+    {
+        delete m_form;
+        delete m_doc;
+    }
+
+    void everyFieldEditsUndoesAndRedoes_data()
+    {
+        QTest::addColumn<int>("row");
+        for (std::size_t i = 0; i < fieldCases().size(); ++i)
+            QTest::newRow(fieldCases()[i].objectName) << int(i);
+    }
+
+    void everyFieldEditsUndoesAndRedoes()
+    {
+        QFETCH(int, row);
+        const FieldCase& c = fieldCases()[row];
+        QWidget* widget = field(c.objectName);
+        QVERIFY2(widget, c.objectName);
+        const Scenario before = m_doc->scenario();
+        const QVariant shownBefore = widgetValue(widget);
+        QVERIFY(c.read(before) != c.expected);
+
+        setWidgetValue(widget, c.input);
+        QCOMPARE(c.read(m_doc->scenario()), c.expected);
+        QCOMPARE(m_doc->undoStack()->count(), 1);
+        QVERIFY(m_doc->isModified());
+        const Scenario after = m_doc->scenario();
+
+        m_doc->undoStack()->undo();
+        QVERIFY(m_doc->scenario() == before);
+        QCOMPARE(widgetValue(widget), shownBefore); // the form follows the document
+        m_doc->undoStack()->redo();
+        QVERIFY(m_doc->scenario() == after);
+        QCOMPARE(c.read(m_doc->scenario()), c.expected);
+    }
+
+    void everyInputWidgetIsNamedTestedAndExplained()
+    {
+        std::set<QString> tested;
+        for (const auto& c : fieldCases())
+            tested.insert(QString::fromLatin1(c.objectName));
+        int inputs = 0;
+        for (QWidget* w : m_form->findChildren<QWidget*>()) {
+            if (!isInputWidget(w))
+                continue;
+            ++inputs;
+            QVERIFY2(!w->objectName().isEmpty(), w->metaObject()->className());
+            QVERIFY2(tested.count(w->objectName()), qPrintable(w->objectName()));
+            QVERIFY2(!w->toolTip().isEmpty(), qPrintable(w->objectName()));
+        }
+        QCOMPARE(inputs, int(fieldCases().size()));
+    }
+
+    void typingIntoOneSpinBoxIsOneUndoStep()
+    {
+        auto* layers = field<QSpinBox>("model.layers");
+        layers->selectAll();
+        QTest::keyClicks(layers, QStringLiteral("126"));
+        QCOMPARE(m_doc->scenario().model.layers, 126);
+        QCOMPARE(m_doc->undoStack()->count(), 1);
+        auto* hidden = field<QSpinBox>("model.hidden");
+        hidden->selectAll();
+        QTest::keyClicks(hidden, QStringLiteral("16384"));
+        QCOMPARE(m_doc->scenario().model.hidden, 16384);
+        QCOMPARE(m_doc->undoStack()->count(), 2);
+        m_doc->undoStack()->undo();
+        QCOMPARE(m_doc->scenario().model.hidden, 8192);
+        QCOMPARE(m_doc->scenario().model.layers, 126);
+    }
+
+    void formFollowsEditsMadeElsewhere()
+    {
+        Scenario s = m_doc->scenario();
+        s.training.layout.pp = 16;
+        s.model.moe.reset();
+        m_doc->edit(s, QStringLiteral("external"));
+        QCOMPARE(field<QSpinBox>("training.layout.pp")->value(), 16);
+        QVERIFY(!field<QCheckBox>("model.moe.enabled")->isChecked());
+        QVERIFY(!field("model.moe.experts")->isEnabled());
+        QCOMPARE(m_doc->undoStack()->count(), 1); // repopulating did not echo edits back
+    }
+
+    void derivedLabels()
+    {
+        // Default: 256 GPUs, 8 per node; layout 8 x 8 x 4 x 1 = 256.
+        auto* nodes = field<QLabel>("cluster.nodeCount");
+        auto* check = field<QLabel>("training.layout.check");
+        QCOMPARE(nodes->text(), QStringLiteral("32 nodes"));
+        QVERIFY(check->text().contains(QStringLiteral("= 256")));
+        QVERIFY(check->styleSheet().isEmpty());
+        field<QSpinBox>("cluster.gpuCount")->setValue(260);
+        QCOMPARE(nodes->text(), QStringLiteral("33 nodes, the last one partly used"));
+        QVERIFY(check->text().contains(QStringLiteral("260")));
+        QVERIFY(check->styleSheet().contains(QStringLiteral("color")));
+    }
+
+    void problemLabelNamesTheInvalidField()
+    {
+        auto* problem = field<QLabel>("scenario.problem");
+        QVERIFY(problem->isHidden());
+        field<QSpinBox>("model.hidden")->setValue(8100); // not a multiple of 64 heads
+        QVERIFY(!problem->isHidden());
+        QVERIFY2(problem->text().contains(QStringLiteral("model.hidden")), qPrintable(problem->text()));
+    }
+
+    void presetComboShowsCustomAfterEdit()
+    {
+        auto* preset = field<QComboBox>("model.preset");
+        m_doc->newDocument(core::defaultScenario());
+        QCOMPARE(preset->currentText(), QStringLiteral("Llama 3 70B"));
+        field<QSpinBox>("model.layers")->setValue(81);
+        QCOMPARE(preset->currentText(), QStringLiteral("Custom"));
+    }
+
+    void groupsFlowIntoColumnsByWidth()
+    {
+        m_form->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_form));
+        auto columnsUsed = [this] {
+            std::set<int> xs;
+            for (QWidget* group : m_form->findChildren<QGroupBox*>())
+                xs.insert(group->mapTo(m_form, QPoint(0, 0)).x());
+            return xs.size();
+        };
+        QTRY_COMPARE(columnsUsed(), std::size_t(3)); // 1300 px wide
+        m_form->resize(500, 900);
+        QTRY_COMPARE(columnsUsed(), std::size_t(1));
+    }
+
+    void balancedColumnsKeepOrder_data()
+    {
+        QTest::addColumn<std::vector<int>>("heights");
+        QTest::addColumn<int>("columns");
+        QTest::addColumn<std::vector<int>>("cuts");
+        // 10+10+10 | 30 is the only split with both columns at 30.
+        QTest::newRow("two") << std::vector<int> {10, 10, 10, 30} << 2 << std::vector<int> {3};
+        // 50 | 20+20 | 30+10: tallest 50, which the first widget forces anyway.
+        QTest::newRow("three") << std::vector<int> {50, 20, 20, 30, 10} << 3 << std::vector<int> {1, 3};
+        QTest::newRow("one") << std::vector<int> {5, 5} << 1 << std::vector<int> {};
+    }
+
+    void balancedColumnsKeepOrder()
+    {
+        QFETCH(std::vector<int>, heights);
+        QFETCH(int, columns);
+        QFETCH(std::vector<int>, cuts);
+        QCOMPARE(ui::ColumnFlow::balancedCuts(heights, columns), cuts);
+    }
+
+    void moeSwitchRestoresLastExpertSettings()
+    {
+        field<QSpinBox>("model.moe.experts")->setValue(64);
+        field<QCheckBox>("model.moe.enabled")->setChecked(false);
+        QVERIFY(!m_doc->scenario().model.moe);
+        field<QCheckBox>("model.moe.enabled")->setChecked(true);
+        QCOMPARE(m_doc->scenario().model.moe->experts, 64);
+    }
+};
+
+QTEST_MAIN(TestScenarioForm)
+#include "tst_scenarioform.moc"

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/panels/enumlabels.h"
+
+#include <QCoreApplication>
+
+namespace clusterplanner::ui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("EnumLabel", text);
+}
+
+} // namespace
+
+QString enumLabel(core::MlpKind value)
+{
+    return value == core::MlpKind::Gelu ? tr("GELU (2 matrices)") : tr("SwiGLU (3 matrices)");
+}
+
+QString enumLabel(core::NormKind value)
+{
+    return value == core::NormKind::LayerNorm ? tr("LayerNorm") : tr("RMSNorm");
+}
+
+QString enumLabel(core::Precision value)
+{
+    switch (value) {
+    case core::Precision::Fp32:
+        return tr("FP32");
+    case core::Precision::AmpBf16:
+        return tr("Mixed BF16 (FP32 master weights)");
+    case core::Precision::Bf16:
+        return tr("Pure BF16");
+    case core::Precision::AmpFp16:
+        return tr("Mixed FP16 (FP32 master weights)");
+    case core::Precision::Fp8:
+        return tr("FP8 mixed precision");
+    }
+    return {};
+}
+
+QString enumLabel(core::Optimizer value)
+{
+    switch (value) {
+    case core::Optimizer::AdamW:
+        return tr("AdamW");
+    case core::Optimizer::Adam:
+        return tr("Adam");
+    case core::Optimizer::Sgd:
+        return tr("SGD");
+    case core::Optimizer::SgdMomentum:
+        return tr("SGD with momentum");
+    }
+    return {};
+}
+
+QString enumLabel(core::Recompute value)
+{
+    switch (value) {
+    case core::Recompute::None:
+        return tr("None");
+    case core::Recompute::Selective:
+        return tr("Selective (attention)");
+    case core::Recompute::Full:
+        return tr("Full layers");
+    }
+    return {};
+}
+
+QString enumLabel(core::AttentionKind value)
+{
+    switch (value) {
+    case core::AttentionKind::Flash:
+        return tr("FlashAttention");
+    case core::AttentionKind::Sdpa:
+        return tr("PyTorch SDPA");
+    case core::AttentionKind::Math:
+        return tr("Plain (materialised scores)");
+    }
+    return {};
+}
+
+QString enumLabel(core::PipelineSchedule value)
+{
+    switch (value) {
+    case core::PipelineSchedule::GPipe:
+        return tr("GPipe");
+    case core::PipelineSchedule::OneFOneB:
+        return tr("1F1B");
+    case core::PipelineSchedule::Interleaved:
+        return tr("Interleaved 1F1B");
+    case core::PipelineSchedule::ZbH1:
+        return tr("Zero bubble (ZB-H1)");
+    }
+    return {};
+}
+
+} // namespace clusterplanner::ui

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Creates form widgets bound to one field of the document's scenario, both ways.
+#pragma once
+
+#include "core/model/enumnames.h"
+#include "core/model/scenario.h"
+#include "ui/panels/enumlabels.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLineEdit;
+class QPlainTextEdit;
+class QSpinBox;
+
+namespace clusterplanner::ui {
+
+class ScenarioDocument;
+
+/// Where a field lives in a scenario. The Scenario passed in always has model.moe engaged (see FormBinder).
+template <typename T>
+using FieldRef = T& (*)(core::Scenario&);
+
+/// What the user sees of a field: objectName (dotted scenario path, e.g. "model.layers"), row label, tooltip.
+struct FieldInfo
+{
+    const char* objectName;
+    QString label;
+    QString toolTip;
+};
+
+/// Every widget it makes writes through ScenarioDocument::edit() (typing fields with a per-field merge id, so
+/// typing a number is one undo step) and is refreshed from the document by refresh(), with its signals blocked.
+/// Fields inside model.moe read defaults and ignore writes while the scenario has no MoE part.
+class FormBinder : public QObject
+{
+    Q_OBJECT
+public:
+    using Refresher = std::function<void(core::Scenario&)>;
+    using Change = std::function<void(core::Scenario&)>;
+
+    FormBinder(ScenarioDocument* document, QObject* parent);
+
+    QSpinBox* intField(
+        QFormLayout* form, const FieldInfo& info, FieldRef<int> ref, int min, int max, const QString& suffix = {});
+    /// The widget shows value / scale (e.g. scale 1e9 shows tokens in billions).
+    QDoubleSpinBox* numberField(QFormLayout* form, const FieldInfo& info, FieldRef<double> ref, double min, double max,
+        int decimals, const QString& suffix = {}, double scale = 1.0);
+    QCheckBox* boolField(QFormLayout* form, const FieldInfo& info, FieldRef<bool> ref);
+    QLineEdit* textField(QFormLayout* form, const FieldInfo& info, FieldRef<std::string> ref);
+    QPlainTextEdit* longTextField(const FieldInfo& info, FieldRef<std::string> ref);
+    QComboBox* choiceField(QFormLayout* form, const FieldInfo& info, const QStringList& labels,
+        std::function<int(core::Scenario&)> read, std::function<void(core::Scenario&, int)> write);
+
+    template <typename Enum>
+    QComboBox* enumField(QFormLayout* form, const FieldInfo& info, FieldRef<Enum> ref)
+    {
+        const std::vector<Enum> values = core::allValues<Enum>();
+        QStringList labels;
+        for (Enum value : values)
+            labels << enumLabel(value);
+        auto read = [ref, values](core::Scenario& s) {
+            return static_cast<int>(std::find(values.begin(), values.end(), ref(s)) - values.begin());
+        };
+        auto write = [ref, values](core::Scenario& s, int index) { ref(s) = values.at(index); };
+        return choiceField(form, info, labels, read, write);
+    }
+
+    /// Adds a row label with buddy and tooltip; names the widget; returns nothing new.
+    void addRow(QFormLayout* form, const FieldInfo& info, QWidget* widget);
+    /// Called by refresh() after the fields, for derived labels and enabled states.
+    void addRefresher(Refresher refresher) { m_refreshers.push_back(std::move(refresher)); }
+    /// Applies `change` to a copy of the scenario and pushes it as one edit named `text`.
+    void apply(const Change& change, const QString& text, int mergeId);
+    /// Re-reads every field from the document.
+    void refresh();
+
+private:
+    int nextMergeId() { return m_fieldCount++; }
+
+    ScenarioDocument* m_document;
+    std::vector<Refresher> m_refreshers;
+    int m_fieldCount = 0;
+};
+
+} // namespace clusterplanner::ui
