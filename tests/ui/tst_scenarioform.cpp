@@ -84,6 +84,8 @@ const std::vector<FieldCase>& fieldCases()
         {"training.zeroStage", 3, 3, [](S s) { return s.training.zeroStage; }},
         {"training.distributedOptimizer", false, false, [](S s) { return s.training.distributedOptimizer; }},
         {"training.attention", "Plain", int(core::AttentionKind::Math), [](S s) { return int(s.training.attention); }},
+        {"training.framework", "Hugging Face", int(core::Framework::HuggingFace),
+            [](S s) { return int(s.training.framework); }},
         {"training.schedule", "ZB-H1", int(core::PipelineSchedule::ZbH1), [](S s) { return int(s.training.schedule); }},
         {"training.layout.dp", 16, 16, [](S s) { return s.training.layout.dp; }},
         {"training.layout.tp", 4, 4, [](S s) { return s.training.layout.tp; }},

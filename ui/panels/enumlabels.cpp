@@ -82,6 +82,27 @@ QString enumLabel(core::AttentionKind value)
     return {};
 }
 
+QString enumLabel(core::Framework value)
+{
+    switch (value) {
+    case core::Framework::Megatron:
+        return tr("Megatron-LM");
+    case core::Framework::NeMo:
+        return tr("NeMo");
+    case core::Framework::TorchTitan:
+        return tr("TorchTitan");
+    case core::Framework::Fsdp:
+        return tr("PyTorch FSDP");
+    case core::Framework::DeepSpeed:
+        return tr("DeepSpeed");
+    case core::Framework::HuggingFace:
+        return tr("Hugging Face Transformers");
+    case core::Framework::Other:
+        return tr("Other");
+    }
+    return {};
+}
+
 QString enumLabel(core::PipelineSchedule value)
 {
     switch (value) {

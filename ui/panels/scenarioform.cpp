@@ -239,6 +239,10 @@ void ScenarioForm::createTrainingGroup()
     m_binder->enumField<core::AttentionKind>(form,
         {"training.attention", tr("Attention kernel"), tr("Whether attention scores are materialised")},
         [](core::Scenario& s) -> core::AttentionKind& { return s.training.attention; });
+    m_binder->enumField<core::Framework>(form,
+        {"training.framework", tr("Framework"),
+            tr("Training stack: decides fused kernels and what eager PyTorch keeps alive (e.g. fp32 logits)")},
+        [](core::Scenario& s) -> core::Framework& { return s.training.framework; });
     m_binder->enumField<core::PipelineSchedule>(form,
         {"training.schedule", tr("Pipeline schedule"), tr("Order of micro-batches across pipeline stages")},
         [](core::Scenario& s) -> core::PipelineSchedule& { return s.training.schedule; });
