@@ -228,27 +228,42 @@ private:
     DoneTimes m_done;
 };
 
-void require(bool ok, const std::string& message)
+/// Message for the first rule p breaks, or nullptr; strings are only built on failure (the sweep calls this hot).
+std::string firstViolation(const PipelineParams& p)
 {
-    if (!ok)
-        throw std::invalid_argument(message);
+    auto count = [](int value) { return std::to_string(value); };
+    if (p.stages < 1)
+        return "stages must be at least 1 (got " + count(p.stages) + ")";
+    if (p.microBatches < 1)
+        return "micro-batches must be at least 1 (got " + count(p.microBatches) + ")";
+    if (p.chunks < 1)
+        return "chunks must be at least 1 (got " + count(p.chunks) + ")";
+    if (p.chunks > 1 && p.schedule != PipelineSchedule::Interleaved)
+        return "chunks > 1 needs the interleaved schedule (got " + count(p.chunks) + " chunks)";
+    if (p.schedule == PipelineSchedule::Interleaved && p.microBatches % p.stages != 0)
+        return "interleaved 1F1B needs micro-batches divisible by stages (" + count(p.microBatches) + " % "
+            + count(p.stages) + " != 0)";
+    if (!(p.forward > 0 && p.backward > 0 && p.weightGrad >= 0))
+        return "op times must be positive (forward, backward) and non-negative (weight-gradient)";
+    if (double(p.stages) * p.microBatches * p.chunks > 5e7)
+        return "pipeline too large to simulate";
+    return {};
+}
+
+bool isValid(const PipelineParams& p)
+{
+    return p.stages >= 1 && p.microBatches >= 1 && p.chunks >= 1
+        && (p.chunks == 1 || p.schedule == PipelineSchedule::Interleaved)
+        && (p.schedule != PipelineSchedule::Interleaved || p.microBatches % p.stages == 0) && p.forward > 0
+        && p.backward > 0 && p.weightGrad >= 0 && double(p.stages) * p.microBatches * p.chunks <= 5e7;
 }
 
 } // namespace
 
 void validatePipeline(const PipelineParams& p)
 {
-    require(p.stages >= 1, "stages must be at least 1 (got " + std::to_string(p.stages) + ")");
-    require(p.microBatches >= 1, "micro-batches must be at least 1 (got " + std::to_string(p.microBatches) + ")");
-    require(p.chunks >= 1, "chunks must be at least 1 (got " + std::to_string(p.chunks) + ")");
-    require(p.chunks == 1 || p.schedule == PipelineSchedule::Interleaved,
-        "chunks > 1 needs the interleaved schedule (got " + std::to_string(p.chunks) + " chunks)");
-    require(p.schedule != PipelineSchedule::Interleaved || p.microBatches % p.stages == 0,
-        "interleaved 1F1B needs micro-batches divisible by stages (" + std::to_string(p.microBatches) + " % "
-            + std::to_string(p.stages) + " != 0)");
-    require(p.forward > 0 && p.backward > 0 && p.weightGrad >= 0,
-        "op times must be positive (forward, backward) and non-negative (weight-gradient)");
-    require(double(p.stages) * p.microBatches * p.chunks <= 5e7, "pipeline too large to simulate");
+    if (!isValid(p))
+        throw std::invalid_argument(firstViolation(p));
 }
 
 PipelineTimeline simulatePipeline(const PipelineParams& params)
