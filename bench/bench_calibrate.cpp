@@ -57,16 +57,47 @@ void chooseLayout(ValidationCase& c, const GpuSpec& gpu)
     l.sequenceParallel = l.tp > 1 && c.scenario.training.framework == Framework::Megatron;
 }
 
-/// Unknown recompute: none with flash attention when 1F1B activations (L·34·s·b·h/t) and states fit, else full.
+/// Unknown recompute: none when the 1F1B activations (K22 Table 2 without the s² term: flash attention) and the
+/// model states fit in 85 % of memory, else full.
 void chooseRecompute(ValidationCase& c, const GpuSpec& gpu)
 {
     if (!c.unknown.recompute)
         return;
     const auto& m = c.scenario.model;
     auto& t = c.scenario.training;
-    const double act = double(m.layers) * 34.0 * m.seqLen * t.microBatch * m.hidden / t.layout.tp / t.layout.cp;
-    const double states = 18.0 * countParameters(m).total / (t.layout.tp * t.layout.pp);
-    t.recompute = act + states <= 0.85 * gpu.memoryBytes() ? Recompute::None : Recompute::Full;
+    const auto& l = t.layout;
+    const double sbh = double(m.seqLen) * t.microBatch * m.hidden / l.cp;
+    const double perLayer = l.sequenceParallel ? 34.0 * sbh / l.tp : sbh * (10.0 + 24.0 / l.tp);
+    const bool sharded = t.distributedOptimizer || t.zeroStage >= 1;
+    const double bytesPerParam = sharded ? 6.0 + 12.0 / (l.dp * l.cp) : 18.0;
+    const double states = bytesPerParam * countParameters(m).total / (l.tp * l.pp);
+    t.recompute = m.layers * perLayer + states <= 0.85 * gpu.memoryBytes() ? Recompute::None : Recompute::Full;
+}
+
+/// Unknown virtual stages with a pipeline: the interleaving depth the sweep would pick (fastest of those the
+/// layer count allows).
+StepTimeResult bestVirtualStages(ValidationCase& c, const GpuSpec& gpu, const EfficiencyParams& efficiency)
+{
+    auto& t = c.scenario.training;
+    StepTimeResult best = estimateStepTime(c.scenario, gpu, efficiency);
+    if (!c.unknown.virtualStages || t.layout.pp <= 1)
+        return best;
+    const Scenario original = c.scenario;
+    Scenario chosen = original;
+    for (int v = 2; v <= 8; ++v) {
+        Scenario trial = original;
+        trial.training.layout.virtualStages = v;
+        trial.training.schedule = PipelineSchedule::Interleaved;
+        if (trial.model.layers % (trial.training.layout.pp * v) != 0)
+            continue;
+        const auto r = estimateStepTime(trial, gpu, efficiency);
+        if (r.valid && (!best.valid || r.stepTimeS < best.stepTimeS)) {
+            best = r;
+            chosen = trial;
+        }
+    }
+    c.scenario = chosen;
+    return best;
 }
 
 struct Errors
@@ -105,7 +136,7 @@ int main(int argc, char** argv)
             continue;
         chooseLayout(c, *gpu);
         chooseRecompute(c, *gpu);
-        const auto r = estimateStepTime(c.scenario, *gpu, table.forGpu(gpu->id));
+        const auto r = bestVirtualStages(c, *gpu, table.forGpu(gpu->id));
         const auto& t = truths[c.id];
         const auto& l = c.scenario.training.layout;
         char layout[32];

@@ -34,9 +34,12 @@ constexpr Key kKeys[] = {
     {"ep_overlap", &EfficiencyParams::epOverlap},
     {"dp_overlap", &EfficiencyParams::dpOverlap},
     {"pp_overlap", &EfficiencyParams::ppOverlap},
+    {"zero3_overlap", &EfficiencyParams::zero3Overlap},
+    {"zero3_hierarchy", &EfficiencyParams::zero3Hierarchy},
     {"comm_compute_slowdown", &EfficiencyParams::commComputeSlowdown},
     {"step_overhead_s", &EfficiencyParams::stepOverheadS},
     {"micro_batch_overhead_s", &EfficiencyParams::microBatchOverheadS},
+    {"recompute_layer_overhead_eager_s", &EfficiencyParams::recomputeLayerOverheadEagerS},
     {"gpu_power_utilization", &EfficiencyParams::gpuPowerUtilization},
     {"node_overhead_per_gpu_fraction", &EfficiencyParams::nodeOverheadPerGpuFraction},
 };

@@ -37,12 +37,17 @@ struct EfficiencyParams
     double cpOverlap = 0.8; ///< share of CP ring exchanges hidden behind blockwise attention
     double epOverlap = 0.3; ///< share of EP all-to-all hidden (shared experts, pipelining)
     double dpOverlap = 0.9; ///< share of the overlap window (backward of the last micro-batch) usable by DP
+    double zero3Overlap = 0.3; ///< share of a micro-batch's compute that hides ZeRO-3 parameter gathers
+    /// ZeRO-3 gathers and scatters per sub-module over the whole DP group; measured runs move them at about one
+    /// NIC per rank (no scale-up aggregation). 1 = hierarchical like the other collectives, 0 = flat over NICs.
+    double zero3Hierarchy = 0.0;
     double ppOverlap = 0.5; ///< share of PP send/recv hidden by asynchronous p2p
     double commComputeSlowdown = 0.05; ///< compute slow-down while overlapped comm runs (CAL processor_usage)
 
     // Fixed costs.
     double stepOverheadS = 0.02; ///< per step: launch of the optimizer, data loading, logging, framework
     double microBatchOverheadS = 0.0005; ///< per micro-batch: scheduling and synchronisation
+    double recomputeLayerOverheadEagerS = 0.001; ///< per layer and micro-batch: eager activation checkpointing
 
     // Energy (reference.md §8).
     double gpuPowerUtilization = 0.9; ///< average GPU draw as a share of TDP while training

@@ -94,21 +94,25 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     }
     const double tpExposedOne = (1 - e.tpOverlap) * tpOne, epExposedOne = (1 - e.epOverlap) * epOne;
     st.forwardS += n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne);
-    st.backwardInputS += n * (lt.backwardInputS + 2 * tpExposedOne + 2 * cpFwdExposed + 4 * epExposedOne);
+    // Backward TP collectives run asynchronously under the weight-gradient GEMMs (Megatron async TP all-reduce).
+    const double tpBackwardExposed = std::max(0.0, 2 * tpExposedOne - lt.backwardWeightS);
+    st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + 2 * cpFwdExposed + 4 * epExposedOne);
     st.backwardWeightS += n * lt.backwardWeightS;
     st.computeForwardS += n * lt.forwardS;
     st.computeBackwardS += n * lt.backwardS();
-    st.recomputeS += full ? n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne)
+    const double checkpointS = s.shape.fusedKernels ? 0.0 : e.recomputeLayerOverheadEagerS;
+    st.recomputeS += full ? n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne + checkpointS)
                           : (s.tr.recompute == Recompute::Selective ? n * lt.attentionCoreForwardS : 0.0);
     const double epCount = full ? 6 : 4;
     st.tpTotalS += n * tpCount * tpOne;
-    st.tpExposedS += n * tpCount * tpExposedOne;
+    st.tpExposedS += n * ((tpCount - 2) * tpExposedOne + tpBackwardExposed);
     st.cpTotalS += n * (full ? 4 : 3) * cpFwd;
     st.cpExposedS += n * (full ? 4 : 3) * cpFwdExposed;
     st.epTotalS += n * epCount * epOne;
     st.epExposedS += n * epCount * epExposedOne;
-    st.hiddenCommS
-        += n * (tpCount * (tpOne - tpExposedOne) + 3 * (cpFwd - cpFwdExposed) + epCount * (epOne - epExposedOne));
+    st.hiddenCommS += n
+        * (tpCount * tpOne - (tpCount - 2) * tpExposedOne - tpBackwardExposed + 3 * (cpFwd - cpFwdExposed)
+            + epCount * (epOne - epExposedOne));
 }
 
 StageTimes slowestStage(const Setup& s)
@@ -154,11 +158,15 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
     const double ov = s.c.efficiency.dpOverlap;
     const Fabric& f = s.c.fabric;
     if (s.tr.zeroStage >= 3) { // parameters gathered forward and backward, grads reduce-scattered: every micro-batch
-        const double perMb = 2 * groupCollectiveS(Collective::AllGather, weightS, group, f)
-            + groupCollectiveS(Collective::ReduceScatter, gradS, group, f);
+        const double h = s.c.efficiency.zero3Hierarchy;
+        const GroupSpan flat {group.size, 1, group.size};
+        auto cost = [&](Collective c, double bytes) {
+            return h * groupCollectiveS(c, bytes, group, f) + (1 - h) * groupCollectiveS(c, bytes, flat, f);
+        };
+        const double perMb = 2 * cost(Collective::AllGather, weightS) + cost(Collective::ReduceScatter, gradS);
         const double window = st.forwardS + st.backwardInputS + st.backwardWeightS;
         dp.totalS = m * perMb;
-        dp.exposedS = m * std::max(0.0, perMb - ov * window);
+        dp.exposedS = m * std::max(0.0, perMb - s.c.efficiency.zero3Overlap * window);
     } else if (s.tr.zeroStage >= 1 || s.tr.distributedOptimizer) { // RS grads under backward, AG params under forward
         const double rs = groupCollectiveS(Collective::ReduceScatter, gradS, group, f);
         const double ag = groupCollectiveS(Collective::AllGather, weightS, group, f);
