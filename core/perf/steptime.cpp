@@ -51,7 +51,7 @@ const char* checkLayout(const StepTimeContext& c, const TrainingConfig& tr)
 struct StageTimes
 {
     double forwardS = 0, backwardInputS = 0, backwardWeightS = 0, recomputeS = 0;
-    double computeForwardS = 0, computeBackwardS = 0; ///< the same without exposed communication
+    double computeForwardS = 0, computeBackwardS = 0, computeRecomputeS = 0; ///< without exposed communication
     double tpTotalS = 0, tpExposedS = 0, cpTotalS = 0, cpExposedS = 0, epTotalS = 0, epExposedS = 0;
     double hiddenCommS = 0;
 };
@@ -76,6 +76,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double tokens = s.shape.microBatch * m.seqLen / s.shape.contextParallel;
     const double beta = s.shape.bytesPerActivation;
     const bool full = s.tr.recompute == Recompute::Full;
+    const bool selective = s.tr.recompute == Recompute::Selective;
     // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed.
     const double tpOne = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
     const double tpCount = 4 + (full ? 2 : 0);
@@ -102,8 +103,9 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.computeBackwardS += n * lt.backwardS();
     const double checkpointS = s.shape.fusedKernels ? 0.0 : e.recomputeLayerOverheadEagerS;
     st.recomputeS += full ? n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne + checkpointS)
-                          : (s.tr.recompute == Recompute::Selective ? n * lt.attentionCoreForwardS : 0.0);
-    const double epCount = full ? 6 : 4;
+                          : (selective ? n * lt.attentionCoreForwardS : 0.0);
+    st.computeRecomputeS += full ? n * (lt.forwardS + checkpointS) : (selective ? n * lt.attentionCoreForwardS : 0.0);
+    const double epCount = full ? 8 : 6; // 2 forward, 4 backward, 2 more when recomputed
     st.tpTotalS += n * tpCount * tpOne;
     st.tpExposedS += n * ((tpCount - 2) * tpExposedOne + tpBackwardExposed);
     st.cpTotalS += n * (full ? 4 : 3) * cpFwd;
@@ -273,7 +275,7 @@ StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& 
     r.microBatches = m;
     r.computeForwardS = m * st.computeForwardS;
     r.computeBackwardS = m * st.computeBackwardS;
-    r.recomputeS = m * st.recomputeS;
+    r.recomputeS = m * st.computeRecomputeS;
     r.ppTotalS = 2.0 * m * pp.chunks * p2pS;
     r.ppExposedS = 2.0 * m * pp.chunks * p2pExposedS;
     r.bubbleS = makespan - m * (pp.forward + pp.backward + pp.weightGrad);
