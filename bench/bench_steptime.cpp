@@ -69,6 +69,19 @@ int main()
     std::printf("estimateStepTime: %lld evaluations in %.2f s on one thread = %.0f evaluations/s "
                 "(%d layouts, %.0f%% valid; checksum %.3g)\n",
         evaluations, seconds, evaluations / seconds, int(list.size()), 100.0 * valid / evaluations, checksum);
+    std::vector<TrainingConfig> validOnly;
+    for (const auto& tr : list)
+        if (estimateStepTime(context, tr).valid)
+            validOnly.push_back(tr);
+    long long validEvaluations = 0;
+    const auto validStart = std::chrono::steady_clock::now();
+    for (seconds = 0; seconds < 1.0;) {
+        for (const auto& tr : validOnly)
+            checksum += estimateStepTime(context, tr).stepTimeS;
+        validEvaluations += static_cast<long long>(validOnly.size());
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - validStart).count();
+    }
+    std::printf("valid layouts only (%d): %.0f evaluations/s\n", int(validOnly.size()), validEvaluations / seconds);
     TrainingConfig reference = s.training;
     reference.layout = ParallelLayout {16, 8, 8, 1, 1, 1, true};
     const auto r = estimateStepTime(context, reference);
