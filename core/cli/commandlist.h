@@ -12,5 +12,12 @@ using Args = std::vector<std::string>;
 
 int runCatalog(const Args& args, std::ostream& out, std::ostream& err);
 int runPipeline(const Args& args, std::ostream& out, std::ostream& err);
+int runQueue(const Args& args, std::ostream& out, std::ostream& err);
+int runCost(const Args& args, std::ostream& out, std::ostream& err);
+int runEstimate(const Args& args, std::ostream& out, std::ostream& err);
+int runValidate(const Args& args, std::ostream& out, std::ostream& err);
+
+/// Whole file as text; UsageError naming the path when it cannot be read.
+std::string readTextFile(const std::string& path);
 
 } // namespace clusterplanner::core::cli

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// clusterplanner validate --cases FILE --truth FILE [--markdown]: predicted vs measured, with error summaries.
+#include "core/cli/arguments.h"
+#include "core/cli/commandlist.h"
+#include "core/cli/validationreport.h"
+
+#include <ostream>
+
+namespace clusterplanner::core::cli {
+
+int runValidate(const Args& args, std::ostream& out, std::ostream&)
+{
+    Arguments arguments(args);
+    const std::string casesPath = arguments.required("--cases");
+    const std::string truthPath = arguments.required("--truth");
+    const bool markdown = arguments.flag("--markdown");
+    arguments.finish();
+    const auto cases = readValidationCases(readTextFile(casesPath));
+    const auto truths = readValidationTruths(readTextFile(truthPath));
+    const ValidationReport report = buildValidationReport(cases, truths);
+    out << (markdown ? reportMarkdown(report) : reportJson(report) + "\n");
+    return 0;
+}
+
+} // namespace clusterplanner::core::cli

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/memory/activations.h"
+
+#include "core/memory/modelstates.h"
+
+#include <algorithm>
+
+namespace clusterplanner::core {
+
+namespace {
+
+/// Bytes per token of one layer, split by how tensor parallelism divides them.
+struct PerToken
+{
+    double replicated = 0; ///< norm inputs/outputs, residual stream: divided by t only with sequence parallel
+    double sharded = 0; ///< per-head and FFN tensors: divided by t
+    double scoresPerKey = 0; ///< materialized attention (per key position, per token), divided by t
+};
+
+struct Dtypes
+{
+    double compute = 2; ///< bf16/fp16 (4 under fp32)
+    double residual = 2; ///< residual stream: fp32 under autocast over fp32 weights
+    bool autocast = false;
+};
+
+Dtypes dtypesOf(const TrainingConfig& t)
+{
+    const StateBytesPerParam r = stateBytesPerParam(t);
+    Dtypes d;
+    d.compute = r.computeBytes;
+    d.autocast = r.autocastCopies && kernelStyle(t.framework) == KernelStyle::Eager;
+    d.residual = d.autocast ? 4 : d.compute;
+    return d;
+}
+
+bool isLlamaStyle(const MemoryContext& ctx)
+{
+    return ctx.model.norm == NormKind::RmsNorm;
+}
+
+double expertTokensFactor(const MemoryContext& ctx, bool moeLayer)
+{
+    return moeLayer ? ctx.moeTopK * ctx.moeCapacity : 1.0;
+}
+
+/// Hugging Face keeps a KV cache (use_cache) when layers are not checkpointed: the cache copies K (and V)
+/// with torch.cat, and those copies are what attention saves.
+bool keepsKvCache(const TrainingConfig& t)
+{
+    return t.framework == Framework::HuggingFace && t.recompute == Recompute::None;
+}
+
+void eagerAttention(const MemoryContext& ctx, const TrainingConfig& t, const Dtypes& d, PerToken& p)
+{
+    const bool cache = keepsKvCache(t);
+    if (isLlamaStyle(ctx)) {
+        // RoPE multiplies by cos/sin in the residual dtype, so K after RoPE is fp32 under autocast.
+        const double kRope = cache ? d.residual : d.compute;
+        const double kCast = kRope != d.compute ? d.compute : 0;
+        p.sharded += d.compute * ctx.h + (kRope + kCast + d.compute) * ctx.hKv;
+    } else {
+        // Fused QKV output stays alive through the Q view; the cache adds copies of K and V.
+        p.sharded += d.compute * (ctx.h + 2 * ctx.hKv) + (cache ? 2 * d.compute * ctx.hKv : 0);
+    }
+    p.sharded += d.compute * ctx.h; // attention output = output-projection input (BSHD, no copy)
+}
+
+void eagerMlp(const MemoryContext& ctx, const TrainingConfig& t, const Dtypes& d, double f, PerToken& p)
+{
+    if (ctx.model.mlp == MlpKind::SwiGlu) {
+        p.sharded += 4 * d.compute * f; // gate (SiLU input), SiLU output, up, product (down input)
+        return;
+    }
+    if (t.framework == Framework::HuggingFace || t.framework == Framework::Other) {
+        // gelu_new written with pow/tanh: pow input, tanh output and 1+tanh in fp32 under autocast, plus 0.5·x
+        // and the down-projection input.
+        const double upcast = d.autocast ? 4 : d.compute;
+        p.sharded += (3 * upcast + 2 * d.compute) * f;
+        return;
+    }
+    p.sharded += 2 * d.compute * f; // GELU input and output
+}
+
+PerToken eagerLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
+{
+    const Dtypes d = dtypesOf(t);
+    PerToken p;
+    // RMSNorm upcasts to fp32 and keeps that copy plus the normalized tensor; LayerNorm keeps its input.
+    const double norm = isLlamaStyle(ctx) ? 4 * ctx.h + d.residual * ctx.h : d.residual * ctx.h;
+    const double attnProjections = isLlamaStyle(ctx) ? 3 : 1; // separate q/k/v vs fused c_attn
+    const double mlpProjections = ctx.model.mlp == MlpKind::SwiGlu ? 2 : 1;
+    const double castIn = d.autocast ? 2 : d.compute;
+    const double attnIn = d.autocast ? attnProjections * castIn * ctx.h : d.compute * ctx.h;
+    const double mlpIn = d.autocast ? mlpProjections * castIn * ctx.h : d.compute * ctx.h;
+    p.replicated = 2 * norm + attnIn + mlpIn;
+    eagerAttention(ctx, t, d, p);
+    eagerMlp(ctx, t, d, f, p);
+    return p;
+}
+
+bool hasDropout(const MemoryContext& ctx, const TrainingConfig& t)
+{
+    return kernelStyle(t.framework) == KernelStyle::Fused && ctx.model.norm == NormKind::LayerNorm;
+}
+
+PerToken fusedLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
+{
+    const double scale = dtypesOf(t).compute / 2; // K22 counts 2-byte activations
+    const bool dropout = hasDropout(ctx, t);
+    PerToken p;
+    // Two norm inputs, QKV input, MLP input (+ two 1-byte dropout masks): K22's replicated 10sbh.
+    p.replicated = scale * 8 * ctx.h + (dropout ? 2 * ctx.h : 0);
+    const double attention = scale * (2 * ctx.h + 2 * ctx.hKv + 2 * ctx.hKv + 2 * ctx.h); // Q, K, V, proj input
+    const double mlp = scale * (ctx.model.mlp == MlpKind::SwiGlu ? 6 * f : 4 * f); // fused SwiGLU keeps gate+up
+    p.sharded = attention + mlp;
+    return p;
+}
+
+/// The attention core: flash-style kernels keep fp32 log-sum-exp per head; a materialized kernel keeps the
+/// score matrix (K22: softmax 2, dropout mask 1, dropout output 2 bytes; eager: fp32 softmax + cast).
+void attentionCore(const MemoryContext& ctx, const TrainingConfig& t, PerToken& p)
+{
+    const bool materialized = t.attention == AttentionKind::Math && t.recompute == Recompute::None;
+    if (!materialized) {
+        p.sharded += 4 * ctx.heads;
+        return;
+    }
+    const Dtypes d = dtypesOf(t);
+    const double perScore
+        = kernelStyle(t.framework) == KernelStyle::Fused ? (hasDropout(ctx, t) ? 5 : 2) : 4 + d.compute;
+    p.scoresPerKey = perScore * ctx.heads;
+}
+
+double tokensPerRank(const MemoryContext& ctx, const TrainingConfig& t)
+{
+    return double(t.microBatch) * ctx.seq / std::max(1, t.layout.cp);
+}
+
+double replicatedDivisor(const TrainingConfig& t)
+{
+    return t.layout.sequenceParallel ? std::max(1, t.layout.tp) : 1;
+}
+
+} // namespace
+
+KernelStyle kernelStyle(Framework framework)
+{
+    switch (framework) {
+    case Framework::Megatron:
+    case Framework::NeMo:
+    case Framework::DeepSpeed:
+        return KernelStyle::Fused;
+    default:
+        return KernelStyle::Eager;
+    }
+}
+
+double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, bool moeLayer)
+{
+    const double f = moeLayer ? ctx.expertF * expertTokensFactor(ctx, moeLayer) : ctx.f;
+    PerToken p = kernelStyle(t.framework) == KernelStyle::Fused ? fusedLayer(ctx, t, f) : eagerLayer(ctx, t, f);
+    attentionCore(ctx, t, p);
+    if (moeLayer)
+        p.sharded += 2 * dtypesOf(t).compute * ctx.h * expertTokensFactor(ctx, moeLayer); // permuted tokens
+    const double tp = std::max(1, t.layout.tp);
+    const double tokens = tokensPerRank(ctx, t);
+    const double keys = ctx.seq / std::max(1, t.layout.cp);
+    return tokens * (p.replicated / replicatedDivisor(t) + p.sharded / tp + p.scoresPerKey * keys / tp);
+}
+
+double layerInputBytes(const MemoryContext& ctx, const TrainingConfig& t)
+{
+    return tokensPerRank(ctx, t) * dtypesOf(t).residual * ctx.h / replicatedDivisor(t);
+}
+
+double embeddingActivationBytes(const MemoryContext& ctx, const TrainingConfig& t)
+{
+    return hasDropout(ctx, t) ? tokensPerRank(ctx, t) * ctx.h / replicatedDivisor(t) : 0.0;
+}
+
+double headActivationBytes(const MemoryContext& ctx, const TrainingConfig& t)
+{
+    const Dtypes d = dtypesOf(t);
+    double perToken = 0;
+    if (kernelStyle(t.framework) == KernelStyle::Fused)
+        perToken = 2 * 2 * d.compute / 2 * ctx.h; // final norm input + head input (K22 §4.3: 4sbh)
+    else
+        perToken = (isLlamaStyle(ctx) ? 4 + d.residual : d.residual) * ctx.h + (d.autocast ? 2 : d.compute) * ctx.h;
+    return tokensPerRank(ctx, t) * perToken / replicatedDivisor(t);
+}
+
+LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
+{
+    const double entries = tokensPerRank(ctx, t) * ctx.vocab / std::max(1, t.layout.tp); // vocab-parallel
+    const double compute = dtypesOf(t).compute;
+    LogitsBytes l;
+    if (kernelStyle(t.framework) == KernelStyle::Fused) {
+        // Vocab-parallel cross-entropy keeps fp32 softmax and writes its gradient in place, then casts.
+        l.peak = (4 + compute) * entries;
+        l.forwardPeak = l.peak;
+        return l;
+    }
+    // logits.float() -> log_softmax (saved, fp32); backward: nll grad + log_softmax grad (fp32) while the
+    // returned logits in compute precision are still referenced by the caller.
+    l.held = compute * entries;
+    l.peak = l.held + 12 * entries;
+    l.forwardPeak = l.held + (compute < 4 ? 4 : 0) * entries + 4 * entries;
+    return l;
+}
+
+} // namespace clusterplanner::core

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Activation and logits memory of one micro-batch: which tensors a framework keeps for backward, per layer.
+#pragma once
+
+#include "core/memory/memorycontext.h"
+
+namespace clusterplanner::core {
+
+/// How the framework's kernels keep tensors. Fused (Megatron, NeMo, DeepSpeed) follows K22 Table 2 with
+/// fused SwiGLU, fused cross-entropy and bf16 residuals. Eager (Hugging Face, FSDP, TorchTitan, other PyTorch
+/// code) keeps every autograd input of unfused ops; under autocast (HF/other with fp32 weights) the residual
+/// stream and norms stay fp32 and every linear layer saves its own bf16 cast of its input.
+enum class KernelStyle { Fused, Eager };
+
+KernelStyle kernelStyle(Framework framework);
+
+/// Bytes one micro-batch keeps for backward in one transformer layer (reference.md §3.3), on one GPU.
+/// moeLayer selects the expert MLP; recompute is applied by the caller (full keeps only layerInputBytes).
+double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& training, bool moeLayer);
+
+/// Full recompute: the checkpointed layer input of one micro-batch (residual-stream precision).
+double layerInputBytes(const MemoryContext& ctx, const TrainingConfig& training);
+
+/// First stage: embedding output extras (dropout mask). Last stage: final norm and LM-head input.
+double embeddingActivationBytes(const MemoryContext& ctx, const TrainingConfig& training);
+double headActivationBytes(const MemoryContext& ctx, const TrainingConfig& training);
+
+/// Logits and loss of one micro-batch on the last stage (reference.md §3.4).
+struct LogitsBytes
+{
+    double peak = 0; ///< at the start of the loss backward: logits, fp32 log-softmax, its grad and input grad
+    double forwardPeak = 0; ///< during the loss forward: logits, their fp32 copy and the log-softmax output
+    double held = 0; ///< what stays until the step ends (eager code keeps the returned bf16 logits)
+};
+LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& training);
+
+} // namespace clusterplanner::core

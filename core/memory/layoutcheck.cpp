@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/memory/layoutcheck.h"
+
+#include "core/memory/pipelinememory.h"
+
+namespace clusterplanner::core {
+
+namespace {
+
+std::uint32_t bit(LayoutProblem p)
+{
+    return static_cast<std::uint32_t>(p);
+}
+
+std::string n(long long value)
+{
+    return std::to_string(value);
+}
+
+LayoutProblems checkDegrees(const ParallelLayout& l, int gpuCount)
+{
+    if (l.dp < 1 || l.tp < 1 || l.pp < 1 || l.cp < 1 || l.ep < 1 || l.virtualStages < 1)
+        return bit(LayoutProblem::NonPositiveDegree);
+    return 1LL * l.dp * l.tp * l.pp * l.cp != gpuCount ? bit(LayoutProblem::GpuCount) : 0;
+}
+
+LayoutProblems checkModelSplit(const ModelConfig& m, const TrainingConfig& t)
+{
+    const ParallelLayout& l = t.layout;
+    LayoutProblems p = 0;
+    if (m.heads % l.tp != 0)
+        p |= bit(LayoutProblem::TpHeads);
+    if (m.kvHeads % l.tp != 0 && l.tp % m.kvHeads != 0)
+        p |= bit(LayoutProblem::TpKvHeads);
+    if (l.pp > m.layers)
+        p |= bit(LayoutProblem::PpLayers);
+    if (t.schedule == PipelineSchedule::Interleaved && l.virtualStages > 1) {
+        if (m.layers % (l.pp * l.virtualStages) != 0)
+            p |= bit(LayoutProblem::InterleavedLayers);
+        if (microBatchesPerStep(t) % l.pp != 0)
+            p |= bit(LayoutProblem::InterleavedMicroBatches);
+    }
+    if (l.cp > 1 && m.seqLen % (2 * l.cp) != 0)
+        p |= bit(LayoutProblem::CpSequence);
+    return p;
+}
+
+LayoutProblems checkExperts(const ModelConfig& m, const ParallelLayout& l)
+{
+    if (l.ep <= 1)
+        return 0;
+    if (!m.moe)
+        return bit(LayoutProblem::EpDense);
+    LayoutProblems p = 0;
+    if (m.moe->experts % l.ep != 0)
+        p |= bit(LayoutProblem::EpExperts);
+    if ((l.dp * l.cp * l.tp) % l.ep != 0)
+        p |= bit(LayoutProblem::EpGroup);
+    return p;
+}
+
+} // namespace
+
+LayoutProblems checkLayout(const ModelConfig& model, const TrainingConfig& t, int gpuCount)
+{
+    LayoutProblems p = checkDegrees(t.layout, gpuCount);
+    if (t.zeroStage < 0 || t.zeroStage > 3)
+        p |= bit(LayoutProblem::ZeroStage);
+    if (t.microBatch < 1 || t.globalBatch < 1)
+        p |= bit(LayoutProblem::BatchSize);
+    if (hasProblem(p, LayoutProblem::NonPositiveDegree) || hasProblem(p, LayoutProblem::BatchSize))
+        return p; // the remaining rules divide by these
+    if (t.globalBatch % (t.layout.dp * t.microBatch) != 0)
+        p |= bit(LayoutProblem::GlobalBatch);
+    if (model.heads < 1 || model.kvHeads < 1 || model.layers < 1)
+        return p;
+    return p | checkModelSplit(model, t) | checkExperts(model, t.layout);
+}
+
+std::vector<std::string> describeLayoutProblems(
+    LayoutProblems p, const ModelConfig& m, const TrainingConfig& t, const int gpuCount)
+{
+    const ParallelLayout& l = t.layout;
+    std::vector<std::string> out;
+    const auto add = [&](LayoutProblem which, const std::string& text) {
+        if (hasProblem(p, which))
+            out.push_back(text);
+    };
+    add(LayoutProblem::NonPositiveDegree,
+        "every parallel degree (DP, TP, PP, CP, EP, virtual stages) must be at least 1");
+    add(LayoutProblem::GpuCount,
+        "DP × TP × PP × CP = " + n(l.dp) + " × " + n(l.tp) + " × " + n(l.pp) + " × " + n(l.cp) + " = "
+            + n(1LL * l.dp * l.tp * l.pp * l.cp) + ", but the cluster has " + n(gpuCount) + " GPUs");
+    add(LayoutProblem::TpHeads, "TP " + n(l.tp) + " does not divide the " + n(m.heads) + " attention heads");
+    add(LayoutProblem::TpKvHeads,
+        "TP " + n(l.tp) + " neither divides the " + n(m.kvHeads) + " KV heads nor is a multiple of them");
+    add(LayoutProblem::PpLayers, "PP " + n(l.pp) + " is larger than the " + n(m.layers) + " layers");
+    add(LayoutProblem::InterleavedLayers,
+        "interleaved schedule: " + n(m.layers) + " layers are not divisible by PP × v = " + n(l.pp * l.virtualStages));
+    add(LayoutProblem::InterleavedMicroBatches,
+        "interleaved schedule: " + n(microBatchesPerStep(t)) + " micro-batches per step are not divisible by PP "
+            + n(l.pp));
+    add(LayoutProblem::CpSequence,
+        "CP " + n(l.cp) + ": sequence length " + n(m.seqLen) + " is not divisible by 2 × CP = " + n(2 * l.cp));
+    add(LayoutProblem::EpExperts,
+        "EP " + n(l.ep) + " does not divide the " + n(m.moe ? m.moe->experts : 0) + " experts");
+    add(LayoutProblem::EpGroup, "EP " + n(l.ep) + " does not divide DP × CP × TP = " + n(1LL * l.dp * l.cp * l.tp));
+    add(LayoutProblem::EpDense, "EP " + n(l.ep) + " is set but the model has no experts");
+    add(LayoutProblem::GlobalBatch,
+        "global batch " + n(t.globalBatch) + " is not divisible by DP × micro-batch = " + n(1LL * l.dp * t.microBatch));
+    add(LayoutProblem::ZeroStage, "ZeRO stage " + n(t.zeroStage) + " is not one of 0, 1, 2, 3");
+    add(LayoutProblem::BatchSize, "micro-batch and global batch must be at least 1");
+    return out;
+}
+
+} // namespace clusterplanner::core

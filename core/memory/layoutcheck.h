@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Validity of a parallel layout before it is evaluated: a cheap bitmask, messages only on request.
+#pragma once
+
+#include "core/model/scenario.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clusterplanner::core {
+
+/// One bit per rule; a layout is valid when checkLayout() returns 0.
+enum class LayoutProblem : std::uint32_t {
+    NonPositiveDegree = 1u << 0,
+    GpuCount = 1u << 1, ///< DP × TP × PP × CP != GPUs
+    TpHeads = 1u << 2, ///< TP must divide the attention heads
+    TpKvHeads = 1u << 3, ///< TP must divide the KV heads, or be a multiple of them (GQA replication)
+    PpLayers = 1u << 4, ///< more pipeline stages than layers (uneven splits are modeled otherwise)
+    InterleavedLayers = 1u << 5, ///< interleaved: layers % (PP × v) == 0
+    InterleavedMicroBatches = 1u << 6, ///< interleaved: micro-batches per step % PP == 0
+    CpSequence = 1u << 7, ///< CP: sequence % (2 × CP) == 0 (load-balanced causal chunks)
+    EpExperts = 1u << 8, ///< EP must divide the experts
+    EpGroup = 1u << 9, ///< EP must divide DP × CP × TP (MoE parallel folding)
+    EpDense = 1u << 10, ///< EP > 1 on a dense model
+    GlobalBatch = 1u << 11, ///< global batch % (DP × micro-batch) == 0
+    ZeroStage = 1u << 12, ///< ZeRO stage outside 0..3
+    BatchSize = 1u << 13, ///< micro-batch or global batch < 1
+};
+
+using LayoutProblems = std::uint32_t;
+
+inline bool hasProblem(LayoutProblems problems, LayoutProblem p)
+{
+    return (problems & static_cast<std::uint32_t>(p)) != 0;
+}
+
+/// Checks every rule; never throws. Allocation-free, meant for a sweep's inner loop.
+LayoutProblems checkLayout(const ModelConfig& model, const TrainingConfig& training, int gpuCount);
+
+/// One specific message per problem, with the numbers involved, in the order of the enum.
+std::vector<std::string> describeLayoutProblems(
+    LayoutProblems problems, const ModelConfig& model, const TrainingConfig& training, int gpuCount);
+
+} // namespace clusterplanner::core

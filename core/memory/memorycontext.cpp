@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/memory/memorycontext.h"
+
+#include <algorithm>
+
+namespace clusterplanner::core {
+
+namespace {
+
+bool isHopperOrNewer(const GpuSpec& gpu)
+{
+    for (const char* family : {"H100", "H200", "H800", "B200", "GB200", "B300"})
+        if (gpu.id.find(family) != std::string::npos)
+            return true;
+    return false;
+}
+
+double matmulWeightsPerLayer(const ModelConfig& m, double hKv)
+{
+    const double h = m.hidden;
+    const double attention = 2 * h * h + 2 * h * hKv;
+    const double mlpMatrices = m.mlp == MlpKind::SwiGlu ? 3 : 2;
+    if (m.moe)
+        return attention + mlpMatrices * h * m.moe->expertFfnHidden * (m.moe->topK + m.moe->sharedExperts);
+    return attention + mlpMatrices * h * m.ffnHidden;
+}
+
+} // namespace
+
+MemoryContext makeMemoryContext(const ModelConfig& model, const GpuSpec* gpu)
+{
+    MemoryContext c;
+    c.model = model;
+    c.params = countParameters(model);
+    c.h = model.hidden;
+    c.heads = model.heads;
+    c.hKv = double(model.kvHeads) * model.hidden / std::max(1, model.heads);
+    c.f = model.ffnHidden;
+    c.vocab = model.vocab;
+    c.seq = model.seqLen;
+    c.layers = model.layers;
+    if (model.moe) {
+        c.expertF = model.moe->expertFfnHidden;
+        c.moeTopK = model.moe->topK;
+        c.moeCapacity = model.moe->capacityFactor;
+        c.expertParamsPerMoeLayer = model.moe->experts * c.params.largestExpert;
+    }
+    c.layerParamsDense = c.params.denseLayerTotal();
+    c.layerParamsMoe = c.params.moeLayerTotal();
+    c.matmulPerLayer = matmulWeightsPerLayer(model, c.hKv);
+    c.largestUnitParams = std::max(
+        {c.layerParamsDense, c.params.moeLayers > 0 ? c.layerParamsMoe : 0.0, c.params.embedding, c.params.head});
+    if (gpu) {
+        using namespace memoryconstants;
+        c.capacityBytes = gpu->memoryBytes() * (1.0 - kDriverReserveFraction);
+        c.workspaceBytes
+            = kCublasHandles * (isHopperOrNewer(*gpu) ? kCublasWorkspaceHopperBytes : kCublasWorkspaceOlderBytes);
+        c.contextReserveBytes = kCudaContextBytes;
+    }
+    c.valid = gpu != nullptr;
+    return c;
+}
+
+} // namespace clusterplanner::core

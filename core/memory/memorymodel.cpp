@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/memory/memorymodel.h"
+
+#include "core/memory/activations.h"
+#include "core/memory/modelstates.h"
+#include "core/memory/pipelinememory.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace clusterplanner::core {
+
+namespace {
+
+/// The layer activations of one micro-batch on a stage, averaging dense and MoE layers.
+double stageLayerBytes(const MemoryContext& ctx, const TrainingConfig& t, int layers)
+{
+    const double moeShare = ctx.layers > 0 ? double(ctx.params.moeLayers) / ctx.layers : 0.0;
+    const double dense = moeShare < 1 ? layerActivationBytes(ctx, t, false) : 0.0;
+    const double moe = moeShare > 0 ? layerActivationBytes(ctx, t, true) : 0.0;
+    return layers * ((1 - moeShare) * dense + moeShare * moe);
+}
+
+struct StageInputs
+{
+    int stage = 0;
+    bool first = false, last = false;
+    double inFlight = 1;
+    int microBatches = 1;
+};
+
+/// Autocast caches a bf16 copy of every fp32 weight it casts until the autocast region ends. Without
+/// checkpointing the graph keeps them into backward; with full recompute only the head's copy survives the
+/// forward, so the larger of "end of forward" and "start of backward" is the peak.
+void applyCastCache(const MemoryContext& ctx, const TrainingConfig& t, const StageInputs& in, const StageParams& params,
+    const LogitsBytes& logits, MemoryBreakdown& b)
+{
+    const double all = 2 * params.matmul / (t.zeroStage >= 3 ? std::max(1, t.layout.dp * t.layout.cp) : 1);
+    if (t.recompute != Recompute::Full) {
+        b.castCacheBytes = all;
+        return;
+    }
+    const double head = in.last ? 2 * ctx.vocab * ctx.h / std::max(1, t.layout.tp) : 0;
+    if (all + logits.forwardPeak > head + logits.peak) {
+        b.castCacheBytes = all;
+        b.logitsBytes = logits.forwardPeak;
+    } else {
+        b.castCacheBytes = head;
+    }
+}
+
+MemoryBreakdown backwardStart(const MemoryContext& ctx, const TrainingConfig& t, const StageInputs& in,
+    const StageParams& params, const ModelStateBytes& states, const StateBytesPerParam& regime)
+{
+    MemoryBreakdown b;
+    b.weightsBytes = states.weights;
+    b.optimizerBytes = states.optimizer;
+    b.shardBufferBytes = states.shardBuffers;
+    b.workspaceBytes = ctx.workspaceBytes;
+    const bool accumulating = regime.persistentGradients || in.microBatches > 1;
+    b.gradientsBytes = accumulating ? states.gradients : 0;
+    const LogitsBytes logits = in.last ? logitsBytes(ctx, t) : LogitsBytes {};
+    b.logitsBytes = logits.peak;
+    double perMicroBatch
+        = (in.first ? embeddingActivationBytes(ctx, t) : 0) + (in.last ? headActivationBytes(ctx, t) : 0);
+    const bool full = t.recompute == Recompute::Full;
+    perMicroBatch += full ? params.layers * layerInputBytes(ctx, t) : stageLayerBytes(ctx, t, params.layers);
+    b.activationsBytes = in.inFlight * perMicroBatch;
+    if (regime.autocastCopies && kernelStyle(t.framework) == KernelStyle::Eager)
+        applyCastCache(ctx, t, in, params, logits, b);
+    return b;
+}
+
+/// Full recompute, deep in backward: one layer recomputed while nearly all gradients already exist.
+MemoryBreakdown recomputePoint(const MemoryContext& ctx, const TrainingConfig& t, const StageInputs& in,
+    const StageParams& params, const ModelStateBytes& states, MemoryBreakdown b)
+{
+    const double layerShare = params.total > 0 ? (params.perLayer + params.embedding) / params.total : 0;
+    b.gradientsBytes = std::max(b.gradientsBytes, states.gradients * (1 - layerShare));
+    b.logitsBytes = in.last ? logitsBytes(ctx, t).held : 0;
+    b.activationsBytes += stageLayerBytes(ctx, t, 1);
+    if (b.castCacheBytes > 0)
+        b.castCacheBytes = 2 * (params.layers > 0 ? params.matmul / params.layers : 0); // only the live layer
+    return b;
+}
+
+MemoryBreakdown stepEnd(
+    const MemoryContext& ctx, const TrainingConfig& t, const StageInputs& in, const ModelStateBytes& states)
+{
+    MemoryBreakdown b;
+    b.weightsBytes = states.weights;
+    b.optimizerBytes = states.optimizer;
+    b.gradientsBytes = states.gradients;
+    b.workspaceBytes = ctx.workspaceBytes;
+    b.logitsBytes = in.last ? logitsBytes(ctx, t).held : 0;
+    return b;
+}
+
+StageMemory evaluateStage(const MemoryContext& ctx, const TrainingConfig& t, const StageInputs& in)
+{
+    const StageParams params = stageParams(ctx, t.layout, in.stage);
+    const ModelStateBytes states = modelStateBytes(ctx, t, params);
+    const StateBytesPerParam regime = stateBytesPerParam(t);
+    StageMemory s;
+    s.stage = in.stage;
+    s.layers = params.layers;
+    s.inFlightMicroBatches = in.inFlight;
+    s.peak = backwardStart(ctx, t, in, params, states, regime);
+    if (t.recompute == Recompute::Full) {
+        const MemoryBreakdown deep = recomputePoint(ctx, t, in, params, states, s.peak);
+        if (deep.totalBytes() > s.peak.totalBytes())
+            s.peak = deep;
+    }
+    const MemoryBreakdown end = stepEnd(ctx, t, in, states);
+    if (end.totalBytes() > s.peak.totalBytes()) {
+        s.peak = end;
+        s.phase = PeakPhase::StepEnd;
+    }
+    s.persistentBytes
+        = states.weights + states.optimizer + ctx.workspaceBytes + (regime.persistentGradients ? states.gradients : 0);
+    const double transient = std::max(0.0, s.peak.totalBytes() - s.persistentBytes);
+    s.reservedBytes = s.peak.totalBytes() + memoryconstants::kFragmentationShare * transient;
+    return s;
+}
+
+double usableBytes(const MemoryContext& ctx, const TrainingConfig& t)
+{
+    const bool multiGpu = t.layout.gpuCount() > 1;
+    return std::max(
+        0.0, ctx.capacityBytes - ctx.contextReserveBytes - (multiGpu ? memoryconstants::kNcclBufferBytes : 0.0));
+}
+
+} // namespace
+
+MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& t)
+{
+    MemoryEstimate e;
+    const int pp = std::max(1, t.layout.pp);
+    const int m = microBatchesPerStep(t);
+    const auto inputsFor = [&](int stage) {
+        StageInputs in;
+        in.stage = stage;
+        in.first = stage == 0;
+        in.last = stage == pp - 1;
+        in.microBatches = m;
+        in.inFlight = inFlightMicroBatches(t.schedule, pp, t.layout.virtualStages, m, stage);
+        return in;
+    };
+    e.first = evaluateStage(ctx, t, inputsFor(0));
+    e.last = pp > 1 ? evaluateStage(ctx, t, inputsFor(pp - 1)) : e.first;
+    const bool lastIsPeak = e.last.peak.totalBytes() > e.first.peak.totalBytes();
+    e.peakStage = lastIsPeak ? pp - 1 : 0;
+    e.peakAllocatedBytes = std::max(e.first.peak.totalBytes(), e.last.peak.totalBytes());
+    e.peakReservedBytes = std::max(e.first.reservedBytes, e.last.reservedBytes);
+    e.usableBytes = usableBytes(ctx, t);
+    e.fits = ctx.valid && e.peakReservedBytes <= e.usableBytes;
+    e.gradientAccumulationSteps = m;
+    return e;
+}
+
+int maxMicroBatch(const MemoryContext& ctx, TrainingConfig t, int limit)
+{
+    // The global batch is what the optimizer sees; B_max asks how big one micro-batch may be, so hold the number
+    // of micro-batches per step fixed at what the batch gives for b = 1 (pipelines keep their in-flight count).
+    const auto fitsWith = [&](int b) {
+        t.microBatch = b;
+        t.globalBatch = std::max(t.globalBatch, b * std::max(1, t.layout.dp));
+        return evaluateMemory(ctx, t).fits;
+    };
+    if (!fitsWith(1))
+        return 0;
+    int low = 1, high = limit;
+    while (low < high) {
+        const int mid = low + (high - low + 1) / 2;
+        if (fitsWith(mid))
+            low = mid;
+        else
+            high = mid - 1;
+    }
+    return low;
+}
+
+int seedMaxBatch(double gpuBytes, double staticBytes, double reservedBytes, double bytesPerSample)
+{
+    if (bytesPerSample <= 0)
+        return 0;
+    // Tolerance for decimal inputs such as 2400 MB / 50 MB that land a hair below an integer in binary.
+    return std::max(0, int(std::floor((gpuBytes - staticBytes - reservedBytes) / bytesPerSample + 1e-9)));
+}
+
+} // namespace clusterplanner::core

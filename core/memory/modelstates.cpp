@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/memory/modelstates.h"
+
+#include <algorithm>
+
+namespace clusterplanner::core {
+
+namespace {
+
+bool isMixed(Precision p)
+{
+    return p == Precision::AmpBf16 || p == Precision::AmpFp16 || p == Precision::Fp8;
+}
+
+bool keepsLowPrecisionWeights(Framework f)
+{
+    return f == Framework::Megatron || f == Framework::NeMo || f == Framework::DeepSpeed;
+}
+
+double adamLikeStates(Optimizer o)
+{
+    switch (o) {
+    case Optimizer::Adam:
+    case Optimizer::AdamW:
+        return 2;
+    case Optimizer::SgdMomentum:
+        return 1;
+    case Optimizer::Sgd:
+        return 0;
+    }
+    return 2;
+}
+
+StateBytesPerParam mixedRegime(const TrainingConfig& t)
+{
+    StateBytesPerParam r;
+    const double states = adamLikeStates(t.optimizer);
+    if (keepsLowPrecisionWeights(t.framework)) {
+        r.weights = 2;
+        const bool megatron = t.framework != Framework::DeepSpeed;
+        // Megatron accumulates into fp32 main grads for bf16; fp16 keeps fp16 grads plus an fp32 copy inside
+        // the optimizer (MLM dist-opt doc: 18 and 20 bytes per parameter).
+        r.gradients = megatron && t.precision != Precision::AmpFp16 ? 4 : 2;
+        r.optimizer = 4 + 4 * states + (megatron && t.precision == Precision::AmpFp16 ? 4 : 0);
+        r.persistentGradients = true;
+        return r;
+    }
+    r.weights = 4; // fp32 weights are the master copy; autocast makes bf16 copies per forward
+    r.gradients = 4;
+    r.optimizer = 4 * states;
+    r.autocastCopies = true;
+    return r;
+}
+
+} // namespace
+
+StateBytesPerParam stateBytesPerParam(const TrainingConfig& t)
+{
+    StateBytesPerParam r;
+    if (isMixed(t.precision)) {
+        r = mixedRegime(t);
+    } else {
+        const double element = t.precision == Precision::Fp32 ? 4 : 2;
+        r.weights = element;
+        r.gradients = element;
+        r.optimizer = element * adamLikeStates(t.optimizer);
+        r.persistentGradients = keepsLowPrecisionWeights(t.framework);
+    }
+    r.computeBytes = t.precision == Precision::Fp32 ? 4 : 2;
+    return r;
+}
+
+int layersOnStage(int layers, int pp, int stage)
+{
+    pp = std::max(1, pp);
+    return layers / pp + (stage < layers % pp ? 1 : 0);
+}
+
+StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, int stage)
+{
+    StageParams s;
+    const double t = std::max(1, layout.tp);
+    const double ep = std::max(1, layout.ep);
+    s.layers = layersOnStage(ctx.layers, layout.pp, stage);
+    const double moeShare = ctx.layers > 0 ? double(ctx.params.moeLayers) / ctx.layers : 0.0;
+    const double dense = (1 - moeShare) * ctx.layerParamsDense;
+    const double moeNonExpert = moeShare * (ctx.layerParamsMoe - ctx.expertParamsPerMoeLayer);
+    const double experts = moeShare * ctx.expertParamsPerMoeLayer;
+    s.perLayer = (dense + moeNonExpert) / t + experts / (ep * t); // expert TP = TP (MoE parallel folding)
+    const bool first = stage == 0;
+    const bool last = stage == std::max(1, layout.pp) - 1;
+    const bool tiedCopy = ctx.model.tiedEmbeddings && layout.pp > 1 && last; // Megatron's shared copy
+    s.embedding = ((first ? ctx.params.embedding : 0) + (tiedCopy ? ctx.vocab * ctx.h : 0)) / t;
+    const double head = last ? (ctx.params.head + ctx.params.finalNorm) / t : 0;
+    s.total = s.layers * s.perLayer + s.embedding + head;
+    s.matmul = s.layers * ctx.matmulPerLayer / t + (last ? ctx.vocab * ctx.h / t : 0);
+    return s;
+}
+
+ModelStateBytes modelStateBytes(const MemoryContext& ctx, const TrainingConfig& t, const StageParams& stage)
+{
+    const StateBytesPerParam r = stateBytesPerParam(t);
+    const double shardGroup = std::max(1, t.layout.dp * t.layout.cp); // CP ranks hold identical weights
+    ModelStateBytes m;
+    m.weights = r.weights * stage.total;
+    m.gradients = r.gradients * stage.total;
+    m.optimizer = r.optimizer * stage.total;
+    if (t.zeroStage >= 1 || t.distributedOptimizer)
+        m.optimizer /= shardGroup;
+    if (t.zeroStage >= 2)
+        m.gradients /= shardGroup;
+    if (t.zeroStage >= 3) {
+        m.weights /= shardGroup;
+        // Working set: the unit being computed plus one prefetched, gathered in compute precision, and the
+        // unit's unsharded gradients before reduce-scatter (reference.md §3.2, LLMA/DS).
+        const double unit = ctx.largestUnitParams / std::max(1, t.layout.tp);
+        m.shardBuffers = 2 * r.computeBytes * unit + r.gradients * unit;
+    }
+    return m;
+}
+
+} // namespace clusterplanner::core

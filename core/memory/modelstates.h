@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Model states per GPU: bytes per parameter for each precision/optimizer/framework regime, and ZeRO/FSDP sharding.
+#pragma once
+
+#include "core/memory/memorycontext.h"
+
+namespace clusterplanner::core {
+
+/// Bytes per parameter before sharding (reference.md §3.1).
+struct StateBytesPerParam
+{
+    double weights = 0; ///< compute copy kept by the model
+    double gradients = 0;
+    double optimizer = 0; ///< incl. fp32 master weights where the framework keeps a separate copy
+    bool persistentGradients = false; ///< framework keeps a gradient buffer across steps (Megatron, DeepSpeed)
+    bool autocastCopies = false; ///< PyTorch autocast over fp32 weights: bf16 weight copies live in fwd/bwd
+    double computeBytes = 2; ///< bytes of an activation / cast weight element
+};
+
+/// Regime of a training set-up: Megatron/NeMo keep bf16 weights, fp32 main grads and fp32 master + Adam m, v
+/// (2 + 4 + 12 = 18, MLM dist-opt doc); DeepSpeed 2 + 2 + 12 (ZeRO §3.1); PyTorch autocast (HF, FSDP,
+/// TorchTitan, other) keeps fp32 weights that double as master copy: 4 + 4 + 8. Pure bf16: 2 + 2 + 4; fp32:
+/// 4 + 4 + 8. SGD keeps one (momentum) or no state per parameter instead of Adam's two.
+StateBytesPerParam stateBytesPerParam(const TrainingConfig& training);
+
+/// Parameters held by one GPU of a pipeline stage.
+struct StageParams
+{
+    double total = 0; ///< parameters on this GPU (TP/EP shards)
+    double matmul = 0; ///< matmul weights among them (autocast casts these)
+    double perLayer = 0; ///< one layer's share on this GPU
+    double embedding = 0; ///< embedding share on this GPU (first stage, and last stage when tied and pp > 1)
+    int layers = 0;
+};
+
+/// Transformer layers on pipeline rank `stage` (uneven splits give the first ranks one layer more).
+int layersOnStage(int layers, int pp, int stage);
+
+StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, int stage);
+
+/// Model-state bytes on one GPU after sharding (ZeRO 1/2/3, Megatron distributed optimizer over DP × CP).
+struct ModelStateBytes
+{
+    double weights = 0, gradients = 0, optimizer = 0;
+    double shardBuffers = 0; ///< ZeRO-3/FSDP: gathered params of current + prefetched unit and its unsharded grads
+};
+
+ModelStateBytes modelStateBytes(const MemoryContext& ctx, const TrainingConfig& training, const StageParams& stage);
+
+} // namespace clusterplanner::core

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/sweep/layoutspace.h"
+
+#include "core/model/gpucatalog.h"
+
+#include <algorithm>
+
+namespace clusterplanner::core {
+
+namespace {
+
+bool isPowerOfTwo(int n)
+{
+    return n > 0 && (n & (n - 1)) == 0;
+}
+
+/// Values of one dimension: the fixed value when set, else every divisor of `of` that passes `keep`.
+template <typename Keep>
+std::vector<int> choices(const std::optional<int>& fixed, int of, Keep keep)
+{
+    if (fixed)
+        return of % *fixed == 0 ? std::vector<int> {*fixed} : std::vector<int> {};
+    std::vector<int> values;
+    for (int d : divisorsOf(of))
+        if (keep(d))
+            values.push_back(d);
+    return values;
+}
+
+int tpLimit(const Scenario& scenario, const SweepConstraints& constraints)
+{
+    if (constraints.maxTp > 0)
+        return constraints.maxTp;
+    int domain = scenario.cluster.gpusPerNode;
+    if (const GpuSpec* gpu = GpuCatalog::builtin().find(scenario.cluster.gpuId))
+        domain = std::max(domain, gpu->scaleupDomainGpus);
+    return std::min(domain, scenario.cluster.gpuCount);
+}
+
+std::vector<Recompute> recomputeChoices(const SweepConstraints& c)
+{
+    if (c.recompute)
+        return {*c.recompute};
+    return {Recompute::None, Recompute::Selective, Recompute::Full};
+}
+
+std::vector<int> zeroChoices(const SweepConstraints& c)
+{
+    if (c.zeroStage)
+        return {*c.zeroStage};
+    return {0, 1, 2, 3};
+}
+
+/// Schedules that make sense for pp stages with v chunks: interleaving needs v > 1, the others v == 1.
+std::vector<PipelineSchedule> scheduleChoices(const SweepConstraints& c, int pp, int v)
+{
+    std::vector<PipelineSchedule> all;
+    if (pp == 1)
+        all = {PipelineSchedule::OneFOneB};
+    else if (v > 1)
+        all = {PipelineSchedule::Interleaved};
+    else
+        all = {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe, PipelineSchedule::ZbH1};
+    if (!c.schedule)
+        return all;
+    return std::find(all.begin(), all.end(), *c.schedule) != all.end() ? std::vector {*c.schedule}
+                                                                       : std::vector<PipelineSchedule> {};
+}
+
+std::vector<int> virtualStageChoices(const Scenario& s, const SweepConstraints& c, int pp)
+{
+    if (c.virtualStages)
+        return {*c.virtualStages};
+    std::vector<int> values {1};
+    if (pp > 1)
+        for (int v = 2; v <= c.maxVirtualStages; ++v)
+            if (s.model.layers % (pp * v) == 0)
+                values.push_back(v);
+    return values;
+}
+
+std::vector<int> expertChoices(const Scenario& s, const SweepConstraints& c, int foldable)
+{
+    if (!s.model.moe)
+        return {1};
+    return choices(c.ep, s.model.moe->experts,
+        [&](int ep) { return foldable % ep == 0 && (!c.powersOfTwoOnly || isPowerOfTwo(ep)); });
+}
+
+struct Emitter
+{
+    const Scenario& scenario;
+    const SweepConstraints& constraints;
+    std::vector<LayoutCandidate>& out;
+
+    void emit(ParallelLayout layout) const
+    {
+        const int perRank = scenario.training.globalBatch / layout.dp;
+        if (scenario.training.globalBatch % layout.dp != 0)
+            return;
+        const auto microBatches
+            = choices(constraints.microBatch, perRank, [&](int b) { return b <= constraints.maxMicroBatch; });
+        for (int v : virtualStageChoices(scenario, constraints, layout.pp))
+            for (PipelineSchedule schedule : scheduleChoices(constraints, layout.pp, v))
+                for (int b : microBatches)
+                    for (Recompute recompute : recomputeChoices(constraints))
+                        for (int zero : zeroChoices(constraints)) {
+                            layout.virtualStages = v;
+                            out.push_back({layout, b, recompute, zero, schedule});
+                        }
+    }
+};
+
+} // namespace
+
+std::vector<int> divisorsOf(int n)
+{
+    std::vector<int> small, large;
+    for (int d = 1; d * d <= n; ++d) {
+        if (n % d != 0)
+            continue;
+        small.push_back(d);
+        if (d != n / d)
+            large.push_back(n / d);
+    }
+    small.insert(small.end(), large.rbegin(), large.rend());
+    return small;
+}
+
+Scenario applyCandidate(Scenario scenario, const LayoutCandidate& candidate)
+{
+    auto& t = scenario.training;
+    t.layout = candidate.layout;
+    t.microBatch = candidate.microBatch;
+    t.recompute = candidate.recompute;
+    t.zeroStage = candidate.zeroStage;
+    t.schedule = candidate.schedule;
+    t.distributedOptimizer = candidate.zeroStage == 1 && t.framework == Framework::Megatron;
+    return scenario;
+}
+
+LayoutCandidate candidateOf(const Scenario& s)
+{
+    const auto& t = s.training;
+    return {t.layout, t.microBatch, t.recompute, t.zeroStage, t.schedule};
+}
+
+std::vector<LayoutCandidate> enumerateLayouts(const Scenario& scenario, const SweepConstraints& constraints)
+{
+    std::vector<LayoutCandidate> out;
+    const Emitter emitter {scenario, constraints, out};
+    const int gpus = scenario.cluster.gpuCount;
+    const int maxTp = tpLimit(scenario, constraints);
+    const bool pow2 = constraints.powersOfTwoOnly;
+    for (int tp : choices(constraints.tp, gpus, [&](int t) { return t <= maxTp && (!pow2 || isPowerOfTwo(t)); }))
+        for (int cp : choices(constraints.cp, gpus / tp, [&](int c) { return !pow2 || isPowerOfTwo(c); }))
+            for (int pp :
+                choices(constraints.pp, gpus / (tp * cp), [&](int p) { return p <= scenario.model.layers; })) {
+                const int dp = gpus / (tp * cp * pp);
+                if (constraints.dp && *constraints.dp != dp)
+                    continue;
+                for (int ep : expertChoices(scenario, constraints, dp * cp * tp))
+                    emitter.emit(ParallelLayout {dp, tp, pp, cp, ep, 1, tp > 1});
+            }
+    return out;
+}
+
+} // namespace clusterplanner::core

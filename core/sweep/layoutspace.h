@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The space of parallel layouts a sweep explores: every DP×TP×PP×CP(×EP) factoring of the GPU count with
+// micro-batch, virtual stages, recompute, ZeRO stage and schedule, minus what the user fixed.
+#pragma once
+
+#include "core/model/scenario.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace clusterplanner::core {
+
+/// One point of the space: everything of TrainingConfig that a sweep varies.
+struct LayoutCandidate
+{
+    ParallelLayout layout;
+    int microBatch = 1;
+    Recompute recompute = Recompute::None;
+    int zeroStage = 0; ///< 0..3; with Megatron, 1 means the distributed optimizer
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    bool operator==(const LayoutCandidate&) const = default;
+};
+
+/// Dimensions the user fixed (std::nullopt = free) and bounds of the free ones.
+struct SweepConstraints
+{
+    std::optional<int> tp, pp, cp, ep, dp, microBatch, virtualStages, zeroStage;
+    std::optional<Recompute> recompute;
+    std::optional<PipelineSchedule> schedule;
+    int maxTp = 0; ///< 0 = the GPU's scale-up (NVLink) domain, capped by GPUs per node
+    int maxMicroBatch = 16;
+    int maxVirtualStages = 8;
+    bool powersOfTwoOnly = false; ///< restrict TP, CP and EP to powers of two (what most frameworks run)
+};
+
+/// Applies a scenario's candidate to a copy of the scenario.
+Scenario applyCandidate(Scenario scenario, const LayoutCandidate& candidate);
+/// The candidate a scenario currently uses.
+LayoutCandidate candidateOf(const Scenario& scenario);
+
+/// Enumerates every candidate whose degrees multiply to the GPU count and whose micro-batch divides the global
+/// batch per DP rank. Model-specific validity (heads, layers, sequence) is left to the layout check.
+std::vector<LayoutCandidate> enumerateLayouts(const Scenario& scenario, const SweepConstraints& constraints);
+
+/// Divisors of n in increasing order.
+std::vector<int> divisorsOf(int n);
+
+} // namespace clusterplanner::core

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/memory/layoutcheck.h"
+
+#include <QTest>
+
+using namespace clusterplanner::core;
+
+namespace {
+
+TrainingConfig layout(int dp, int tp, int pp, int cp)
+{
+    TrainingConfig t;
+    t.layout = {dp, tp, pp, cp, 1, 1, tp > 1};
+    t.microBatch = 1;
+    t.globalBatch = dp * 4;
+    t.schedule = PipelineSchedule::OneFOneB;
+    return t;
+}
+
+} // namespace
+
+class TestLayoutCheck : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void validLayoutHasNoProblems() { QCOMPARE(checkLayout(ModelConfig {}, layout(8, 8, 1, 1), 64), 0u); }
+
+    void everyProblemIsListed()
+    {
+        ModelConfig m; // Llama 3 8B: 32 heads, 8 KV heads, 32 layers, s 8192
+        TrainingConfig t = layout(3, 3, 40, 3);
+        t.globalBatch = 10;
+        const LayoutProblems p = checkLayout(m, t, 64);
+        QVERIFY(hasProblem(p, LayoutProblem::GpuCount));
+        QVERIFY(hasProblem(p, LayoutProblem::TpHeads));
+        QVERIFY(hasProblem(p, LayoutProblem::TpKvHeads));
+        QVERIFY(hasProblem(p, LayoutProblem::PpLayers));
+        QVERIFY(hasProblem(p, LayoutProblem::CpSequence));
+        QVERIFY(hasProblem(p, LayoutProblem::GlobalBatch));
+        const auto messages = describeLayoutProblems(p, m, t, 64);
+        QCOMPARE(messages.size(), std::size_t(6));
+        QCOMPARE(QString::fromStdString(messages[0]),
+            QString::fromUtf8("DP × TP × PP × CP = 3 × 3 × 40 × 3 = 1080, but the cluster has 64 GPUs"));
+        QCOMPARE(QString::fromStdString(messages[1]), QStringLiteral("TP 3 does not divide the 32 attention heads"));
+    }
+
+    void gqaReplicationIsAllowed()
+    {
+        ModelConfig m;
+        m.kvHeads = 4;
+        QCOMPARE(checkLayout(m, layout(1, 8, 1, 1), 8), 0u); // 8 = 2 × 4 KV heads: each KV head replicated
+        m.kvHeads = 3;
+        m.heads = 24;
+        QVERIFY(hasProblem(checkLayout(m, layout(1, 8, 1, 1), 8), LayoutProblem::TpKvHeads));
+    }
+
+    void interleavedRules()
+    {
+        ModelConfig m;
+        TrainingConfig t = layout(2, 1, 4, 1);
+        t.schedule = PipelineSchedule::Interleaved;
+        t.layout.virtualStages = 3; // 32 % 12 != 0
+        t.globalBatch = 2 * 6; // 6 micro-batches, not a multiple of 4
+        const LayoutProblems p = checkLayout(m, t, 8);
+        QVERIFY(hasProblem(p, LayoutProblem::InterleavedLayers));
+        QVERIFY(hasProblem(p, LayoutProblem::InterleavedMicroBatches));
+    }
+
+    void expertRules()
+    {
+        ModelConfig m;
+        TrainingConfig t = layout(4, 2, 1, 1);
+        t.layout.ep = 2;
+        QVERIFY(hasProblem(checkLayout(m, t, 8), LayoutProblem::EpDense));
+        m.moe = MoeConfig {};
+        t.layout.ep = 3;
+        const LayoutProblems p = checkLayout(m, t, 8);
+        QVERIFY(hasProblem(p, LayoutProblem::EpExperts));
+        QVERIFY(hasProblem(p, LayoutProblem::EpGroup));
+    }
+
+    void zeroDegreesAreReportedNotDividedBy()
+    {
+        const TrainingConfig t = layout(0, 1, 1, 1);
+        const LayoutProblems p = checkLayout(ModelConfig {}, t, 8);
+        QVERIFY(hasProblem(p, LayoutProblem::NonPositiveDegree));
+        QVERIFY(!describeLayoutProblems(p, ModelConfig {}, t, 8).empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayoutCheck)
+#include "tst_layoutcheck.moc"

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/memory/activations.h"
+#include "core/memory/memorymodel.h"
+#include "core/memory/modelstates.h"
+#include "core/memory/pipelinememory.h"
+
+#include <QTest>
+
+using namespace clusterplanner::core;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+ModelConfig gpt3()
+{
+    ModelConfig m;
+    m.name = "GPT-3";
+    m.layers = 96;
+    m.hidden = 12288;
+    m.heads = 96;
+    m.kvHeads = 96;
+    m.ffnHidden = 4 * 12288;
+    m.vocab = 51200;
+    m.seqLen = 2048;
+    m.mlp = MlpKind::Gelu;
+    m.norm = NormKind::LayerNorm;
+    m.tiedEmbeddings = true;
+    return m;
+}
+
+TrainingConfig megatron(int tp, bool sp, Recompute recompute, AttentionKind attention = AttentionKind::Math)
+{
+    TrainingConfig t;
+    t.framework = Framework::Megatron;
+    t.precision = Precision::AmpBf16;
+    t.microBatch = 1;
+    t.layout.tp = tp;
+    t.layout.dp = 1;
+    t.layout.pp = 1;
+    t.layout.sequenceParallel = sp;
+    t.recompute = recompute;
+    t.attention = attention;
+    t.globalBatch = 1;
+    t.zeroStage = 0;
+    t.distributedOptimizer = false;
+    return t;
+}
+
+/// Total bytes of the most common set-up used by the property tests: Llama 3 8B on H100, Megatron.
+double peak(const ModelConfig& model, const TrainingConfig& t)
+{
+    const MemoryContext ctx = makeMemoryContext(model, GpuCatalog::builtin().find("H100-SXM-80GB"));
+    return evaluateMemory(ctx, t).peakAllocatedBytes;
+}
+
+TrainingConfig llamaLayout()
+{
+    TrainingConfig t;
+    t.framework = Framework::Megatron;
+    t.layout = {8, 2, 2, 1, 1, 1, true};
+    t.globalBatch = 64;
+    t.microBatch = 2;
+    t.recompute = Recompute::None;
+    t.zeroStage = 0;
+    t.distributedOptimizer = false;
+    return t;
+}
+
+} // namespace
+
+class TestMemoryModel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // reference.md §11 item 11: K22 Table 2 for GPT-3, s 2048, b 1, t 8 (MiB per layer).
+    void korthikantiActivationsPerLayer_data()
+    {
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<bool>("sp");
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<double>("expectedMiB");
+        QTest::newRow("no parallelism") << 1 << false << int(Recompute::None) << 2736.0;
+        QTest::newRow("TP") << 8 << false << int(Recompute::None) << 552.0;
+        QTest::newRow("TP+SP") << 8 << true << int(Recompute::None) << 342.0;
+        QTest::newRow("TP+selective") << 8 << false << int(Recompute::Selective) << 312.0;
+        QTest::newRow("TP+SP+selective") << 8 << true << int(Recompute::Selective) << 102.0;
+    }
+    void korthikantiActivationsPerLayer()
+    {
+        QFETCH(int, tp);
+        QFETCH(bool, sp);
+        QFETCH(int, recompute);
+        QFETCH(double, expectedMiB);
+        const MemoryContext ctx = makeMemoryContext(gpt3(), nullptr);
+        TrainingConfig t = megatron(tp, sp, Recompute(recompute));
+        // K22's table has no flash statistics: the materialized-attention path with selective recompute
+        // drops the score term, and the 4·a·s·b log-sum-exp of flash kernels is not in the paper.
+        double bytes = layerActivationBytes(ctx, t, false);
+        if (Recompute(recompute) == Recompute::Selective)
+            bytes -= 2048.0 * 96 * 4 / tp; // remove the flash log-sum-exp the paper does not count
+        QCOMPARE(std::round(bytes / kMiB), expectedMiB);
+    }
+    void korthikantiFullRecomputeKeepsLayerInput()
+    {
+        const MemoryContext ctx = makeMemoryContext(gpt3(), nullptr);
+        QCOMPARE(layerInputBytes(ctx, megatron(8, true, Recompute::Full)) / kMiB, 6.0); // 2sbh/t
+        QCOMPARE(layerInputBytes(ctx, megatron(1, false, Recompute::Full)) / kMiB, 48.0); // 2sbh (table: 48)
+    }
+
+    // reference.md §11 item 9: ZeRO Fig. 1, Ψ 7.5e9, K 12, d 64 → 120 / 31.41 / 16.64 / 1.875 GB.
+    void zeroModelStates_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<double>("expectedGB");
+        QTest::newRow("DDP") << 0 << 120.0;
+        QTest::newRow("ZeRO-1") << 1 << 31.40625;
+        QTest::newRow("ZeRO-2") << 2 << 16.640625;
+        QTest::newRow("ZeRO-3") << 3 << 1.875;
+    }
+    void zeroModelStates()
+    {
+        QFETCH(int, stage);
+        QFETCH(double, expectedGB);
+        TrainingConfig t;
+        t.framework = Framework::DeepSpeed;
+        t.precision = Precision::AmpBf16;
+        t.zeroStage = stage;
+        t.distributedOptimizer = false;
+        t.layout = {64, 1, 1, 1, 1, 1, false};
+        StageParams params;
+        params.total = 7.5e9;
+        const ModelStateBytes m = modelStateBytes(makeMemoryContext(gpt3(), nullptr), t, params);
+        QCOMPARE((m.weights + m.gradients + m.optimizer) / 1e9, expectedGB);
+    }
+
+    // reference.md §11 item 10: Megatron distributed optimizer, bf16 + fp32 grads, d = 8 → 7.5; plain 18.
+    void megatronDistributedOptimizer()
+    {
+        TrainingConfig t = megatron(1, false, Recompute::None);
+        t.layout.dp = 8;
+        StageParams params;
+        params.total = 1;
+        const auto ctx = makeMemoryContext(gpt3(), nullptr);
+        t.distributedOptimizer = true;
+        ModelStateBytes m = modelStateBytes(ctx, t, params);
+        QCOMPARE(m.weights + m.gradients + m.optimizer, 7.5);
+        t.distributedOptimizer = false;
+        m = modelStateBytes(ctx, t, params);
+        QCOMPARE(m.weights + m.gradients + m.optimizer, 18.0);
+    }
+
+    void optimizerRegimes()
+    {
+        TrainingConfig t;
+        t.framework = Framework::HuggingFace;
+        t.precision = Precision::Bf16;
+        QCOMPARE(stateBytesPerParam(t).optimizer, 4.0); // bf16 m and v
+        t.precision = Precision::Fp32;
+        t.optimizer = Optimizer::SgdMomentum;
+        QCOMPARE(stateBytesPerParam(t).optimizer, 4.0);
+        t.optimizer = Optimizer::Sgd;
+        QCOMPARE(stateBytesPerParam(t).optimizer, 0.0);
+        t.precision = Precision::AmpBf16;
+        t.optimizer = Optimizer::AdamW;
+        const auto amp = stateBytesPerParam(t); // fp32 weights double as master: 4 + 4 + 8 = 16
+        QCOMPARE(amp.weights + amp.gradients + amp.optimizer, 16.0);
+    }
+
+    // reference.md §11 item 13: 16 GB GPU, 3 GB weights, 9 GB Adam, 1.6 GB reserved, 50 MB/sample → 48.
+    void seedMaxBatchExample() { QCOMPARE(seedMaxBatch(16e9, 12e9, 1.6e9, 50e6), 48); }
+
+    // reference.md §11 item 14: Llama 3 8B logits, s 8192, b 1, t 1 → 1.96 / 3.91 / 9.79 GiB.
+    void logitsOfLlama3()
+    {
+        ModelConfig m; // defaults are Llama 3 8B
+        const MemoryContext ctx = makeMemoryContext(m, nullptr);
+        TrainingConfig t;
+        t.framework = Framework::HuggingFace;
+        t.layout = {1, 1, 1, 1, 1, 1, false};
+        const double entries = 8192.0 * 128256;
+        QCOMPARE(std::round(2 * entries / kGiB * 100) / 100, 1.96);
+        QCOMPARE(std::round(4 * entries / kGiB * 100) / 100, 3.91);
+        const LogitsBytes l = logitsBytes(ctx, t);
+        QCOMPARE(std::round(l.held / kGiB * 100) / 100, 1.96); // bf16 logits the caller keeps
+        QCOMPARE(std::round(l.forwardPeak / kGiB * 100) / 100, 9.79); // bf16 + fp32 copy + fp32 log-softmax
+        QVERIFY(l.peak > l.forwardPeak); // backward adds the fp32 gradients
+    }
+
+    // reference.md §11 item 12: interleave penalty p 35, v 3 → 1.3238; 1F1B holds min(p, m).
+    void pipelineInFlight()
+    {
+        QCOMPARE(
+            std::round(inFlightMicroBatches(PipelineSchedule::Interleaved, 35, 3, 1000, 0) / 35 * 1e4) / 1e4, 1.3238);
+        QCOMPARE(inFlightMicroBatches(PipelineSchedule::OneFOneB, 8, 1, 100, 0), 8.0);
+        QCOMPARE(inFlightMicroBatches(PipelineSchedule::OneFOneB, 8, 1, 3, 0), 3.0);
+        QCOMPARE(inFlightMicroBatches(PipelineSchedule::OneFOneB, 8, 1, 100, 7), 1.0);
+        QCOMPARE(inFlightMicroBatches(PipelineSchedule::GPipe, 8, 1, 32, 7), 32.0);
+        QCOMPARE(inFlightMicroBatches(PipelineSchedule::ZbH1, 8, 1, 32, 7), 8.0);
+    }
+
+    void moreParallelismNeverIncreasesMemory()
+    {
+        const ModelConfig m;
+        TrainingConfig t = llamaLayout();
+        double previous = peak(m, t);
+        for (int tp : {4, 8}) {
+            t.layout.tp = tp;
+            t.layout.dp = 16 / tp;
+            t.globalBatch = 64;
+            const double now = peak(m, t);
+            QVERIFY2(now <= previous, qPrintable(QString("TP %1").arg(tp)));
+            previous = now;
+        }
+        t = llamaLayout();
+        previous = peak(m, t);
+        for (int pp : {4, 8}) {
+            t.layout.pp = pp;
+            t.layout.dp = 32 / (pp * t.layout.tp);
+            const double now = peak(m, t);
+            QVERIFY2(now <= previous, qPrintable(QString("PP %1").arg(pp)));
+            previous = now;
+        }
+    }
+
+    void zeroAndRecomputeNeverIncreaseMemory()
+    {
+        for (Framework framework : {Framework::Megatron, Framework::HuggingFace, Framework::DeepSpeed}) {
+            TrainingConfig t = llamaLayout();
+            t.framework = framework;
+            t.distributedOptimizer = false;
+            double previous = peak(ModelConfig {}, t);
+            for (int stage : {1, 2, 3}) {
+                t.zeroStage = stage;
+                const double now = peak(ModelConfig {}, t);
+                QVERIFY(now <= previous + 1);
+                previous = now;
+            }
+            t.zeroStage = 0;
+            previous = peak(ModelConfig {}, t);
+            for (Recompute r : {Recompute::Selective, Recompute::Full}) {
+                t.recompute = r;
+                const double now = peak(ModelConfig {}, t);
+                QVERIFY(now <= previous + 1);
+                previous = now;
+            }
+        }
+    }
+
+    void monotoneInMicroBatchAndSequence()
+    {
+        TrainingConfig t = llamaLayout();
+        double previous = 0;
+        for (int b : {1, 2, 4, 8}) {
+            t.microBatch = b;
+            t.globalBatch = 8 * 8;
+            const double now = peak(ModelConfig {}, t);
+            QVERIFY(now > previous);
+            previous = now;
+        }
+        ModelConfig m;
+        previous = 0;
+        for (int s : {1024, 2048, 8192}) {
+            m.seqLen = s;
+            const double now = peak(m, llamaLayout());
+            QVERIFY(now > previous);
+            previous = now;
+        }
+    }
+
+    void termsAreNeverNegativeAndStagesDiffer()
+    {
+        TrainingConfig t = llamaLayout();
+        t.layout = {4, 2, 4, 1, 1, 1, true};
+        const MemoryContext ctx = makeMemoryContext(ModelConfig {}, GpuCatalog::builtin().find("H100-SXM-80GB"));
+        const MemoryEstimate e = evaluateMemory(ctx, t);
+        for (const StageMemory* s : {&e.first, &e.last}) {
+            const MemoryBreakdown& b = s->peak;
+            for (double v : {b.weightsBytes, b.gradientsBytes, b.optimizerBytes, b.activationsBytes, b.logitsBytes,
+                     b.castCacheBytes, b.shardBufferBytes, b.workspaceBytes})
+                QVERIFY(v >= 0);
+            QVERIFY(s->reservedBytes >= b.totalBytes());
+        }
+        QCOMPARE(e.last.stage, 3);
+        QVERIFY(e.last.peak.logitsBytes > 0 && e.first.peak.logitsBytes == 0);
+        QVERIFY(e.first.inFlightMicroBatches > e.last.inFlightMicroBatches);
+    }
+
+    void maxMicroBatchIsTheLargestThatFits()
+    {
+        const MemoryContext ctx = makeMemoryContext(ModelConfig {}, GpuCatalog::builtin().find("H100-SXM-80GB"));
+        TrainingConfig t = llamaLayout();
+        const int bMax = maxMicroBatch(ctx, t);
+        QVERIFY(bMax >= 1);
+        t.microBatch = bMax;
+        t.globalBatch = std::max(t.globalBatch, bMax * t.layout.dp);
+        QVERIFY(evaluateMemory(ctx, t).fits);
+        t.microBatch = bMax + 1;
+        t.globalBatch = std::max(t.globalBatch, (bMax + 1) * t.layout.dp);
+        QVERIFY(!evaluateMemory(ctx, t).fits);
+    }
+
+    void remediesForALayoutThatDoesNotFit()
+    {
+        // Llama 3 8B at TP 2 without optimizer sharding: 4e9 parameters × 18 B = 72 GB of states alone.
+        const MemoryContext ctx = makeMemoryContext(ModelConfig {}, GpuCatalog::builtin().find("H100-SXM-80GB"));
+        TrainingConfig t = llamaLayout();
+        t.layout = {16, 2, 1, 1, 1, 1, true};
+        t.globalBatch = 16;
+        t.microBatch = 1;
+        QVERIFY(!evaluateMemory(ctx, t).fits);
+        const auto remedies = fitRemedies(ctx, t, 8);
+        QVERIFY(!remedies.empty());
+        bool namesZero = false;
+        for (const auto& r : remedies)
+            namesZero = namesZero || r.rfind("distributed optimizer", 0) == 0;
+        QVERIFY(namesZero);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMemoryModel)
+#include "tst_memorymodel.moc"

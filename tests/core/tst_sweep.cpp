@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/sweep/sweep.h"
+
+#include <QTest>
+
+#include <set>
+#include <tuple>
+
+using namespace clusterplanner::core;
+
+namespace {
+
+Scenario gpt3On1024()
+{
+    Scenario s = defaultScenario();
+    s.model = {"GPT-3", 96, 12288, 96, 96, 4 * 12288, 51200, 2048, MlpKind::Gelu, NormKind::LayerNorm, true, {}};
+    s.cluster.gpuId = "A100-SXM-80GB";
+    s.cluster.gpuCount = 1024;
+    s.training.globalBatch = 1536;
+    return s;
+}
+
+/// A made-up evaluator: throughput and memory are simple functions of the layout, so brute force can check.
+class FakeEvaluator : public LayoutEvaluator
+{
+public:
+    LayoutResult evaluate(const LayoutCandidate& c) const override
+    {
+        LayoutResult r;
+        r.candidate = c;
+        r.valid = c.layout.tp <= 8;
+        r.problems = r.valid ? 0 : 1;
+        r.capacityGiB = 80;
+        r.peakMemoryGiB = 400.0 / (c.layout.tp * c.layout.pp) + 2.0 * c.microBatch;
+        r.fits = r.peakMemoryGiB <= 80;
+        r.tokensPerSPerGpu = 1000.0 / (1 + c.layout.pp * 0.1 + c.layout.tp * 0.05) + c.microBatch;
+        r.costPerMTokensUsd = 1e6 / r.tokensPerSPerGpu;
+        return r;
+    }
+};
+
+} // namespace
+
+class TestSweep : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void factoringsOfAPowerOfTwo()
+    {
+        // reference.md §5 / §11 item 20: 1,024 GPUs have 286 ordered (t, cp, p, d); 202 with t <= 8.
+        Scenario s = gpt3On1024();
+        s.model.layers = 1024; // no stage limit
+        s.training.globalBatch = 1024;
+        SweepConstraints c;
+        c.microBatch = 1;
+        c.virtualStages = 1;
+        c.recompute = Recompute::None;
+        c.zeroStage = 0;
+        c.schedule = PipelineSchedule::OneFOneB;
+        c.maxTp = 1024;
+        QCOMPARE(enumerateLayouts(s, c).size(), std::size_t(286));
+        c.maxTp = 8;
+        QCOMPARE(enumerateLayouts(s, c).size(), std::size_t(202));
+    }
+
+    void gpt3LayoutCount()
+    {
+        // §11 item 21: cp 1, t <= 8, L % p == 0, B % d == 0 -> 23 (t, p, d); 192 with b | B/d.
+        SweepConstraints c;
+        c.cp = 1;
+        c.maxTp = 8;
+        c.maxMicroBatch = 1 << 20;
+        c.virtualStages = 1;
+        c.recompute = Recompute::None;
+        c.zeroStage = 0;
+        c.schedule = PipelineSchedule::OneFOneB;
+        std::set<std::tuple<int, int, int>> triples;
+        int withMicroBatch = 0;
+        for (const auto& candidate : enumerateLayouts(gpt3On1024(), c)) {
+            if (96 % candidate.layout.pp != 0)
+                continue;
+            triples.insert({candidate.layout.tp, candidate.layout.pp, candidate.layout.dp});
+            ++withMicroBatch;
+        }
+        QCOMPARE(triples.size(), std::size_t(23));
+        QCOMPARE(withMicroBatch, 192);
+        QVERIFY(!triples.count({1, 1, 1024})); // 1536 % 1024 != 0
+    }
+
+    void fixedDimensionsAreRespected()
+    {
+        SweepConstraints c;
+        c.tp = 8;
+        c.recompute = Recompute::Full;
+        const auto candidates = enumerateLayouts(gpt3On1024(), c);
+        QVERIFY(!candidates.empty());
+        for (const auto& candidate : candidates) {
+            QCOMPARE(candidate.layout.tp, 8);
+            QCOMPARE(candidate.recompute, Recompute::Full);
+            QCOMPARE(candidate.layout.gpuCount(), 1024);
+        }
+    }
+
+    void topAndParetoMatchBruteForce()
+    {
+        SweepSpec spec;
+        spec.constraints.maxMicroBatch = 4;
+        spec.topCount = 5;
+        spec.threads = 2;
+        const Scenario s = gpt3On1024();
+        const auto result = runSweep(s, spec, FakeEvaluator());
+        const auto candidates = enumerateLayouts(s, spec.constraints);
+        QCOMPARE(result.summary.evaluated, static_cast<long long>(candidates.size()));
+        double best = 0;
+        long long fitting = 0;
+        std::vector<LayoutResult> all;
+        for (const auto& candidate : candidates) {
+            const auto r = FakeEvaluator().evaluate(candidate);
+            all.push_back(r);
+            if (r.valid && r.fits) {
+                ++fitting;
+                best = std::max(best, r.tokensPerSPerGpu);
+            }
+        }
+        QCOMPARE(result.summary.fitting, fitting);
+        QCOMPARE(result.top.front().tokensPerSPerGpu, best);
+        for (std::size_t i = 1; i < result.top.size(); ++i)
+            QVERIFY(result.top[i - 1].tokensPerSPerGpu >= result.top[i].tokensPerSPerGpu);
+        // No fitting layout dominates a front member.
+        for (const auto& member : result.pareto)
+            for (const auto& r : all)
+                QVERIFY(!(r.valid && r.fits && r.headroomGiB() > member.headroomGiB()
+                    && r.tokensPerSPerGpu > member.tokensPerSPerGpu));
+    }
+
+    void streamsEveryResultOnce()
+    {
+        SweepSpec spec;
+        spec.threads = 2;
+        std::size_t streamed = 0;
+        double lastFraction = 0;
+        const auto result = runSweep(gpt3On1024(), spec, FakeEvaluator(), {}, [&](double fraction, auto batch) {
+            streamed += batch.size();
+            QVERIFY(fraction >= lastFraction);
+            lastFraction = fraction;
+        });
+        QCOMPARE(static_cast<long long>(streamed), result.summary.evaluated);
+        QCOMPARE(lastFraction, 1.0);
+    }
+
+    void cancellationStopsEarly()
+    {
+        SweepSpec spec;
+        spec.threads = 1;
+        std::stop_source stop;
+        const auto result = runSweep(
+            gpt3On1024(), spec, FakeEvaluator(), stop.get_token(), [&](double, auto) { stop.request_stop(); });
+        QVERIFY(result.cancelled);
+        QVERIFY(result.summary.evaluated > 0);
+        QVERIFY(
+            result.summary.evaluated < static_cast<long long>(enumerateLayouts(gpt3On1024(), spec.constraints).size()));
+        QCOMPARE(static_cast<long long>(result.all.size()), result.summary.evaluated);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweep)
+#include "tst_sweep.moc"

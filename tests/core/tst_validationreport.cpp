@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cli/commands.h"
+#include "core/cli/validationreport.h"
+
+#include <QDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using namespace clusterplanner::core;
+using namespace clusterplanner::core::cli;
+
+namespace {
+
+const std::string kCases = CLUSTERPLANNER_SHARED_DIR "/validation/dev_cases.json";
+const std::string kTruth = CLUSTERPLANNER_SHARED_DIR "/validation/dev_truth.json";
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+const QuantitySummary& summaryOf(const ValidationReport& r, const std::string& quantity)
+{
+    for (const auto& s : r.summaries)
+        if (s.quantity == quantity)
+            return s;
+    throw std::runtime_error("no summary for " + quantity);
+}
+
+} // namespace
+
+class TestValidationReport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Issue 3 targets on the development set: median |error| <= 5 %, p90 <= 10 % for peak memory.
+    void devSetMemoryErrorMeetsTargets()
+    {
+        const auto report
+            = buildValidationReport(readValidationCases(readFile(kCases)), readValidationTruths(readFile(kTruth)));
+        const QuantitySummary& memory = summaryOf(report, "peak_memory_gib");
+        QCOMPARE(memory.count, 32);
+        QCOMPARE(memory.missing, 0);
+        QVERIFY2(memory.medianAbsPercent <= 5.0, qPrintable(QString::number(memory.medianAbsPercent)));
+        QVERIFY2(memory.p90AbsPercent <= 10.0, qPrintable(QString::number(memory.p90AbsPercent)));
+        QVERIFY2(report.failures.empty(), report.failures.empty() ? "" : report.failures.front().c_str());
+    }
+
+    void percentilesUseNearestRank()
+    {
+        QCOMPARE(medianAbs({-3, 1, 2}), 2.0);
+        QCOMPARE(medianAbs({1, -2, 3, 4}), 2.5);
+        QCOMPARE(percentileAbs({1, 2, 3, 4, 5, 6, 7, 8, 9, -10}, 0.9), 9.0);
+        QCOMPARE(percentileAbs({}, 0.9), 0.0);
+    }
+
+    void validateCommandPrintsJsonAndMarkdown()
+    {
+        std::ostringstream out, err;
+        QCOMPARE(runCommand({"validate", "--cases", kCases, "--truth", kTruth}, out, err), 0);
+        const auto json = nlohmann::json::parse(out.str());
+        QCOMPARE(json["summary"][0]["quantity"].get<std::string>(), std::string("peak_memory_gib"));
+        QCOMPARE(json["summary"][0]["count"].get<int>(), 32);
+        std::ostringstream md;
+        QCOMPARE(runCommand({"validate", "--cases", kCases, "--truth", kTruth, "--markdown"}, md, err), 0);
+        QVERIFY(md.str().find("| `peak_memory_gib` | 32 |") != std::string::npos);
+    }
+
+    void estimateCommandKeepsStableKeys()
+    {
+        std::ostringstream out, err;
+        QCOMPARE(runCommand({"estimate", "--case", kCases}, out, err), 0);
+        const auto list = nlohmann::json::parse(out.str());
+        QVERIFY(list.is_array() && list.size() >= 77);
+        for (const auto& entry : list) {
+            for (const char* key : {"id", "ok", "params", "model_flops_per_token", "step_time_s",
+                     "tokens_per_s_per_gpu", "model_tflops_per_gpu", "mfu"})
+                QVERIFY2(entry.contains(key), key);
+            QVERIFY(entry["ok"].get<bool>());
+            for (const char* key : {"fits", "peak_memory_gib", "peak_reserved_gib", "memory_gib", "chosen"})
+                QVERIFY2(entry.contains(key), key);
+            QVERIFY(entry["step_time_s"].is_null());
+            QVERIFY(entry["chosen"].contains("micro_batch") && entry["chosen"].contains("recompute"));
+        }
+        // Open degrees are chosen and reported: the 96-GPU strong-scaling row states no TP/PP/DP.
+        const auto strong = std::find_if(list.begin(), list.end(),
+            [](const auto& e) { return e["id"] == "megatron_core_h100_strong_gpt3_175b_96gpu"; });
+        QVERIFY(strong != list.end());
+        const auto& chosen = (*strong)["chosen"];
+        QCOMPARE(chosen["tp"].get<int>() * chosen["pp"].get<int>() * chosen["dp"].get<int>(), 96);
+        QVERIFY(!(*strong)["choices"].empty());
+    }
+
+    void estimateReportsAnInvalidLayout()
+    {
+        const std::string path = QDir::tempPath().toStdString() + "/clusterplanner_bad_case.json";
+        auto cases = nlohmann::json::parse(readFile(kCases));
+        auto bad = cases[cases.size() - 1];
+        bad["id"] = "bad";
+        bad["parallelism"]["tp"] = 3;
+        bad["parallelism"]["dp"] = 5;
+        std::ofstream(path) << bad.dump();
+        std::ostringstream out, err;
+        QCOMPARE(runCommand({"estimate", "--case", path}, out, err), 0);
+        const auto list = nlohmann::json::parse(out.str());
+        QCOMPARE(list[0]["ok"].get<bool>(), false);
+        const std::string error = list[0]["error"].get<std::string>();
+        QVERIFY2(error.find("TP 3 does not divide") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("but the cluster has 1 GPUs") != std::string::npos, error.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestValidationReport)
+#include "tst_validationreport.moc"

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/models/layouttablemodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
+#include <QTest>
+
+using namespace clusterplanner;
+using namespace clusterplanner::ui;
+
+namespace {
+
+core::LayoutResult result(int tp, double tokens, bool fits)
+{
+    core::LayoutResult r;
+    r.candidate.layout.tp = tp;
+    r.valid = true;
+    r.fits = fits;
+    r.capacityGiB = 80;
+    r.peakMemoryGiB = 60 + tp;
+    r.tokensPerSPerGpu = tokens;
+    r.mfu = tokens / 10000;
+    return r;
+}
+
+} // namespace
+
+class TestLayoutTableModel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void passesTheModelTester()
+    {
+        LayoutTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setResults({result(1, 900, true), result(2, 1200, true), result(8, 400, false)});
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), int(LayoutTableModel::ColumnCount));
+        model.setResults({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void sortsByRawValuesNotText()
+    {
+        LayoutTableModel model;
+        model.setResults({result(1, 900, true), result(2, 12000, true), result(8, 400, false)});
+        QSortFilterProxyModel proxy;
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(LayoutTableModel::SortRole);
+        proxy.sort(LayoutTableModel::TokensPerGpu, Qt::DescendingOrder);
+        // As text "900" > "400" > "12000"; as numbers 12000 comes first.
+        QCOMPARE(proxy.index(0, LayoutTableModel::Tp).data().toInt(), 2);
+        QCOMPARE(proxy.index(2, LayoutTableModel::Tp).data().toInt(), 8);
+        QCOMPARE(proxy.index(0, LayoutTableModel::Mfu).data().toString(), QStringLiteral("120.0"));
+        QCOMPARE(proxy.index(2, LayoutTableModel::Fits).data().toString(), QStringLiteral("no"));
+    }
+};
+
+QTEST_MAIN(TestLayoutTableModel)
+#include "tst_layouttablemodel.moc"

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Base of every chart: a QCustomPlot with palette styling and the Export… / Copy image context menu.
+#pragma once
+
+#include <QWidget>
+
+class QCustomPlot;
+class QMenu;
+
+namespace clusterplanner::ui {
+
+class ChartWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ChartWidget(QWidget* parent = nullptr);
+    ~ChartWidget() override;
+
+    QCustomPlot* plot() const { return m_plot; }
+    /// Asks for a file and size and exports; errors are shown in a message box.
+    void exportWithDialog();
+    void copyImage();
+    /// Rebuilds the plot's content; subclasses draw their data here (also called on palette changes).
+    virtual void replot() = 0;
+
+protected:
+    void changeEvent(QEvent* event) override;
+    /// Subclasses may add their own entries after Export… and Copy image.
+    virtual void extendContextMenu(QMenu&) { }
+
+private:
+    void showContextMenu(const QPoint& position);
+
+    QCustomPlot* m_plot;
+};
+
+} // namespace clusterplanner::ui

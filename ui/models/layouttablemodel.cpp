@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/models/layouttablemodel.h"
+
+#include "core/model/enumnames.h"
+
+#include <QColor>
+
+namespace clusterplanner::ui {
+
+namespace {
+
+QString number(double value, int decimals)
+{
+    return QString::number(value, 'f', decimals);
+}
+
+} // namespace
+
+LayoutTableModel::LayoutTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void LayoutTableModel::setResults(std::vector<core::LayoutResult> results)
+{
+    beginResetModel();
+    m_results = std::move(results);
+    endResetModel();
+}
+
+int LayoutTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_results.size());
+}
+
+int LayoutTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant LayoutTableModel::sortValue(const core::LayoutResult& r, int column) const
+{
+    const auto& c = r.candidate;
+    switch (column) {
+    case Dp:
+        return c.layout.dp;
+    case Tp:
+        return c.layout.tp;
+    case Pp:
+        return c.layout.pp;
+    case Cp:
+        return c.layout.cp;
+    case Ep:
+        return c.layout.ep;
+    case VirtualStages:
+        return c.layout.virtualStages;
+    case MicroBatch:
+        return c.microBatch;
+    case Recompute:
+        return QString::fromLatin1(core::toString(c.recompute).data());
+    case ZeroStage:
+        return c.zeroStage;
+    case Schedule:
+        return QString::fromLatin1(core::toString(c.schedule).data());
+    case Fits:
+        return r.fits;
+    case PeakMemory:
+        return r.peakMemoryGiB;
+    case Headroom:
+        return r.headroomGiB();
+    case StepTime:
+        return r.stepTimeS;
+    case TokensPerGpu:
+        return r.tokensPerSPerGpu;
+    case Mfu:
+        return r.mfu;
+    case CostPerMTokens:
+        return r.costPerMTokensUsd;
+    default:
+        return {};
+    }
+}
+
+QString LayoutTableModel::displayText(const core::LayoutResult& r, int column) const
+{
+    switch (column) {
+    case Fits:
+        return r.fits ? tr("yes") : tr("no");
+    case PeakMemory:
+    case Headroom:
+        return number(sortValue(r, column).toDouble(), 1);
+    case StepTime:
+        return number(r.stepTimeS, 3);
+    case TokensPerGpu:
+        return number(r.tokensPerSPerGpu, 0);
+    case Mfu:
+        return number(100 * r.mfu, 1);
+    case CostPerMTokens:
+        return number(r.costPerMTokensUsd, 2);
+    default:
+        return sortValue(r, column).toString();
+    }
+}
+
+QVariant LayoutTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& r = m_results[static_cast<std::size_t>(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayText(r, index.column());
+    case SortRole:
+        return sortValue(r, index.column());
+    case Qt::TextAlignmentRole:
+        return index.column() == Recompute || index.column() == Schedule ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        return r.fits ? QVariant() : QVariant(QColor(0xC0, 0x30, 0x30));
+    default:
+        return {};
+    }
+}
+
+QVariant LayoutTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char* const names[ColumnCount] = {"DP", "TP", "PP", "CP", "EP", "VPP", "Micro-batch", "Recompute",
+        "ZeRO", "Schedule", "Fits", "Peak GiB", "Headroom GiB", "Step s", "Tokens/s/GPU", "MFU %", "$/M tokens"};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+} // namespace clusterplanner::ui
