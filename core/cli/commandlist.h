@@ -11,6 +11,7 @@ namespace clusterplanner::core::cli {
 using Args = std::vector<std::string>;
 
 int runCatalog(const Args& args, std::ostream& out, std::ostream& err);
+int runPipeline(const Args& args, std::ostream& out, std::ostream& err);
 int runQueue(const Args& args, std::ostream& out, std::ostream& err);
 int runCost(const Args& args, std::ostream& out, std::ostream& err);
 int runEstimate(const Args& args, std::ostream& out, std::ostream& err);

@@ -13,6 +13,8 @@ const std::vector<Command>& commands()
     // One line per subcommand; each lives in its own file under core/cli/ (declared in commandlist.h).
     static const std::vector<Command> table = {
         {"catalog", "list the GPU catalog (--json)", &runCatalog},
+        {"pipeline", "simulate a pipeline schedule (--schedule --stages --microbatches [--chunks] [--json])",
+            &runPipeline},
         {"queue", "M/M/c wait figures: --servers C --arrival L --service M [--target-wait T]", &runQueue},
         {"cost", "capex, opex, TCO, cloud and energy: --gpus N --gpu ID --hours H", &runCost},
         {"estimate", "per-GPU memory of a case file (--case FILE), JSON", &runEstimate},

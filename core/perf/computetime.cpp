@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/perf/computetime.h"
+
+#include <algorithm>
+
+namespace clusterplanner::core::perf {
+
+namespace {
+
+double kvWidth(const ModelConfig& m)
+{
+    return double(m.kvHeads) * m.hidden / m.heads;
+}
+
+/// Element-wise passes over b·s·h per layer forward (norms, residuals, dropout, RoPE) for the kernel style.
+double elementwisePasses(const LayerShape& shape, const EfficiencyParams& e)
+{
+    return shape.fusedKernels ? e.elementwisePassesFused : e.elementwisePassesEager;
+}
+
+/// Forward GEMMs of attention (QKV, output projection) and the MLP with intermediate size f and tokens rows.
+double projectionGemmsS(const ModelConfig& m, double tokens, double f, double t, double beta, const ComputePeaks& p)
+{
+    const double h = m.hidden;
+    const double mlpIn = (m.mlp == MlpKind::SwiGlu ? 2 : 1) * f / t; // gate + up fused into one GEMM
+    return gemmTimeS(tokens, h, (h + 2 * kvWidth(m)) / t, beta, p) + gemmTimeS(tokens, h / t, h, beta, p)
+        + gemmTimeS(tokens, h, mlpIn, beta, p) + gemmTimeS(tokens, f / t, h, beta, p);
+}
+
+/// Expert GEMMs of one MoE layer: tokens·k·cf rows spread over the experts this GPU holds; the GEMM per expert is
+/// smaller and so less efficient than a dense MLP of the same total work.
+double expertGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
+{
+    const MoeConfig& moe = *m.moe;
+    const double routed = tokens * moe.topK * moe.capacityFactor;
+    const double perExpertRows = std::max(1.0, routed / moe.experts);
+    const double f = moe.expertFfnHidden;
+    const double h = m.hidden;
+    const double mlpIn = (m.mlp == MlpKind::SwiGlu ? 2 : 1) * f / t;
+    const double oneExpert = gemmTimeS(perExpertRows, h, mlpIn, beta, p) + gemmTimeS(perExpertRows, f / t, h, beta, p);
+    const double router = gemmTimeS(tokens, h, moe.experts, beta, p);
+    const double shared = moe.sharedExperts > 0 ? projectionGemmsS(m, tokens, moe.sharedExperts * f, t, beta, p) : 0;
+    return oneExpert * moe.experts + router + shared; // every expert's rows pass through this GPU's EP share
+}
+
+/// Attention core forward: causal flash kernels skip the masked half; the materialized path computes the whole
+/// score matrix and moves it through HBM (score, softmax, dropout).
+double attentionCoreS(const ModelConfig& m, const LayerShape& s, const ComputePeaks& p)
+{
+    const double queries = s.microBatch * m.seqLen / s.contextParallel;
+    const double heads = m.heads / s.tensorParallel;
+    const double headDim = double(m.hidden) / m.heads;
+    const double fullFlops = 4.0 * queries * m.seqLen * heads * headDim;
+    if (s.attention != AttentionKind::Math)
+        return 0.5 * fullFlops / (p.tensorFlops * p.attentionPeakFraction);
+    const double scoreBytes = 4.0 * queries * m.seqLen * heads * s.bytesPerActivation;
+    return fullFlops / (p.tensorFlops * gemmEfficiency(fullFlops / heads, p)) + memoryTimeS(scoreBytes, p);
+}
+
+double elementwiseBytes(const ModelConfig& m, const LayerShape& s, double f, const EfficiencyParams& e)
+{
+    const double tokens = s.microBatch * m.seqLen / s.contextParallel;
+    const double sbh = tokens * m.hidden * s.bytesPerActivation / (s.sequenceParallel ? s.tensorParallel : 1.0);
+    const double activationPasses = m.mlp == MlpKind::SwiGlu ? 3 : 2; // read gate+up / write, or read / write
+    return elementwisePasses(s, e) * sbh + activationPasses * tokens * f / s.tensorParallel * s.bytesPerActivation;
+}
+
+} // namespace
+
+ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const EfficiencyParams& e)
+{
+    ComputePeaks p;
+    p.tensorFlops = gpu.peakFlops(precision);
+    p.hbmBytesPerS = gpu.hbmTBs * 1e12;
+    p.gemmPeakFraction = precision == Precision::Fp32 ? e.fp32PeakFraction : e.gemmPeakFraction;
+    p.gemmHalfFlops = e.gemmHalfGflop * 1e9 * (precision == Precision::Fp32 ? 0.1 : 1.0); // fp32: 10× lower peak
+    p.attentionPeakFraction = precision == Precision::Fp32 ? e.fp32PeakFraction * 0.5 : e.attentionPeakFraction;
+    p.attentionBackwardFactor = e.attentionBackwardFactor;
+    p.hbmFraction = e.hbmFraction;
+    p.kernelLaunchS = e.kernelLaunchS;
+    return p;
+}
+
+double gemmEfficiency(double flops, const ComputePeaks& p)
+{
+    return p.gemmPeakFraction * flops / (flops + p.gemmHalfFlops);
+}
+
+double gemmTimeS(double m, double k, double n, double beta, const ComputePeaks& p)
+{
+    const double flops = 2.0 * m * k * n;
+    const double computeS = flops / (p.tensorFlops * gemmEfficiency(flops, p));
+    return std::max(computeS, memoryTimeS((m * k + k * n + m * n) * beta, p));
+}
+
+double memoryTimeS(double bytes, const ComputePeaks& p)
+{
+    return bytes / (p.hbmBytesPerS * p.hbmFraction);
+}
+
+LayerTime layerTime(
+    const ModelConfig& m, const LayerShape& s, bool moe, const ComputePeaks& p, const EfficiencyParams& e)
+{
+    const double tokens = s.microBatch * m.seqLen / s.contextParallel;
+    const double t = s.tensorParallel, beta = s.bytesPerActivation;
+    const double f = moe ? m.moe->expertFfnHidden * m.moe->topK * m.moe->capacityFactor : m.ffnHidden;
+    double gemmsS = moe ? projectionGemmsS(m, tokens, 0, t, beta, p) + expertGemmsS(m, tokens, t, beta, p)
+                        : projectionGemmsS(m, tokens, f, t, beta, p);
+    double elementS = memoryTimeS(elementwiseBytes(m, s, f, e), p);
+    if (s.autocastWeights) // fp32 weights read, bf16 copy written, per forward: 6 B per layer weight
+        elementS += memoryTimeS(6.0 * (4.0 * m.hidden * m.hidden + 3.0 * m.hidden * f) / t, p);
+    LayerTime lt;
+    lt.attentionCoreForwardS = attentionCoreS(m, s, p);
+    const double kernels = s.fusedKernels ? e.kernelsPerLayerFused : e.kernelsPerLayerEager;
+    // A layer never runs faster than the host can launch its kernels (backward launches about twice as many).
+    lt.forwardS = std::max(gemmsS + elementS + lt.attentionCoreForwardS, kernels * p.kernelLaunchS);
+    const double backwardS = std::max(2 * gemmsS + 2 * elementS + p.attentionBackwardFactor * lt.attentionCoreForwardS,
+        2 * kernels * p.kernelLaunchS);
+    lt.backwardWeightS = std::min(gemmsS, backwardS / 2);
+    lt.backwardInputS = backwardS - lt.backwardWeightS;
+    return lt;
+}
+
+LayerTime headTime(const ModelConfig& m, const LayerShape& s, const ComputePeaks& p)
+{
+    const double tokens = s.microBatch * m.seqLen / s.contextParallel;
+    const double vocabShard = m.vocab / s.tensorParallel;
+    const double gemmS = gemmTimeS(tokens, m.hidden, vocabShard, s.bytesPerActivation, p);
+    // Cross-entropy over fp32 logits: fused kernels read the logits once and write the gradient (≈ 8 B per logit
+    // with the 16-bit read); eager PyTorch upcasts, runs softmax and its gradient separately (≈ 20 B).
+    const double lossBytes = tokens * vocabShard * (s.fusedKernels ? 8.0 : 20.0);
+    const double embeddingBytes = 2.0 * tokens * m.hidden * s.bytesPerActivation;
+    LayerTime lt;
+    lt.forwardS = gemmS + memoryTimeS(lossBytes / 2 + embeddingBytes, p);
+    lt.backwardWeightS = gemmS;
+    lt.backwardInputS = gemmS + memoryTimeS(lossBytes / 2 + embeddingBytes, p);
+    return lt;
+}
+
+double optimizerBytesPerParameter(Optimizer optimizer, Precision precision)
+{
+    const bool adam = optimizer == Optimizer::Adam || optimizer == Optimizer::AdamW;
+    const double states = adam ? 2 : (optimizer == Optimizer::SgdMomentum ? 1 : 0);
+    switch (precision) {
+    case Precision::Bf16: // one width for weights, grads and states: read w, g, states; write w, states
+        return 2 * (2 + states) + 2 * (1 + states);
+    case Precision::Fp32:
+        return 4 * (2 + states) + 4 * (1 + states);
+    case Precision::AmpBf16:
+    case Precision::AmpFp16:
+    case Precision::Fp8:
+        break;
+    }
+    // fp32 master and states read + written, fp32 grad read, 16-bit weight copy written (reference.md §4.5: 30 B)
+    return 4 * 2 * (1 + states) + 4 + 2;
+}
+
+double optimizerStepS(double shardParameters, Optimizer optimizer, Precision precision, const ComputePeaks& p)
+{
+    return memoryTimeS(shardParameters * optimizerBytesPerParameter(optimizer, precision), p);
+}
+
+} // namespace clusterplanner::core::perf

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Compute time of one transformer layer, the LM head and the optimizer step: roofline per op (reference.md §4.1)
+// with GEMM efficiency that falls for small GEMMs, memory-bound element-wise work and a kernel-launch floor.
+#pragma once
+
+#include "core/model/gpucatalog.h"
+#include "core/model/scenario.h"
+#include "core/perf/efficiencyparams.h"
+
+namespace clusterplanner::core::perf {
+
+/// Peaks of one GPU for one precision, with the family's efficiency parameters.
+struct ComputePeaks
+{
+    double tensorFlops = 0; ///< dense peak for the GEMM precision, FLOP/s (fp32: the fp32 peak)
+    double hbmBytesPerS = 0; ///< datasheet bandwidth, B/s
+    double gemmPeakFraction = 0.8; ///< η∞ for this precision
+    double gemmHalfFlops = 2e9; ///< F½ in FLOP
+    double attentionPeakFraction = 0.55;
+    double attentionBackwardFactor = 2.5;
+    double hbmFraction = 0.8;
+    double kernelLaunchS = 6e-6;
+};
+
+ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const EfficiencyParams& efficiency);
+
+/// GEMM efficiency for a GEMM of flops FLOP: η∞·F/(F + F½) (saturating; CAL's stepwise table, smoothed).
+double gemmEfficiency(double flops, const ComputePeaks& peaks);
+/// Roofline time of one GEMM (m×k)·(k×n): max(2mkn/(P·η(F)), bytes/(BW·η_M)).
+double gemmTimeS(double m, double k, double n, double bytesPerElement, const ComputePeaks& peaks);
+/// Time of purely memory-bound work moving bytes.
+double memoryTimeS(double bytes, const ComputePeaks& peaks);
+
+/// How one layer is split and run.
+struct LayerShape
+{
+    double microBatch = 1; ///< b
+    double tensorParallel = 1; ///< t
+    double contextParallel = 1; ///< cp
+    bool sequenceParallel = false;
+    bool fusedKernels = true; ///< Megatron-style fused element-wise kernels vs eager PyTorch
+    bool autocastWeights = false; ///< fp32 weights cast to 16 bit every forward (PyTorch autocast)
+    double bytesPerActivation = 2;
+    AttentionKind attention = AttentionKind::Flash;
+};
+
+/// Times of one layer for one micro-batch on one GPU, in seconds.
+struct LayerTime
+{
+    double forwardS = 0;
+    double backwardInputS = 0; ///< input-gradient GEMMs + attention and element-wise backward
+    double backwardWeightS = 0; ///< weight-gradient GEMMs (the W of zero-bubble schedules)
+    double attentionCoreForwardS = 0; ///< what selective recompute runs again
+    double backwardS() const { return backwardInputS + backwardWeightS; }
+};
+
+/// Dense layer (moe == false) or MoE layer of the model.
+LayerTime layerTime(const ModelConfig& model, const LayerShape& shape, bool moe, const ComputePeaks& peaks,
+    const EfficiencyParams& efficiency);
+
+/// LM head and loss of the last stage (logits GEMM, cross-entropy), plus the embedding lookup, per micro-batch.
+LayerTime headTime(const ModelConfig& model, const LayerShape& shape, const ComputePeaks& peaks);
+
+/// Optimizer step over the parameters this GPU updates: memory-bound, bytes per parameter by optimizer and
+/// precision (Adam mixed: read/write fp32 master, m, v, read grad, write bf16 weight ≈ 30 B; reference.md §4.5).
+double optimizerStepS(double shardParameters, Optimizer optimizer, Precision precision, const ComputePeaks& peaks);
+double optimizerBytesPerParameter(Optimizer optimizer, Precision precision);
+
+} // namespace clusterplanner::core::perf

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/perf/efficiencyparams.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace clusterplanner::core::perf {
+
+extern const char* const kBuiltinEfficiencyJson; // generated from data/efficiency.json at build time
+
+namespace {
+
+struct Key
+{
+    const char* name;
+    double EfficiencyParams::*member;
+};
+
+constexpr Key kKeys[] = {
+    {"gemm_peak_fraction", &EfficiencyParams::gemmPeakFraction},
+    {"gemm_half_gflop", &EfficiencyParams::gemmHalfGflop},
+    {"attention_peak_fraction", &EfficiencyParams::attentionPeakFraction},
+    {"attention_backward_factor", &EfficiencyParams::attentionBackwardFactor},
+    {"hbm_fraction", &EfficiencyParams::hbmFraction},
+    {"fp32_peak_fraction", &EfficiencyParams::fp32PeakFraction},
+    {"elementwise_passes_fused", &EfficiencyParams::elementwisePassesFused},
+    {"elementwise_passes_eager", &EfficiencyParams::elementwisePassesEager},
+    {"kernel_launch_s", &EfficiencyParams::kernelLaunchS},
+    {"kernels_per_layer_fused", &EfficiencyParams::kernelsPerLayerFused},
+    {"kernels_per_layer_eager", &EfficiencyParams::kernelsPerLayerEager},
+    {"tp_overlap", &EfficiencyParams::tpOverlap},
+    {"cp_overlap", &EfficiencyParams::cpOverlap},
+    {"ep_overlap", &EfficiencyParams::epOverlap},
+    {"dp_overlap", &EfficiencyParams::dpOverlap},
+    {"pp_overlap", &EfficiencyParams::ppOverlap},
+    {"zero3_overlap", &EfficiencyParams::zero3Overlap},
+    {"zero3_hierarchy", &EfficiencyParams::zero3Hierarchy},
+    {"comm_compute_slowdown", &EfficiencyParams::commComputeSlowdown},
+    {"step_overhead_s", &EfficiencyParams::stepOverheadS},
+    {"micro_batch_overhead_s", &EfficiencyParams::microBatchOverheadS},
+    {"recompute_layer_overhead_eager_s", &EfficiencyParams::recomputeLayerOverheadEagerS},
+    {"gpu_power_utilization", &EfficiencyParams::gpuPowerUtilization},
+    {"node_overhead_per_gpu_fraction", &EfficiencyParams::nodeOverheadPerGpuFraction},
+};
+
+struct LinkKey
+{
+    const char* name;
+    double LinkEfficiency::*member;
+};
+
+constexpr LinkKey kLinkKeys[] = {
+    {"link_scale_up", &LinkEfficiency::scaleUp},
+    {"link_scale_out", &LinkEfficiency::scaleOut},
+    {"link_latency_scale", &LinkEfficiency::latencyScale},
+};
+
+/// Applies every key of object to params; unknown keys are an error (a typo must not silently do nothing).
+void apply(EfficiencyParams& params, const nlohmann::json& object, const std::string& where)
+{
+    for (const auto& [name, value] : object.items()) {
+        if (name == "name" || name == "gpus" || name == "comment")
+            continue;
+        bool known = false;
+        for (const auto& key : kKeys)
+            if (name == key.name) {
+                params.*key.member = value.get<double>();
+                known = true;
+            }
+        for (const auto& key : kLinkKeys)
+            if (name == key.name) {
+                params.link.*key.member = value.get<double>();
+                known = true;
+            }
+        if (!known)
+            throw std::runtime_error(where + ": unknown efficiency key \"" + name + "\"");
+        if (!value.is_number() || value.get<double>() < 0)
+            throw std::runtime_error(where + ": \"" + name + "\" must be a non-negative number");
+    }
+}
+
+} // namespace
+
+const EfficiencyTable& EfficiencyTable::builtin()
+{
+    static const EfficiencyTable table = fromJson(kBuiltinEfficiencyJson);
+    return table;
+}
+
+EfficiencyTable EfficiencyTable::fromJson(const std::string& text)
+{
+    const auto document = nlohmann::json::parse(text);
+    EfficiencyParams base;
+    apply(base, document.value("defaults", nlohmann::json::object()), "efficiency defaults");
+    EfficiencyTable table;
+    table.m_families.push_back(base);
+    for (const auto& entry : document.at("families")) {
+        EfficiencyParams family = base;
+        family.family = entry.at("name").get<std::string>();
+        try {
+            apply(family, entry, "efficiency family " + family.family);
+        } catch (const nlohmann::json::exception& error) {
+            throw std::runtime_error("efficiency family " + family.family + ": " + error.what());
+        }
+        table.m_families.push_back(family);
+        for (const auto& gpu : entry.value("gpus", nlohmann::json::array()))
+            table.m_gpuToFamily.emplace_back(gpu.get<std::string>(), table.m_families.size() - 1);
+    }
+    return table;
+}
+
+const EfficiencyParams& EfficiencyTable::forGpu(const std::string& gpuId) const
+{
+    for (const auto& [id, index] : m_gpuToFamily)
+        if (id == gpuId)
+            return m_families[index];
+    return m_families[m_default];
+}
+
+EfficiencyParams withOverrides(EfficiencyParams params, const std::string& jsonObjectText)
+{
+    try {
+        apply(params, nlohmann::json::parse(jsonObjectText), "efficiency override");
+    } catch (const nlohmann::json::exception& error) {
+        throw std::runtime_error(std::string("efficiency override: ") + error.what());
+    }
+    return params;
+}
+
+std::string toJsonText(const EfficiencyParams& params)
+{
+    nlohmann::json object;
+    object["name"] = params.family;
+    for (const auto& key : kKeys)
+        object[key.name] = params.*key.member;
+    for (const auto& key : kLinkKeys)
+        object[key.name] = params.link.*key.member;
+    return object.dump();
+}
+
+} // namespace clusterplanner::core::perf

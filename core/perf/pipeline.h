@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Pipeline-parallel schedules (GPipe, 1F1B, interleaved 1F1B, ZB-H1) as an event timeline and as a closed form.
+#pragma once
+
+#include "core/model/scenario.h"
+
+#include <vector>
+
+namespace clusterplanner::core::perf {
+
+enum class PipelineOpKind { Forward, Backward, WeightGrad };
+
+/// One operation of one pipeline rank. Times are in the unit of the op durations given in PipelineParams.
+struct PipelineOp
+{
+    int stage = 0; ///< pipeline rank, 0-based
+    int chunk = 0; ///< model chunk on that rank (interleaved: 0..v-1; otherwise 0)
+    int microBatch = 0;
+    PipelineOpKind kind = PipelineOpKind::Forward;
+    double start = 0;
+    double end = 0;
+};
+
+/// Inputs of a schedule. forward, backward and weightGrad are the times of one micro-batch on one full stage
+/// (all of its layers); an interleaved chunk takes 1/v of them. backward is the input-gradient part: schedules
+/// that do not split the backward (all but ZB-H1) run backward + weightGrad as one op.
+struct PipelineParams
+{
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    int stages = 1;
+    int microBatches = 1;
+    int chunks = 1; ///< virtual stages per rank; only interleaved may use more than 1
+    double forward = 1;
+    double backward = 1;
+    double weightGrad = 1;
+};
+
+/// Makespan and bubble of a schedule, without the op list.
+struct PipelineSummary
+{
+    double makespan = 0;
+    double idealTime = 0; ///< m · (F + B + W): one stage's work without any bubble
+    double bubbleTime = 0; ///< makespan − idealTime
+    double bubbleFraction = 0; ///< bubbleTime / idealTime (Megatron convention, reference.md §4.4)
+    double bubbleRate = 0; ///< bubbleTime / makespan
+    double worstPeakInFlight = 0; ///< largest peakInFlight over stages
+};
+
+struct PipelineTimeline
+{
+    PipelineSummary summary;
+    /// Per stage, the most micro-batches whose activations are held at once, in stage-micro-batch units
+    /// (an interleaved chunk counts 1/v). ZB-H1 holds a micro-batch until its weight-gradient op.
+    std::vector<double> peakInFlight;
+    std::vector<PipelineOp> ops; ///< every op of every stage, by stage then start time
+};
+
+/// Throws std::invalid_argument naming the bad parameter (stages/micro-batches < 1, chunks > 1 for a
+/// non-interleaved schedule, interleaved with microBatches % stages != 0, negative or zero durations).
+void validatePipeline(const PipelineParams& params);
+
+/// Runs the schedule op by op: every op starts when its rank is free and its dependency (the previous
+/// virtual stage's forward, the next virtual stage's backward, the own backward for W) has finished.
+PipelineTimeline simulatePipeline(const PipelineParams& params);
+
+/// The same makespan, bubble and worst peak as simulatePipeline, from a closed form where one holds
+/// (reference.md §4.4) and from an op-less simulation otherwise. No allocation on the closed-form path.
+PipelineSummary pipelineSummary(const PipelineParams& params);
+
+/// Peak in-flight micro-batches of one stage (closed form, same units as PipelineTimeline::peakInFlight).
+double peakInFlight(const PipelineParams& params, int stage);
+
+} // namespace clusterplanner::core::perf

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Step assembly (reference.md §4.5): per-micro-batch stage times with exposed TP/CP/EP/PP communication, the
+// pipeline makespan (closed form), then DP synchronisation, the optimizer and fixed costs.
+#include "core/perf/steptime.h"
+
+#include "core/perf/computetime.h"
+#include "core/perf/pipeline.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace clusterplanner::core::perf {
+
+namespace {
+
+bool fusedFramework(Framework f)
+{
+    return f == Framework::Megatron || f == Framework::NeMo || f == Framework::TorchTitan || f == Framework::DeepSpeed;
+}
+
+double gradBytes(Precision p)
+{
+    return p == Precision::Bf16 ? 2.0 : 4.0; // mixed precision reduces fp32 (main) gradients
+}
+
+double weightBytes(Precision p)
+{
+    return p == Precision::Fp32 ? 4.0 : 2.0;
+}
+
+const char* checkLayout(const StepTimeContext& c, const TrainingConfig& tr)
+{
+    const ParallelLayout& l = tr.layout;
+    const ModelConfig& m = *c.model;
+    if (l.dp < 1 || l.tp < 1 || l.pp < 1 || l.cp < 1 || l.ep < 1 || l.virtualStages < 1 || tr.microBatch < 1)
+        return "parallel degrees and micro-batch must be at least 1";
+    if (l.gpuCount() != c.cluster.gpuCount)
+        return "dp x tp x pp x cp must equal the GPU count";
+    if (tr.globalBatch % (l.dp * tr.microBatch) != 0)
+        return "global batch must be a multiple of dp x micro-batch";
+    if (m.layers < l.pp * l.virtualStages)
+        return "fewer layers than pipeline stages x virtual stages";
+    if (m.heads % l.tp != 0)
+        return "attention heads must be divisible by tp";
+    if (m.moe && m.moe->experts % l.ep != 0)
+        return "experts must be divisible by ep";
+    return nullptr;
+}
+
+/// Per-micro-batch times of the slowest pipeline stage, split the way the schedule needs them.
+struct StageTimes
+{
+    double forwardS = 0, backwardInputS = 0, backwardWeightS = 0, recomputeS = 0;
+    double computeForwardS = 0, computeBackwardS = 0, computeRecomputeS = 0; ///< without exposed communication
+    double tpTotalS = 0, tpExposedS = 0, cpTotalS = 0, cpExposedS = 0, epTotalS = 0, epExposedS = 0;
+    double hiddenCommS = 0;
+};
+
+struct Setup
+{
+    const StepTimeContext& c;
+    const TrainingConfig& tr;
+    LayoutSpans spans;
+    LayerShape shape;
+    ComputePeaks peaks;
+};
+
+/// Adds n layers of one kind (dense or MoE) to the stage, with their TP / CP / EP communication.
+void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
+{
+    if (n <= 0)
+        return;
+    const ModelConfig& m = *s.c.model;
+    const EfficiencyParams& e = s.c.efficiency;
+    const LayerTime lt = layerTime(m, s.shape, moe, s.peaks, e);
+    const double tokens = s.shape.microBatch * m.seqLen / s.shape.contextParallel;
+    const double beta = s.shape.bytesPerActivation;
+    const bool full = s.tr.recompute == Recompute::Full;
+    const bool selective = s.tr.recompute == Recompute::Selective;
+    // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed.
+    const double tpOne = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
+    const double tpCount = 4 + (full ? 2 : 0);
+    // CP ring: cp−1 KV chunk passes forward, twice that backward (KV and dKV) (reference.md §4.3).
+    const double kvBytes = 2.0 * tokens * m.kvHeads * (double(m.hidden) / m.heads) * beta / s.shape.tensorParallel;
+    const double cpPass
+        = s.spans.cp.size > 1 ? groupCollectiveS(Collective::SendRecv, kvBytes, s.spans.cp, s.c.fabric) : 0;
+    const double cpFwd = (s.spans.cp.size - 1) * cpPass;
+    const double cpFwdExposed = std::max(0.0, cpFwd - e.cpOverlap * lt.attentionCoreForwardS);
+    // EP: dispatch + combine all-to-all forward, twice backward.
+    double epOne = 0;
+    if (moe && s.spans.ep.size > 1) {
+        const double a2aBytes = tokens * m.moe->topK * m.moe->capacityFactor * m.hidden * beta
+            / (s.shape.sequenceParallel ? s.shape.tensorParallel : 1.0);
+        epOne = groupCollectiveS(Collective::AllToAll, a2aBytes, s.spans.ep, s.c.fabric);
+    }
+    const double tpExposedOne = (1 - e.tpOverlap) * tpOne, epExposedOne = (1 - e.epOverlap) * epOne;
+    st.forwardS += n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne);
+    // Backward TP collectives run asynchronously under the weight-gradient GEMMs (Megatron async TP all-reduce).
+    const double tpBackwardExposed = std::max(0.0, 2 * tpExposedOne - lt.backwardWeightS);
+    st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + 2 * cpFwdExposed + 4 * epExposedOne);
+    st.backwardWeightS += n * lt.backwardWeightS;
+    st.computeForwardS += n * lt.forwardS;
+    st.computeBackwardS += n * lt.backwardS();
+    const double checkpointS = s.shape.fusedKernels ? 0.0 : e.recomputeLayerOverheadEagerS;
+    st.recomputeS += full ? n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne + checkpointS)
+                          : (selective ? n * lt.attentionCoreForwardS : 0.0);
+    st.computeRecomputeS += full ? n * (lt.forwardS + checkpointS) : (selective ? n * lt.attentionCoreForwardS : 0.0);
+    const double epCount = full ? 8 : 6; // 2 forward, 4 backward, 2 more when recomputed
+    st.tpTotalS += n * tpCount * tpOne;
+    st.tpExposedS += n * ((tpCount - 2) * tpExposedOne + tpBackwardExposed);
+    st.cpTotalS += n * (full ? 4 : 3) * cpFwd;
+    st.cpExposedS += n * (full ? 4 : 3) * cpFwdExposed;
+    st.epTotalS += n * epCount * epOne;
+    st.epExposedS += n * epCount * epExposedOne;
+    st.hiddenCommS += n
+        * (tpCount * tpOne - (tpCount - 2) * tpExposedOne - tpBackwardExposed + 3 * (cpFwd - cpFwdExposed)
+            + epCount * (epOne - epExposedOne));
+}
+
+StageTimes slowestStage(const Setup& s)
+{
+    const ParameterCounts& counts = s.c.counts;
+    const int p = s.tr.layout.pp;
+    StageTimes st;
+    addLayers(st, s, std::ceil(double(counts.denseLayers) / p), false);
+    addLayers(st, s, std::ceil(double(counts.moeLayers) / p), true);
+    // The last stage also runs the LM head and the loss (the first stage's embedding lookup is smaller).
+    const LayerTime head = headTime(*s.c.model, s.shape, s.peaks);
+    st.forwardS += head.forwardS;
+    st.backwardInputS += head.backwardInputS;
+    st.backwardWeightS += head.backwardWeightS;
+    st.computeForwardS += head.forwardS;
+    st.computeBackwardS += head.backwardS();
+    return st;
+}
+
+/// Parameters held by one GPU of the most loaded stage (reference.md §3.2), and the expert part of them.
+double gpuParameters(const StepTimeContext& c, const ParallelLayout& l)
+{
+    const ParameterCounts& k = c.counts;
+    const double dense = k.denseLayers * k.denseLayerTotal() + k.moeLayers * (k.attentionPerLayer + k.normsPerLayer);
+    const double experts = k.moeLayers * k.expertsPerMoeLayer;
+    const double ends = l.pp == 1 ? k.embedding + k.head + k.finalNorm : std::max(k.embedding, k.head + k.finalNorm);
+    return (dense / l.pp + ends) / l.tp + experts / l.pp / (double(l.tp) * l.ep);
+}
+
+struct DataParallelTimes
+{
+    double totalS = 0, exposedS = 0, hiddenS = 0;
+};
+
+DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTimes& st, int m)
+{
+    DataParallelTimes dp;
+    const GroupSpan& group = s.spans.dpCp;
+    if (group.size <= 1)
+        return dp;
+    const Precision prec = s.tr.precision;
+    const double gradS = gpuParams * gradBytes(prec), weightS = gpuParams * weightBytes(prec);
+    const double ov = s.c.efficiency.dpOverlap;
+    const Fabric& f = s.c.fabric;
+    if (s.tr.zeroStage >= 3) { // parameters gathered forward and backward, grads reduce-scattered: every micro-batch
+        const double h = s.c.efficiency.zero3Hierarchy;
+        const GroupSpan flat {group.size, 1, group.size};
+        auto cost = [&](Collective c, double bytes) {
+            return h * groupCollectiveS(c, bytes, group, f) + (1 - h) * groupCollectiveS(c, bytes, flat, f);
+        };
+        const double perMb = 2 * cost(Collective::AllGather, weightS) + cost(Collective::ReduceScatter, gradS);
+        const double window = st.forwardS + st.backwardInputS + st.backwardWeightS;
+        dp.totalS = m * perMb;
+        dp.exposedS = m * std::max(0.0, perMb - s.c.efficiency.zero3Overlap * window);
+    } else if (s.tr.zeroStage >= 1 || s.tr.distributedOptimizer) { // RS grads under backward, AG params under forward
+        const double rs = groupCollectiveS(Collective::ReduceScatter, gradS, group, f);
+        const double ag = groupCollectiveS(Collective::AllGather, weightS, group, f);
+        dp.totalS = rs + ag;
+        dp.exposedS
+            = std::max(0.0, rs - ov * (st.backwardInputS + st.backwardWeightS)) + std::max(0.0, ag - ov * st.forwardS);
+    } else {
+        dp.totalS = groupCollectiveS(Collective::AllReduce, gradS, group, f);
+        dp.exposedS = std::max(0.0, dp.totalS - ov * (st.backwardInputS + st.backwardWeightS));
+    }
+    dp.hiddenS = dp.totalS - dp.exposedS;
+    return dp;
+}
+
+PipelineParams pipelineParams(const TrainingConfig& tr, const StageTimes& st, double p2pExposedS, int m)
+{
+    PipelineParams pp;
+    const bool interleaved = tr.schedule == PipelineSchedule::Interleaved && tr.layout.virtualStages > 1;
+    pp.schedule = interleaved
+        ? PipelineSchedule::Interleaved
+        : (tr.schedule == PipelineSchedule::Interleaved ? PipelineSchedule::OneFOneB : tr.schedule);
+    pp.stages = tr.layout.pp;
+    pp.microBatches = m;
+    pp.chunks = interleaved ? tr.layout.virtualStages : 1;
+    const double p2p = pp.chunks * p2pExposedS; // one send/recv per chunk per direction
+    pp.forward = st.forwardS + p2p;
+    if (pp.schedule == PipelineSchedule::ZbH1) {
+        pp.backward = st.backwardInputS + st.recomputeS + p2p;
+        pp.weightGrad = st.backwardWeightS;
+    } else {
+        pp.backward = st.backwardInputS + st.backwardWeightS + st.recomputeS + p2p;
+        pp.weightGrad = 0;
+    }
+    return pp;
+}
+
+void fillRates(StepTimeResult& r, const StepTimeContext& c, const TrainingConfig& tr)
+{
+    const double gpus = tr.layout.gpuCount();
+    const double peak = c.gpu->peakFlops(tr.precision);
+    r.tokensPerS = double(tr.globalBatch) * c.model->seqLen / r.stepTimeS;
+    r.tokensPerSPerGpu = r.tokensPerS / gpus;
+    r.modelTflopsPerGpu = r.tokensPerSPerGpu * c.modelFlopsPerToken / 1e12;
+    r.mfu = r.tokensPerSPerGpu * c.modelFlopsPerToken / peak;
+    r.hfu = r.tokensPerSPerGpu * c.hardwareFlopsPerToken[int(tr.recompute)] / peak;
+    r.trainingTimeS = c.economics.trainingTokens / r.tokensPerS;
+    const double hours = r.trainingTimeS / 3600;
+    r.gpuHours = gpus * hours;
+    const EfficiencyParams& e = c.efficiency;
+    const double powerW = c.gpu->tdpW * (e.gpuPowerUtilization + e.nodeOverheadPerGpuFraction);
+    r.energyKwh = runEnergyKwh(gpus, hours, powerW, c.economics.pue);
+    r.energyCostUsd = r.energyKwh * c.economics.electricityUsdPerKwh;
+    r.costUsd = runCostUsd(gpus, hours, c.economics.gpuHourUsd);
+}
+
+} // namespace
+
+StepTimeContext makeStepTimeContext(const Scenario& scenario, const GpuSpec& gpu, const EfficiencyParams& efficiency)
+{
+    StepTimeContext c;
+    c.model = &scenario.model;
+    c.gpu = &gpu;
+    c.efficiency = efficiency;
+    c.counts = countParameters(scenario.model);
+    c.modelFlopsPerToken = modelFlopsPerToken(scenario.model);
+    for (auto rc : {Recompute::None, Recompute::Selective, Recompute::Full})
+        c.hardwareFlopsPerToken[int(rc)] = hardwareFlopsPerToken(scenario.model, rc);
+    c.fabric = makeFabric(gpu, scenario.cluster, efficiency.link);
+    c.cluster = scenario.cluster;
+    c.economics = scenario.economics;
+    return c;
+}
+
+StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& tr, const RankOrder& order)
+{
+    StepTimeResult r;
+    if (const char* error = checkLayout(c, tr)) {
+        r.error = error;
+        return r;
+    }
+    const ParallelLayout& l = tr.layout;
+    const int m = tr.globalBatch / (l.dp * tr.microBatch);
+    if (tr.schedule == PipelineSchedule::Interleaved && l.virtualStages > 1 && l.pp > 1 && m % l.pp != 0) {
+        r.error = "interleaved schedule needs micro-batches divisible by pp";
+        return r;
+    }
+    const bool fused = fusedFramework(tr.framework);
+    const bool sp = l.sequenceParallel && l.tp > 1;
+    const double beta = tr.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const bool autocast = !fused && (tr.precision == Precision::AmpBf16 || tr.precision == Precision::AmpFp16);
+    const Setup s {c, tr, layoutSpans(l, c.fabric.domainGpus, order),
+        LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, beta, tr.attention},
+        computePeaks(*c.gpu, tr.precision, c.efficiency)};
+    const StageTimes st = slowestStage(s);
+
+    // PP: one activation (or its gradient) per micro-batch per stage boundary each way; scattered over TP with SP.
+    const double p2pBytes = tr.microBatch * (double(c.model->seqLen) / l.cp) * c.model->hidden * beta / (sp ? l.tp : 1);
+    const double p2pS = l.pp > 1 ? groupCollectiveS(Collective::SendRecv, p2pBytes, s.spans.pp, c.fabric) : 0.0;
+    const double p2pExposedS = (1 - c.efficiency.ppOverlap) * p2pS;
+    const PipelineParams pp = pipelineParams(tr, st, p2pExposedS, m);
+    const double makespan = l.pp > 1 ? pipelineSummary(pp).makespan : m * (pp.forward + pp.backward + pp.weightGrad);
+
+    r.valid = true;
+    r.microBatches = m;
+    r.computeForwardS = m * st.computeForwardS;
+    r.computeBackwardS = m * st.computeBackwardS;
+    r.recomputeS = m * st.computeRecomputeS;
+    r.ppTotalS = 2.0 * m * pp.chunks * p2pS;
+    r.ppExposedS = 2.0 * m * pp.chunks * p2pExposedS;
+    r.bubbleS = makespan - m * (pp.forward + pp.backward + pp.weightGrad);
+    r.bubbleFraction = r.bubbleS / (m * (pp.forward + pp.backward + pp.weightGrad));
+    r.tpTotalS = m * st.tpTotalS;
+    r.tpExposedS = m * st.tpExposedS;
+    r.cpTotalS = m * st.cpTotalS;
+    r.cpExposedS = m * st.cpExposedS;
+    r.epTotalS = m * st.epTotalS;
+    r.epExposedS = m * st.epExposedS;
+    const double gpuParams = gpuParameters(c, l);
+    const DataParallelTimes dp = dataParallel(s, gpuParams, st, m);
+    r.dpTotalS = dp.totalS;
+    r.dpExposedS = dp.exposedS;
+    const bool sharded = tr.zeroStage >= 1 || tr.distributedOptimizer;
+    const double shard = gpuParams / (sharded ? s.spans.dpCp.size : 1);
+    r.optimizerS = optimizerStepS(shard, tr.optimizer, tr.precision, s.peaks);
+    r.overheadS = c.efficiency.stepOverheadS + m * c.efficiency.microBatchOverheadS;
+    r.overlapSlowdownS
+        = c.efficiency.commComputeSlowdown * (m * st.hiddenCommS + dp.hiddenS + r.ppTotalS - r.ppExposedS);
+    r.stepTimeS = makespan + r.dpExposedS + r.optimizerS + r.overheadS + r.overlapSlowdownS;
+    fillRates(r, c, tr);
+    return r;
+}
+
+StepTimeResult estimateStepTime(const Scenario& scenario, const GpuSpec& gpu, const EfficiencyParams& efficiency)
+{
+    const StepTimeContext context = makeStepTimeContext(scenario, gpu, efficiency);
+    return estimateStepTime(context, scenario.training);
+}
+
+double runEnergyKwh(double gpus, double hours, double powerPerGpuW, double pue)
+{
+    return gpus * powerPerGpuW * hours / 1000.0 * pue;
+}
+
+double runCostUsd(double gpus, double hours, double usdPerGpuHour)
+{
+    return gpus * hours * usdPerGpuHour;
+}
+
+} // namespace clusterplanner::core::perf

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/perf/topology.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace clusterplanner::core::perf {
+
+namespace {
+
+constexpr const char* kDimNames[] = {"tp", "cp", "ep", "dp", "pp"};
+
+struct Axis
+{
+    int size = 1;
+    long long stride = 1;
+};
+
+/// Group made of up to two axes (sizes and strides over global ranks).
+GroupSpan spanOf(Axis a, Axis b, int domainGpus)
+{
+    if (b.stride < a.stride)
+        std::swap(a, b);
+    const long long g = std::max(1, domainGpus);
+    // Members of the group inside one domain: along each axis, those with offset k·stride < g.
+    auto inDomain = [g](const Axis& axis) {
+        return axis.stride >= g ? 1LL : std::min<long long>(axis.size, (g + axis.stride - 1) / axis.stride);
+    };
+    GroupSpan span;
+    span.size = a.size * b.size;
+    span.ranksPerDomain = int(std::min<long long>(span.size, inDomain(a) * inDomain(b)));
+    span.domains = (span.size + span.ranksPerDomain - 1) / span.ranksPerDomain;
+    return span;
+}
+
+} // namespace
+
+RankOrder RankOrder::parse(const std::string& text)
+{
+    RankOrder order;
+    std::array<bool, 5> seen {};
+    std::size_t position = 0;
+    for (int i = 0; i < 5; ++i) {
+        const auto end = text.find('-', position);
+        const std::string name = text.substr(position, end == std::string::npos ? std::string::npos : end - position);
+        const auto* hit
+            = std::find_if(std::begin(kDimNames), std::end(kDimNames), [&](const char* n) { return name == n; });
+        if (hit == std::end(kDimNames) || seen[hit - kDimNames])
+            throw std::invalid_argument("rank order \"" + text + "\": expected each of tp, cp, ep, dp, pp once, got \""
+                + name + "\" at position " + std::to_string(i + 1));
+        seen[hit - kDimNames] = true;
+        order.dims[i] = ParallelDim(hit - kDimNames);
+        if ((end == std::string::npos) != (i == 4))
+            throw std::invalid_argument("rank order \"" + text + "\": expected 5 names separated by '-'");
+        position = end + 1;
+    }
+    return order;
+}
+
+std::string RankOrder::toString() const
+{
+    std::string text;
+    for (auto dim : dims)
+        text += (text.empty() ? "" : "-") + std::string(kDimNames[int(dim)]);
+    return text;
+}
+
+LayoutSpans layoutSpans(const ParallelLayout& layout, int domainGpus, const RankOrder& order)
+{
+    const int ep = std::max(1, layout.ep);
+    const bool epFolds = layout.dp % ep == 0;
+    std::array<int, 5> sizes {layout.tp, layout.cp, epFolds ? ep : 1, epFolds ? layout.dp / ep : layout.dp, layout.pp};
+    std::array<Axis, 5> axes;
+    long long stride = 1;
+    for (auto dim : order.dims) {
+        axes[int(dim)] = {std::max(1, sizes[int(dim)]), stride};
+        stride *= axes[int(dim)].size;
+    }
+    const Axis none {1, 1};
+    const Axis tp = axes[int(ParallelDim::Tp)], cp = axes[int(ParallelDim::Cp)], pp = axes[int(ParallelDim::Pp)];
+    // Without folding (dp % ep != 0) the EP group is taken as ep ranks at the TP·CP stride.
+    const Axis epAxis = epFolds ? axes[int(ParallelDim::Ep)] : Axis {ep, tp.stride * tp.size * cp.size};
+    const Axis expertData = axes[int(ParallelDim::Dp)];
+    LayoutSpans spans;
+    spans.tp = spanOf(tp, none, domainGpus);
+    spans.cp = spanOf(cp, none, domainGpus);
+    spans.ep = spanOf(epAxis, none, domainGpus);
+    spans.pp = spanOf(pp, none, domainGpus);
+    spans.dp
+        = epFolds ? spanOf(axes[int(ParallelDim::Ep)], expertData, domainGpus) : spanOf(expertData, none, domainGpus);
+    const GroupSpan dpAlone = spans.dp;
+    // DP × CP: treat the DP group as one axis at its smallest stride when it is contiguous with CP.
+    const Axis epFolded = axes[int(ParallelDim::Ep)];
+    const long long dpStride = epFolds && ep > 1 ? std::min(epFolded.stride, expertData.stride) : expertData.stride;
+    spans.dpCp = spanOf(cp, Axis {dpAlone.size, dpStride}, domainGpus);
+    if (layout.cp <= 1)
+        spans.dpCp = dpAlone;
+    return spans;
+}
+
+} // namespace clusterplanner::core::perf

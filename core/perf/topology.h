@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Which level of the fabric each parallel group spans, from the layout's rank order and the scale-up domain size.
+#pragma once
+
+#include "core/model/scenario.h"
+#include "core/perf/collectives.h"
+
+#include <array>
+#include <string>
+
+namespace clusterplanner::core::perf {
+
+enum class ParallelDim { Tp, Cp, Ep, Dp, Pp };
+
+/// Order in which the parallel dimensions are laid over consecutive global ranks, fastest first. Megatron's
+/// default is tp-cp-ep-dp-pp (reference.md §5): a TP group is contiguous GPUs of one node. EP folds into DP:
+/// the dense DP group is the EP dimension times the expert-data dimension (size dp / ep).
+struct RankOrder
+{
+    std::array<ParallelDim, 5> dims {
+        ParallelDim::Tp, ParallelDim::Cp, ParallelDim::Ep, ParallelDim::Dp, ParallelDim::Pp};
+
+    /// Parses "tp-cp-ep-dp-pp" (each name once); throws std::invalid_argument naming the bad part.
+    static RankOrder parse(const std::string& text);
+    std::string toString() const;
+    bool operator==(const RankOrder&) const = default;
+};
+
+/// Spans of every group a rank belongs to (the group of global rank 0; groups are alike up to uneven edges).
+struct LayoutSpans
+{
+    GroupSpan tp, cp, ep, dp, pp;
+    GroupSpan dpCp; ///< DP × CP: the gradient-reduction and distributed-optimizer group (CP ranks hold equal weights)
+};
+
+/// Spans for a layout on domains of domainGpus consecutive ranks. No allocation.
+LayoutSpans layoutSpans(const ParallelLayout& layout, int domainGpus, const RankOrder& order = {});
+
+} // namespace clusterplanner::core::perf

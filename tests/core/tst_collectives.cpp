@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// α–β collective costs, NCCL bus factors and latencies, the two-tier fabric (reference.md §4.2, §11 items 16-17).
+#include "core/perf/collectives.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace clusterplanner::core;
+using namespace clusterplanner::core::perf;
+
+class TestCollectives : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void ringAllReduceBandwidthTerm()
+    {
+        // §11 item 16: 2 GB over 8 ranks at 450 GB/s: 2·7/8·2e9/450e9 = 7.777… ms.
+        QVERIFY(std::abs(ringAllReduceS(2e9, 8, 450) - 7.7778e-3) < 1e-7);
+        // GPT-3 TP message 2048·1·12288·2 B = 50,331,648 B → 195.7 µs.
+        QVERIFY(std::abs(ringAllReduceS(50'331'648, 8, 450) - 195.7e-6) < 0.05e-6);
+        // Latency term: 2(n−1) steps of α.
+        QCOMPARE(ringAllReduceS(0, 8, 450, 1e-6), 14e-6);
+        QCOMPARE(ringAllReduceS(1e9, 1, 450), 0.0);
+    }
+
+    void otherCollectives()
+    {
+        QCOMPARE(ringReduceScatterS(8e9, 4, 100, 0), 0.75 * 8e9 / 100e9);
+        QCOMPARE(ringAllGatherS(8e9, 4, 100, 1e-5), 3e-5 + 0.75 * 8e9 / 100e9);
+        // Tree: 2·log₂n·α + 2·S/B; n = 16 → 8 α.
+        QCOMPARE(treeAllReduceS(1e9, 16, 100, 1e-6), 8e-6 + 2e9 / 100e9);
+        QCOMPARE(allToAllS(1e9, 8, 50, 0), 7.0 / 8 * 1e9 / 50e9);
+        QCOMPARE(p2pS(1e9, 50, 2e-6), 2e-6 + 1e9 / 50e9);
+        QCOMPARE(broadcastS(1e9, 4, 50, 1e-6), 3e-6 + 1e9 / 50e9);
+    }
+
+    void busFactors()
+    {
+        QCOMPARE(busFactor(Collective::AllReduce, 8), 1.75);
+        QCOMPARE(busFactor(Collective::AllReduce, 8, true), 7.0 / 9);
+        QCOMPARE(busFactor(Collective::ReduceScatter, 8), 0.875);
+        QCOMPARE(busFactor(Collective::AllGather, 4), 0.75);
+        QCOMPARE(busFactor(Collective::AllToAll, 2), 0.5);
+        QCOMPARE(busFactor(Collective::Broadcast, 16), 1.0);
+        QCOMPARE(busFactor(Collective::AllReduce, 1), 0.0);
+    }
+
+    void ncclLatencies()
+    {
+        // §11 item 17: 16 ranks, 2 nodes, Simple ring all-reduce: 8.4 + 28·3.4 + 2·14.0 = 131.6 µs.
+        QVERIFY(std::abs(ncclRingLatencyUs(Collective::AllReduce, NcclProtocol::Simple, 16, 2) - 131.6) < 1e-9);
+        // All-gather: n−1 steps, nodes−1 of them across the network: 6.6 + 14·0.6 + 1·2.7 (LL).
+        QVERIFY(std::abs(ncclRingLatencyUs(Collective::AllGather, NcclProtocol::LL, 16, 2) - 17.7) < 1e-9);
+        // Tree all-reduce, 8 ranks per node, 4 nodes, LL128: 14 + 2·(7·1.25 + 2·8.5) = 65.5 µs.
+        QVERIFY(std::abs(ncclTreeAllReduceLatencyUs(NcclProtocol::LL128, 8, 4) - 65.5) < 1e-9);
+        QCOMPARE(ncclHwLatencyUs(NcclAlgorithm::Ring, NcclProtocol::LL128, LinkKind::Pcie), 2.5);
+        QCOMPARE(ncclBaseLatencyUs(NcclAlgorithm::Tree, NcclProtocol::LL), 6.8);
+    }
+
+    void fabricFromCatalog()
+    {
+        const GpuSpec* h100 = GpuCatalog::builtin().find("H100-SXM-80GB");
+        QVERIFY(h100);
+        ClusterConfig cluster;
+        cluster.nicGbps = 400;
+        cluster.oversubscription = 2;
+        const Fabric f = makeFabric(*h100, cluster, LinkEfficiency {1.0, 1.0, 1.0});
+        QCOMPARE(f.scaleUpGBs, 450.0); // 900 GB/s bidirectional / 2
+        QCOMPARE(f.scaleOutGBs, 25.0); // 400 Gb/s / 8 / oversubscription 2
+        QCOMPARE(f.domainGpus, 8);
+    }
+
+    void groupCollectiveLevels()
+    {
+        Fabric f;
+        f.domainGpus = 8;
+        f.scaleUpGBs = 450;
+        f.scaleOutGBs = 50;
+        const double s = 1e9;
+        const double inNode = groupCollectiveS(Collective::AllReduce, s, GroupSpan {8, 8, 1}, f);
+        // Large message: bandwidth term dominates; within a few µs of latency of the ideal.
+        QVERIFY(inNode > ringAllReduceS(s, 8, 450) && inNode < ringAllReduceS(s, 8, 450) + 100e-6);
+        // Hierarchical 16 = 8 × 2: NVLink RS + network AR of S/8 between 2 nodes + NVLink AG.
+        const double hier = groupCollectiveS(Collective::AllReduce, s, GroupSpan {16, 8, 2}, f);
+        const double ideal = 2 * ringReduceScatterS(s, 8, 450) + ringAllReduceS(s / 8, 2, 50);
+        QVERIFY(hier > ideal && hier < ideal + 300e-6);
+        // One rank per node: the whole ring on the network.
+        const double flat = groupCollectiveS(Collective::AllReduce, s, GroupSpan {4, 1, 4}, f);
+        QVERIFY(flat > ringAllReduceS(s, 4, 50));
+        QCOMPARE(groupCollectiveS(Collective::AllReduce, s, GroupSpan {1, 1, 1}, f), 0.0);
+    }
+
+    void slowerLinkIsNeverFaster()
+    {
+        Fabric fast, slow;
+        fast.scaleUpGBs = slow.scaleUpGBs = 300;
+        fast.scaleOutGBs = 50;
+        slow.scaleOutGBs = 12.5;
+        for (double bytes : {1e3, 1e6, 1e9})
+            for (auto c : {Collective::AllReduce, Collective::AllGather, Collective::AllToAll, Collective::SendRecv})
+                QVERIFY(groupCollectiveS(c, bytes, GroupSpan {32, 8, 4}, slow)
+                    >= groupCollectiveS(c, bytes, GroupSpan {32, 8, 4}, fast));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCollectives)
+#include "tst_collectives.moc"

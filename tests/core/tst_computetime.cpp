@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Roofline GEMM times, size-dependent efficiency, layer and optimizer times, the efficiency table.
+#include "core/perf/computetime.h"
+#include "core/perf/efficiencyparams.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace clusterplanner::core;
+using namespace clusterplanner::core::perf;
+
+namespace {
+
+ComputePeaks a100Peaks()
+{
+    EfficiencyParams e;
+    e.gemmPeakFraction = 0.8;
+    e.gemmHalfGflop = 2.0;
+    e.hbmFraction = 0.9;
+    return computePeaks(*GpuCatalog::builtin().find("A100-SXM-80GB"), Precision::AmpBf16, e);
+}
+
+ModelConfig gpt3()
+{
+    return ModelConfig {
+        "GPT-3", 96, 12288, 96, 96, 49152, 51200, 2048, MlpKind::Gelu, NormKind::LayerNorm, true, std::nullopt};
+}
+
+} // namespace
+
+class TestComputeTime : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void gemmEfficiencyFallsForSmallGemms()
+    {
+        const auto p = a100Peaks();
+        QCOMPARE(p.tensorFlops, 312e12);
+        QCOMPARE(gemmEfficiency(2e9, p), 0.4); // F = F½ → half of η∞
+        QVERIFY(std::abs(gemmEfficiency(2e12, p) - 0.8 * 1000 / 1001) < 1e-12);
+        QVERIFY(gemmEfficiency(1e8, p) < gemmEfficiency(1e10, p));
+    }
+
+    void gemmRoofline()
+    {
+        const auto p = a100Peaks();
+        // Large square GEMM: compute bound, 2·8192³ FLOP at 312 TF × η.
+        const double flops = 2.0 * 8192 * 8192 * 8192;
+        QVERIFY(std::abs(gemmTimeS(8192, 8192, 8192, 2, p) - flops / (312e12 * gemmEfficiency(flops, p))) < 1e-12);
+        // Matrix-vector: memory bound, (k + k·n + n)·2 B at 2.039 TB/s × 0.9.
+        const double bytes = (8192.0 + 8192.0 * 8192 + 8192) * 2;
+        QVERIFY(std::abs(gemmTimeS(1, 8192, 8192, 2, p) - bytes / (2.039e12 * 0.9)) < 1e-12);
+        QCOMPARE(memoryTimeS(2.039e12 * 0.9, p), 1.0);
+    }
+
+    void tensorParallelSplitCostsEfficiency()
+    {
+        const auto p = a100Peaks();
+        const EfficiencyParams e;
+        LayerShape whole;
+        LayerShape split = whole;
+        split.tensorParallel = 8;
+        split.sequenceParallel = true;
+        const auto one = layerTime(gpt3(), whole, false, p, e);
+        const auto eighth = layerTime(gpt3(), split, false, p, e);
+        QVERIFY(eighth.forwardS < one.forwardS);
+        QVERIFY(8 * eighth.forwardS > one.forwardS); // smaller GEMMs run less efficiently
+        QVERIFY(one.backwardS() > 1.8 * one.forwardS && one.backwardS() < 2.6 * one.forwardS);
+        QVERIFY(one.attentionCoreForwardS > 0 && one.attentionCoreForwardS < one.forwardS);
+    }
+
+    void tinyLayersAreLaunchBound()
+    {
+        const auto p = a100Peaks();
+        EfficiencyParams e;
+        ModelConfig tiny = gpt3();
+        tiny.hidden = 64;
+        tiny.heads = tiny.kvHeads = 1;
+        tiny.ffnHidden = 256;
+        tiny.seqLen = 16;
+        LayerShape eager;
+        eager.fusedKernels = false;
+        QCOMPARE(layerTime(tiny, eager, false, p, e).forwardS, e.kernelsPerLayerEager * e.kernelLaunchS);
+    }
+
+    void optimizerBytes()
+    {
+        QCOMPARE(optimizerBytesPerParameter(Optimizer::AdamW, Precision::AmpBf16), 30.0); // reference.md §4.5
+        QCOMPARE(optimizerBytesPerParameter(Optimizer::AdamW, Precision::Bf16), 14.0);
+        QCOMPARE(optimizerBytesPerParameter(Optimizer::Adam, Precision::Fp32), 28.0);
+        QCOMPARE(optimizerBytesPerParameter(Optimizer::Sgd, Precision::Fp32), 12.0);
+        const auto p = a100Peaks();
+        QVERIFY(
+            std::abs(optimizerStepS(1e9, Optimizer::AdamW, Precision::AmpBf16, p) - 30e9 / (2.039e12 * 0.9)) < 1e-12);
+    }
+
+    void fp32UsesTheFp32Peak()
+    {
+        const auto p = computePeaks(*GpuCatalog::builtin().find("H100-SXM-80GB"), Precision::Fp32, EfficiencyParams {});
+        QCOMPARE(p.tensorFlops, 66.9e12);
+    }
+
+    void efficiencyTableByFamily()
+    {
+        const auto& table = EfficiencyTable::builtin();
+        QCOMPARE(table.forGpu("A100-SXM-80GB").family, std::string("Ampere"));
+        QCOMPARE(table.forGpu("H100-SXM-80GB").family, std::string("Hopper"));
+        QCOMPARE(table.forGpu("no-such-gpu").family, std::string("default"));
+        const auto changed
+            = withOverrides(table.forGpu("B200"), R"({"gemm_peak_fraction": 0.5, "link_scale_out": 0.4})");
+        QCOMPARE(changed.gemmPeakFraction, 0.5);
+        QCOMPARE(changed.link.scaleOut, 0.4);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, withOverrides(changed, R"({"gemm_peak_fractoin": 0.5})"));
+        QVERIFY(QString::fromStdString(toJsonText(changed)).contains("\"gemm_peak_fraction\":0.5"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestComputeTime)
+#include "tst_computetime.moc"

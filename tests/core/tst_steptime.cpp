@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Step time of whole layouts: the seeds' GPT-3 case, cost and energy arithmetic, bookkeeping, monotonicity.
+#include "core/perf/steptime.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace clusterplanner::core;
+using namespace clusterplanner::core::perf;
+
+namespace {
+
+/// Seed S0 §3.8 / reference.md §8: GPT-3 175B, DP16 × TP8 × PP8 on 1,024 A100-SXM-80GB, 300 B tokens.
+Scenario gpt3Case()
+{
+    Scenario s;
+    s.model = ModelConfig {
+        "GPT-3 175B", 96, 12288, 96, 96, 49152, 51200, 2048, MlpKind::Gelu, NormKind::LayerNorm, true, std::nullopt};
+    s.cluster.gpuId = "A100-SXM-80GB";
+    s.cluster.gpuCount = 1024;
+    s.training.globalBatch = 1536;
+    s.training.microBatch = 1;
+    s.training.recompute = Recompute::Selective;
+    s.training.layout = ParallelLayout {16, 8, 8, 1, 1, 1, true};
+    s.economics.trainingTokens = 300e9;
+    s.economics.gpuHourUsd = 1.0;
+    s.economics.pue = 1.0;
+    return s;
+}
+
+StepTimeResult estimate(const Scenario& s)
+{
+    const GpuSpec& gpu = *GpuCatalog::builtin().find(s.cluster.gpuId);
+    return estimateStepTime(s, gpu, EfficiencyTable::builtin().forGpu(gpu.id));
+}
+
+} // namespace
+
+class TestStepTime : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void seedGpt3Case()
+    {
+        const auto r = estimate(gpt3Case());
+        QVERIFY2(r.valid, r.error);
+        qInfo("GPT-3 DP16xTP8xPP8, 1,024 A100: step %.2f s, %.0f tokens/s, MFU %.3f, HFU %.3f; 300e9 tokens in "
+              "%.1f days (%.0f GPU-h, $%.0f at $1/GPU-h, %.0f kWh)",
+            r.stepTimeS, r.tokensPerS, r.mfu, r.hfu, r.trainingTimeS / 86400, r.gpuHours, r.costUsd, r.energyKwh);
+        QVERIFY(r.mfu > 0.3 && r.mfu < 0.6);
+        QVERIFY(r.hfu > r.mfu);
+        QCOMPARE(r.microBatches, 96);
+        // The seed's 240 h would need 1.26 M tokens/s (414 % MFU, reference.md §8); a real run takes weeks.
+        QVERIFY(r.trainingTimeS / 3600 > 240 && r.trainingTimeS / 86400 < 60);
+        QVERIFY(std::abs(r.gpuHours - 1024 * r.trainingTimeS / 3600) < 1e-6 * r.gpuHours);
+        QVERIFY(std::abs(r.costUsd - r.gpuHours) < 1e-6 * r.costUsd);
+    }
+
+    void seedCostAndEnergyArithmetic()
+    {
+        // reference.md §11 item 30: 1,024 GPUs × 240 h × $1 = $245,760; × 0.4 kW = 98,304 kWh; × PUE 1.58.
+        QCOMPARE(runCostUsd(1024, 240, 1.0), 245'760.0);
+        QCOMPARE(runEnergyKwh(1024, 240, 400, 1.0), 98'304.0);
+        QVERIFY(std::abs(runEnergyKwh(1024, 240, 400, 1.58) - 155'320.32) < 1e-6);
+    }
+
+    void breakdownAddsUpToTheStep()
+    {
+        Scenario s = gpt3Case();
+        for (auto rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+            s.training.recompute = rc;
+            const auto r = estimate(s);
+            const double sum = r.computeForwardS + r.computeBackwardS + r.recomputeS + r.tpExposedS + r.cpExposedS
+                + r.epExposedS + r.ppExposedS + r.bubbleS + r.dpExposedS + r.optimizerS + r.overheadS
+                + r.overlapSlowdownS;
+            QVERIFY2(std::abs(sum - r.stepTimeS) < 1e-9 * r.stepTimeS, qPrintable(QString::number(sum / r.stepTimeS)));
+            QVERIFY(r.tpExposedS <= r.tpTotalS && r.dpExposedS <= r.dpTotalS && r.ppExposedS <= r.ppTotalS);
+            QVERIFY(r.bubbleS > 0);
+        }
+        s.training.recompute = Recompute::None;
+        const double none = estimate(s).stepTimeS;
+        s.training.recompute = Recompute::Full;
+        QVERIFY(estimate(s).stepTimeS > none);
+    }
+
+    void moreDataParallelGpusMoreThroughput()
+    {
+        Scenario s = gpt3Case();
+        double previous = 0;
+        for (int dp : {2, 4, 8, 16, 32}) {
+            s.cluster.gpuCount = 64 * dp;
+            s.training.layout.dp = dp;
+            const auto r = estimate(s);
+            QVERIFY2(r.valid, r.error);
+            QVERIFY(r.tokensPerS > previous);
+            previous = r.tokensPerS;
+        }
+    }
+
+    void slowerLinksAreNotFaster()
+    {
+        Scenario s = gpt3Case();
+        const double base = estimate(s).stepTimeS;
+        s.cluster.nicGbps = 100;
+        const double slowNic = estimate(s).stepTimeS;
+        QVERIFY(slowNic >= base);
+        s.cluster.oversubscription = 4;
+        QVERIFY(estimate(s).stepTimeS >= slowNic);
+        GpuSpec slowNvlink = *GpuCatalog::builtin().find("A100-SXM-80GB");
+        slowNvlink.scaleupGBsBidir /= 4;
+        const auto context
+            = makeStepTimeContext(gpt3Case(), slowNvlink, EfficiencyTable::builtin().forGpu("A100-SXM-80GB"));
+        QVERIFY(estimateStepTime(context, gpt3Case().training).stepTimeS > base);
+    }
+
+    void zeroStagesAndSchedules()
+    {
+        Scenario s = gpt3Case();
+        s.training.schedule = PipelineSchedule::Interleaved;
+        s.training.layout.virtualStages = 2;
+        const auto interleaved = estimate(s);
+        QVERIFY(interleaved.valid);
+        QVERIFY(interleaved.bubbleS < estimate(gpt3Case()).bubbleS);
+        s.training.globalBatch = 1520; // m = 95 is not a multiple of pp 8
+        QVERIFY(!estimate(s).valid);
+        s = gpt3Case();
+        s.training.zeroStage = 3;
+        const auto zero3 = estimate(s);
+        QVERIFY(zero3.valid && zero3.dpTotalS > estimate(gpt3Case()).dpTotalS);
+    }
+
+    void invalidLayoutsSayWhy()
+    {
+        Scenario s = gpt3Case();
+        s.training.layout.dp = 15;
+        auto r = estimate(s);
+        QVERIFY(!r.valid);
+        QVERIFY(QString(r.error).contains("GPU count"));
+        s = gpt3Case();
+        s.training.globalBatch = 1000;
+        QVERIFY(QString(estimate(s).error).contains("global batch"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStepTime)
+#include "tst_steptime.moc"

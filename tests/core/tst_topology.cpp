@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Group spans from the rank order and the scale-up domain, on hand-worked examples.
+#include "core/perf/topology.h"
+
+#include <QTest>
+
+using namespace clusterplanner::core;
+using namespace clusterplanner::core::perf;
+
+namespace {
+
+ParallelLayout layout(int dp, int tp, int pp, int cp, int ep)
+{
+    ParallelLayout l;
+    l.dp = dp;
+    l.tp = tp;
+    l.pp = pp;
+    l.cp = cp;
+    l.ep = ep;
+    return l;
+}
+
+bool same(const GroupSpan& span, int size, int perDomain, int domains)
+{
+    return span.size == size && span.ranksPerDomain == perDomain && span.domains == domains;
+}
+
+} // namespace
+
+class TestTopology : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void gpt3OnA100Nodes()
+    {
+        // DP16 × TP8 × PP8 on 8-GPU nodes, tp-cp-ep-dp-pp: TP = one node; DP stride 8 → 16 nodes, 1 rank each;
+        // PP stride 128 → 8 nodes.
+        const auto s = layoutSpans(layout(16, 8, 8, 1, 1), 8);
+        QVERIFY(same(s.tp, 8, 8, 1));
+        QVERIFY(same(s.dp, 16, 1, 16));
+        QVERIFY(same(s.pp, 8, 1, 8));
+        QVERIFY(same(s.cp, 1, 1, 1));
+        QVERIFY(same(s.dpCp, 16, 1, 16));
+    }
+
+    void smallTpSharesNodeWithDp()
+    {
+        // TP 2, DP 16: ranks 0,2,4,6 of a DP group in node 0 → 4 per node, 4 nodes.
+        const auto s = layoutSpans(layout(16, 2, 1, 1, 1), 8);
+        QVERIFY(same(s.tp, 2, 2, 1));
+        QVERIFY(same(s.dp, 16, 4, 4));
+    }
+
+    void contextAndExpertGroups()
+    {
+        // TP 2, CP 2, EP 4 folded in DP 8, PP 2 on 8-GPU nodes. CP stride 2 → ranks 0,2 (one node).
+        // EP stride 4, size 4 → ranks 0,4,8,12: 2 per node. DP = EP × 2 (stride 16): 8 ranks, 2 per node.
+        const auto s = layoutSpans(layout(8, 2, 2, 2, 4), 8);
+        QVERIFY(same(s.cp, 2, 2, 1));
+        QVERIFY(same(s.ep, 4, 2, 2));
+        QVERIFY(same(s.dp, 8, 2, 4));
+        // DP × CP: 16 ranks (0,2,4,6,…), 4 in each node.
+        QVERIFY(same(s.dpCp, 16, 4, 4));
+        QVERIFY(same(s.pp, 2, 1, 2));
+    }
+
+    void otherRankOrder()
+    {
+        // dp-tp-…: DP fastest → DP 8 inside one node, TP 4 at stride 8 across 4 nodes.
+        const auto order = RankOrder::parse("dp-tp-cp-ep-pp");
+        const auto s = layoutSpans(layout(8, 4, 1, 1, 1), 8, order);
+        QVERIFY(same(s.dp, 8, 8, 1));
+        QVERIFY(same(s.tp, 4, 1, 4));
+        QCOMPARE(order.toString(), std::string("dp-tp-cp-ep-pp"));
+    }
+
+    void largeDomain()
+    {
+        // NVL72-style domain of 72: TP 8 × DP 9 fit in one domain.
+        const auto s = layoutSpans(layout(9, 8, 1, 1, 1), 72);
+        QVERIFY(same(s.dp, 9, 9, 1));
+    }
+
+    void badRankOrderNamesThePart()
+    {
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, RankOrder::parse("tp-cp-ep-dp"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, RankOrder::parse("tp-tp-ep-dp-pp"));
+        try {
+            RankOrder::parse("tp-cp-xx-dp-pp");
+            QFAIL("no exception");
+        } catch (const std::invalid_argument& error) {
+            QVERIFY(QString(error.what()).contains("\"xx\""));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTopology)
+#include "tst_topology.moc"
