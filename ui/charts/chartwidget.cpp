@@ -37,6 +37,16 @@ void ChartWidget::exportWithDialog()
         QMessageBox::warning(this, tr("Export failed"), error);
 }
 
+QString ChartWidget::chartTitle() const
+{
+    return objectName().isEmpty() ? QStringLiteral("chart") : objectName();
+}
+
+QString ChartWidget::exportChart(const QString& path, const QSize& sizePx) const
+{
+    return exportPlot(*m_plot, path, sizePx);
+}
+
 void ChartWidget::copyImage()
 {
     copyPlotImage(*m_plot, m_plot->size());

@@ -2,6 +2,8 @@
 // Base of every chart: a QCustomPlot with palette styling and the Export… / Copy image context menu.
 #pragma once
 
+#include "ui/charts/exportablechart.h"
+
 #include <QWidget>
 
 class QCustomPlot;
@@ -9,7 +11,7 @@ class QMenu;
 
 namespace clusterplanner::ui {
 
-class ChartWidget : public QWidget
+class ChartWidget : public QWidget, public ExportableChart
 {
     Q_OBJECT
 public:
@@ -17,6 +19,9 @@ public:
     ~ChartWidget() override;
 
     QCustomPlot* plot() const { return m_plot; }
+    /// The chart's objectName doubles as its export title (e.g. "memory-breakdown").
+    QString chartTitle() const override;
+    QString exportChart(const QString& path, const QSize& sizePx) const override;
     /// Asks for a file and size and exports; errors are shown in a message box.
     void exportWithDialog();
     void copyImage();

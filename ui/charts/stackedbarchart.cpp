@@ -12,6 +12,13 @@ StackedBarChart::StackedBarChart(QWidget* parent)
 {
     plot()->legend->setVisible(true);
     plot()->legend->setFont(font());
+    // The legend gets its own column right of the bars, so it never hides a stack or the limit line.
+    auto* legendColumn = new QCPLayoutGrid;
+    plot()->plotLayout()->addElement(0, 1, legendColumn);
+    legendColumn->addElement(0, 0, plot()->legend);
+    legendColumn->addElement(1, 0, new QCPLayoutElement(plot())); // pushes the legend to the top
+    legendColumn->setRowStretchFactor(1, 10);
+    plot()->plotLayout()->setColumnStretchFactor(1, 0.001);
 }
 
 void StackedBarChart::setData(const QStringList& categories, QVector<BarSeries> series)
@@ -91,8 +98,8 @@ void StackedBarChart::replot()
         line->setPen(QPen(QColor(0xD0, 0x30, 0x30), 2, Qt::DashLine));
         auto* text = new QCPItemText(&p);
         text->position->setAxes(keyAxis, valueAxis);
-        text->position->setCoords(m_categories.size() - 0.5, *m_limit);
-        text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        text->position->setCoords(-0.5, *m_limit); // left end: the legend sits top right
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         text->setText(m_limitLabel);
         text->setColor(QColor(0xD0, 0x30, 0x30));
     }

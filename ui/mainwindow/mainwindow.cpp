@@ -68,6 +68,7 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
     createHelpMenu();
     connectDocument();
     resize(1400, 900);
+    arrangeDefaultDockSizes();
     m_defaultState = saveState(Settings::kWindowStateVersion);
     restoreWindowSettings();
     statusBar()->showMessage(tr("Ready"), 3000);
@@ -87,13 +88,35 @@ MainWindow::~MainWindow()
 
 void MainWindow::createDocks()
 {
+    std::map<Qt::DockWidgetArea, QDockWidget*> firstInArea;
     for (const PanelInfo& panel : panels()) {
         auto* dock = new QDockWidget(QCoreApplication::translate("Panel", panel.title), this);
         dock->setObjectName(QStringLiteral("dock.") + QString::fromLatin1(panel.name));
         dock->setWidget(panel.create(m_document, dock));
         addDockWidget(panel.area, dock);
+        // Panels sharing an area become tabs: each chart keeps a useful size instead of a sliver.
+        if (auto it = firstInArea.find(panel.area); it != firstInArea.end())
+            tabifyDockWidget(it->second, dock);
+        else
+            firstInArea[panel.area] = dock;
         m_docks[QString::fromLatin1(panel.name)] = dock;
     }
+    for (const auto& [area, dock] : firstInArea)
+        dock->raise();
+}
+
+void MainWindow::arrangeDefaultDockSizes()
+{
+    // The form needs about a third of the width; the explorer and the detail tabs share the rest.
+    QList<QDockWidget*> left, right, bottom;
+    for (const PanelInfo& panel : panels()) {
+        QDockWidget* d = m_docks.at(QString::fromLatin1(panel.name));
+        (panel.area == Qt::LeftDockWidgetArea ? left : panel.area == Qt::RightDockWidgetArea ? right : bottom) << d;
+    }
+    if (!left.isEmpty() && !right.isEmpty())
+        resizeDocks({left.first(), right.first()}, {440, 960}, Qt::Horizontal);
+    if (!right.isEmpty() && !bottom.isEmpty())
+        resizeDocks({right.first(), bottom.first()}, {480, 420}, Qt::Vertical);
 }
 
 void MainWindow::createFileMenu()

@@ -45,6 +45,7 @@ protected:
 
 private:
     void createDocks();
+    void arrangeDefaultDockSizes();
     void createFileMenu();
     void createEditMenu();
     void createViewMenu();

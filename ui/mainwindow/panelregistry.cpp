@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/mainwindow/panelregistry.h"
 
+#include "ui/panels/gridexplorerpanel.h"
+#include "ui/panels/memorypanel.h"
+#include "ui/panels/pipelinepanel.h"
+#include "ui/panels/scalingpanel.h"
 #include "ui/panels/scenarioform.h"
+#include "ui/panels/steptimepanel.h"
 
 #include <QtGlobal>
 
@@ -21,6 +26,11 @@ const std::vector<PanelInfo>& panels()
 {
     static const std::vector<PanelInfo> table = {
         {"scenario", QT_TRANSLATE_NOOP("Panel", "Scenario"), Qt::LeftDockWidgetArea, &make<ScenarioForm>},
+        {"grid", QT_TRANSLATE_NOOP("Panel", "Layout explorer"), Qt::RightDockWidgetArea, &make<GridExplorerPanel>},
+        {"memory", QT_TRANSLATE_NOOP("Panel", "Memory"), Qt::BottomDockWidgetArea, &make<MemoryPanel>},
+        {"steptime", QT_TRANSLATE_NOOP("Panel", "Step time"), Qt::BottomDockWidgetArea, &make<StepTimePanel>},
+        {"pipeline", QT_TRANSLATE_NOOP("Panel", "Pipeline"), Qt::BottomDockWidgetArea, &make<PipelinePanel>},
+        {"scaling", QT_TRANSLATE_NOOP("Panel", "Scaling"), Qt::BottomDockWidgetArea, &make<ScalingPanel>},
     };
     return table;
 }

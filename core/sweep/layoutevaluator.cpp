@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/sweep/layoutevaluator.h"
+
+#include "core/memory/layoutcheck.h"
+#include "core/memory/memorymodel.h"
+
+#include <stdexcept>
+
+namespace clusterplanner::core {
+
+namespace {
+
+const GpuSpec& gpuOf(const Scenario& scenario)
+{
+    const GpuSpec* gpu = GpuCatalog::builtin().find(scenario.cluster.gpuId);
+    if (!gpu)
+        throw std::invalid_argument("cluster.gpu: unknown GPU type \"" + scenario.cluster.gpuId + "\"");
+    return *gpu;
+}
+
+} // namespace
+
+TrainingLayoutEvaluator::TrainingLayoutEvaluator(const Scenario& scenario)
+    : m_scenario(scenario)
+    , m_gpu(&gpuOf(m_scenario))
+    , m_memory(makeMemoryContext(m_scenario.model, m_gpu))
+    , m_time(perf::makeStepTimeContext(m_scenario, *m_gpu, perf::EfficiencyTable::builtin().forGpu(m_gpu->id)))
+{ }
+
+TrainingConfig TrainingLayoutEvaluator::trainingFor(const LayoutCandidate& candidate) const
+{
+    return applyCandidate(m_scenario, candidate).training;
+}
+
+LayoutResult TrainingLayoutEvaluator::evaluate(const LayoutCandidate& candidate) const
+{
+    LayoutResult result;
+    result.candidate = candidate;
+    const TrainingConfig training = trainingFor(candidate);
+    result.problems = checkLayout(m_scenario.model, training, m_scenario.cluster.gpuCount);
+    result.capacityGiB = m_memory.capacityBytes / kGiB;
+    if (result.problems != 0)
+        return result;
+    const MemoryEstimate memory = evaluateMemory(m_memory, training);
+    result.peakMemoryGiB = memory.peakReservedBytes / kGiB;
+    result.capacityGiB = memory.usableBytes / kGiB;
+    result.fits = memory.fits;
+    const auto time = perf::estimateStepTime(m_time, training);
+    result.valid = time.valid;
+    if (!time.valid)
+        return result;
+    result.stepTimeS = time.stepTimeS;
+    result.tokensPerSPerGpu = time.tokensPerSPerGpu;
+    result.mfu = time.mfu;
+    const double gpuSecondsPerMToken = 1e6 / time.tokensPerSPerGpu;
+    result.costPerMTokensUsd = gpuSecondsPerMToken / 3600.0 * m_scenario.economics.gpuHourUsd;
+    return result;
+}
+
+std::unique_ptr<LayoutEvaluator> makeLayoutEvaluator(const Scenario& scenario)
+{
+    return std::make_unique<TrainingLayoutEvaluator>(scenario);
+}
+
+} // namespace clusterplanner::core

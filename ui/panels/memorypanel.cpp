@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/panels/memorypanel.h"
+
+#include "core/memory/layoutcheck.h"
+#include "core/memory/memorymodel.h"
+#include "ui/charts/chartstyle.h"
+#include "ui/charts/stackedbarchart.h"
+#include "ui/document/scenariodocument.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace clusterplanner::ui {
+
+namespace {
+
+QVector<BarSeries> breakdownSeries(const core::MemoryEstimate& estimate, bool twoStages)
+{
+    struct Term
+    {
+        const char* name;
+        double core::MemoryBreakdown::*bytes;
+    };
+    static const Term terms[] = {
+        {QT_TRANSLATE_NOOP("MemoryPanel", "weights"), &core::MemoryBreakdown::weightsBytes},
+        {QT_TRANSLATE_NOOP("MemoryPanel", "gradients"), &core::MemoryBreakdown::gradientsBytes},
+        {QT_TRANSLATE_NOOP("MemoryPanel", "optimizer states"), &core::MemoryBreakdown::optimizerBytes},
+        {QT_TRANSLATE_NOOP("MemoryPanel", "activations"), &core::MemoryBreakdown::activationsBytes},
+        {QT_TRANSLATE_NOOP("MemoryPanel", "logits and loss"), &core::MemoryBreakdown::logitsBytes},
+        {QT_TRANSLATE_NOOP("MemoryPanel", "autocast weight copies"), &core::MemoryBreakdown::castCacheBytes},
+        {QT_TRANSLATE_NOOP("MemoryPanel", "ZeRO/FSDP buffers"), &core::MemoryBreakdown::shardBufferBytes},
+        {QT_TRANSLATE_NOOP("MemoryPanel", "workspace"), &core::MemoryBreakdown::workspaceBytes},
+    };
+    QVector<BarSeries> series;
+    int colorIndex = 0;
+    for (const Term& term : terms) {
+        BarSeries s {QCoreApplication::translate("MemoryPanel", term.name), categoryColor(colorIndex++), {}};
+        s.values << estimate.first.peak.*term.bytes / core::kGiB;
+        if (twoStages)
+            s.values << estimate.last.peak.*term.bytes / core::kGiB;
+        series << s;
+    }
+    // What the caching allocator holds beyond the tensors: fragmentation of the transient part.
+    BarSeries reserve {QCoreApplication::translate("MemoryPanel", "allocator overhead (reserved − allocated)"),
+        QColor(0xBB, 0xBB, 0xBB), {}};
+    reserve.values << (estimate.first.reservedBytes - estimate.first.peak.totalBytes()) / core::kGiB;
+    if (twoStages)
+        reserve.values << (estimate.last.reservedBytes - estimate.last.peak.totalBytes()) / core::kGiB;
+    series << reserve;
+    return series;
+}
+
+} // namespace
+
+MemoryPanel::MemoryPanel(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_summary(new QLabel(this))
+    , m_chart(new StackedBarChart(this))
+{
+    setObjectName(QStringLiteral("memoryPanel"));
+    m_chart->setObjectName(QStringLiteral("memory-breakdown"));
+    m_chart->setValueAxisLabel(tr("GiB per GPU"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_chart, 1);
+    connect(m_document, &ScenarioDocument::scenarioChanged, this, &MemoryPanel::refresh);
+    refresh();
+}
+
+QString MemoryPanel::summaryText() const
+{
+    return m_summary->text();
+}
+
+void MemoryPanel::refresh()
+{
+    const core::Scenario& s = m_document->scenario();
+    const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(s.cluster.gpuId);
+    const auto problems = core::checkLayout(s.model, s.training, s.cluster.gpuCount);
+    if (!gpu || problems != 0) {
+        QStringList lines;
+        for (const auto& line : core::describeLayoutProblems(problems, s.model, s.training, s.cluster.gpuCount))
+            lines << QString::fromStdString(line).toHtmlEscaped();
+        m_summary->setText(tr("<b>This layout is not valid:</b><br>%1")
+                               .arg(gpu ? lines.join(QStringLiteral("<br>")) : tr("unknown GPU type")));
+        m_chart->setData({}, {});
+        return;
+    }
+    const auto context = core::makeMemoryContext(s.model, gpu);
+    const auto estimate = core::evaluateMemory(context, s.training);
+    const bool twoStages = s.training.layout.pp > 1;
+    QStringList stages {tr("first stage (0)")};
+    if (twoStages)
+        stages << tr("last stage (%1)").arg(s.training.layout.pp - 1);
+    m_chart->setData(stages, breakdownSeries(estimate, twoStages));
+    m_chart->setLimit(
+        estimate.usableBytes / core::kGiB, tr("usable %1 GiB").arg(estimate.usableBytes / core::kGiB, 0, 'f', 1));
+    const int bMax = core::maxMicroBatch(context, s.training, 1024);
+    QString text = tr("<b>Peak %1 GiB allocated, %2 GiB reserved</b> on stage %3 · %4 · largest micro-batch that "
+                      "fits: %5 · %6 micro-batches per step")
+                       .arg(estimate.peakAllocatedBytes / core::kGiB, 0, 'f', 1)
+                       .arg(estimate.peakReservedBytes / core::kGiB, 0, 'f', 1)
+                       .arg(estimate.peakStage)
+                       .arg(estimate.fits ? tr("fits") : tr("<span style='color:#c03030'>does not fit</span>"))
+                       .arg(bMax)
+                       .arg(estimate.gradientAccumulationSteps);
+    if (!estimate.fits) {
+        QStringList remedies;
+        for (const auto& remedy : core::fitRemedies(context, s.training, s.cluster.gpusPerNode))
+            remedies << QString::fromStdString(remedy).toHtmlEscaped();
+        if (!remedies.isEmpty())
+            text += tr("<br>Would fit with: %1").arg(remedies.join(QStringLiteral("; ")));
+    }
+    m_summary->setText(text);
+}
+
+} // namespace clusterplanner::ui

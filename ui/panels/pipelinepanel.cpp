@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/panels/pipelinepanel.h"
+
+#include "core/model/enumnames.h"
+#include "core/perf/pipeline.h"
+#include "core/perf/steptime.h"
+#include "ui/charts/chartstyle.h"
+#include "ui/charts/ganttchart.h"
+#include "ui/document/scenariodocument.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+namespace clusterplanner::ui {
+
+namespace {
+
+// More ops than this would make a wall of slivers; the Gantt then shows the first micro-batches only.
+constexpr int kMaxMicroBatchesShown = 64;
+
+QString opLabel(const core::perf::PipelineOp& op, int chunks)
+{
+    static const char kinds[] = {'F', 'B', 'W'};
+    QString label = QLatin1Char(kinds[int(op.kind)]) + QString::number(op.microBatch + 1);
+    return chunks > 1 ? label + QLatin1Char('.') + QString::number(op.chunk + 1) : label;
+}
+
+QColor opColor(const core::perf::PipelineOp& op)
+{
+    const QColor base = categoryColor(op.microBatch);
+    switch (op.kind) {
+    case core::perf::PipelineOpKind::Forward:
+        return base;
+    case core::perf::PipelineOpKind::Backward:
+        return base.darker(135);
+    case core::perf::PipelineOpKind::WeightGrad:
+        return base.lighter(135);
+    }
+    return base;
+}
+
+struct StageTimes
+{
+    double forwardMs = 1;
+    double backwardMs = 2;
+    int microBatches = 1;
+};
+
+/// Per micro-batch forward and backward of one stage from the step-time model; falls back to F = 1, B = 2
+/// units when the layout cannot be evaluated.
+StageTimes stageTimes(const core::Scenario& scenario)
+{
+    StageTimes times;
+    const auto& t = scenario.training;
+    times.microBatches = std::max(1, t.globalBatch / std::max(1, t.layout.dp * t.microBatch));
+    const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(scenario.cluster.gpuId);
+    if (!gpu)
+        return times;
+    const auto& efficiency = core::perf::EfficiencyTable::builtin().forGpu(gpu->id);
+    const auto step = core::perf::estimateStepTime(scenario, *gpu, efficiency);
+    if (!step.valid || step.microBatches < 1)
+        return times;
+    times.microBatches = step.microBatches;
+    times.forwardMs = 1e3 * step.computeForwardS / step.microBatches;
+    times.backwardMs = 1e3 * (step.computeBackwardS + step.recomputeS) / step.microBatches;
+    return times;
+}
+
+core::perf::PipelineParams pipelineParams(const core::Scenario& scenario, const StageTimes& times)
+{
+    core::perf::PipelineParams params;
+    params.schedule = scenario.training.schedule;
+    params.stages = scenario.training.layout.pp;
+    params.chunks = params.schedule == core::PipelineSchedule::Interleaved ? scenario.training.layout.virtualStages : 1;
+    params.microBatches = std::min(times.microBatches, kMaxMicroBatchesShown - kMaxMicroBatchesShown % params.stages);
+    params.microBatches = std::max(params.microBatches, 1);
+    // The backward splits into input and weight gradients of about equal cost (ZB paper, §2).
+    params.forward = times.forwardMs;
+    params.backward = times.backwardMs / 2;
+    params.weightGrad = times.backwardMs / 2;
+    return params;
+}
+
+} // namespace
+
+PipelinePanel::PipelinePanel(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_schedule(new QComboBox(this))
+    , m_summary(new QLabel(this))
+    , m_chart(new GanttChart(this))
+{
+    setObjectName(QStringLiteral("pipelinePanel"));
+    m_chart->setObjectName(QStringLiteral("pipeline-gantt"));
+    m_schedule->setObjectName(QStringLiteral("pipeline.schedule"));
+    createLayout();
+    connect(m_document, &ScenarioDocument::scenarioChanged, this, &PipelinePanel::refresh);
+    connect(m_schedule, &QComboBox::activated, this, &PipelinePanel::chooseSchedule);
+    refresh();
+}
+
+void PipelinePanel::createLayout()
+{
+    for (auto schedule : core::allValues<core::PipelineSchedule>())
+        m_schedule->addItem(QString::fromLatin1(core::toString(schedule).data()), int(schedule));
+    m_schedule->setToolTip(tr("Pipeline schedule of the scenario (an undoable edit)"));
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Schedule:"), this));
+    top->addWidget(m_schedule);
+    top->addWidget(m_summary, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_chart, 1);
+    m_chart->setTimeAxisLabel(tr("time within one step (ms)"));
+}
+
+void PipelinePanel::chooseSchedule(int index)
+{
+    core::Scenario scenario = m_document->scenario();
+    scenario.training.schedule = static_cast<core::PipelineSchedule>(m_schedule->itemData(index).toInt());
+    if (scenario.training.schedule != core::PipelineSchedule::Interleaved)
+        scenario.training.layout.virtualStages = 1;
+    else if (scenario.training.layout.virtualStages < 2)
+        scenario.training.layout.virtualStages = 2;
+    m_document->edit(scenario, tr("Change pipeline schedule"));
+}
+
+void PipelinePanel::refresh()
+{
+    const core::Scenario& scenario = m_document->scenario();
+    {
+        const QSignalBlocker blocker(m_schedule);
+        m_schedule->setCurrentIndex(m_schedule->findData(int(scenario.training.schedule)));
+    }
+    const StageTimes times = stageTimes(scenario);
+    const auto params = pipelineParams(scenario, times);
+    QStringList rows;
+    for (int stage = 0; stage < params.stages; ++stage)
+        rows << tr("stage %1").arg(stage);
+    m_chart->setRows(rows);
+    try {
+        const auto timeline = core::perf::simulatePipeline(params);
+        QVector<GanttBar> bars;
+        bars.reserve(int(timeline.ops.size()));
+        for (const auto& op : timeline.ops)
+            bars.push_back({op.stage, op.start, op.end, opLabel(op, params.chunks), opColor(op),
+                tr("stage %1, micro-batch %2, chunk %3\n%4 – %5 ms")
+                    .arg(op.stage)
+                    .arg(op.microBatch + 1)
+                    .arg(op.chunk + 1)
+                    .arg(op.start, 0, 'f', 2)
+                    .arg(op.end, 0, 'f', 2)});
+        m_chart->setBars(std::move(bars));
+        const auto& s = timeline.summary;
+        m_summary->setText(tr("makespan %1 ms · bubble %2 % of ideal · peak in flight %3 micro-batches%4")
+                               .arg(s.makespan, 0, 'f', 1)
+                               .arg(100 * s.bubbleFraction, 0, 'f', 1)
+                               .arg(s.worstPeakInFlight, 0, 'f', 2)
+                               .arg(params.microBatches < times.microBatches
+                                       ? tr(" (first %1 micro-batches shown)").arg(params.microBatches)
+                                       : QString()));
+    } catch (const std::exception& error) {
+        m_chart->setBars({});
+        m_summary->setText(tr("Cannot schedule this layout: %1").arg(QString::fromUtf8(error.what())));
+    }
+}
+
+} // namespace clusterplanner::ui

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/panels/steptimepanel.h"
+
+#include "core/perf/steptime.h"
+#include "ui/charts/chartstyle.h"
+#include "ui/charts/stackedbarchart.h"
+#include "ui/document/scenariodocument.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+namespace clusterplanner::ui {
+
+namespace {
+
+struct Term
+{
+    const char* name;
+    double seconds;
+};
+
+std::vector<Term> terms(const core::perf::StepTimeResult& r)
+{
+    return {{QT_TRANSLATE_NOOP("StepTimePanel", "forward compute"), r.computeForwardS},
+        {QT_TRANSLATE_NOOP("StepTimePanel", "backward compute"), r.computeBackwardS},
+        {QT_TRANSLATE_NOOP("StepTimePanel", "recompute"), r.recomputeS},
+        {QT_TRANSLATE_NOOP("StepTimePanel", "pipeline bubble"), r.bubbleS},
+        {QT_TRANSLATE_NOOP("StepTimePanel", "TP/SP comm (exposed)"), r.tpExposedS},
+        {QT_TRANSLATE_NOOP("StepTimePanel", "CP comm (exposed)"), r.cpExposedS},
+        {QT_TRANSLATE_NOOP("StepTimePanel", "EP all-to-all (exposed)"), r.epExposedS},
+        {QT_TRANSLATE_NOOP("StepTimePanel", "DP comm (exposed)"), r.dpExposedS},
+        {QT_TRANSLATE_NOOP("StepTimePanel", "PP send/recv (exposed)"), r.ppExposedS},
+        {QT_TRANSLATE_NOOP("StepTimePanel", "optimizer step"), r.optimizerS},
+        {QT_TRANSLATE_NOOP("StepTimePanel", "overheads"), r.overheadS + r.overlapSlowdownS}};
+}
+
+QString duration(double seconds)
+{
+    if (seconds >= 2 * 86400)
+        return QStringLiteral("%1 days").arg(seconds / 86400, 0, 'f', 1);
+    if (seconds >= 2 * 3600)
+        return QStringLiteral("%1 h").arg(seconds / 3600, 0, 'f', 1);
+    return QStringLiteral("%1 min").arg(seconds / 60, 0, 'f', 1);
+}
+
+} // namespace
+
+StepTimePanel::StepTimePanel(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_summary(new QLabel(this))
+    , m_chart(new StackedBarChart(this))
+{
+    setObjectName(QStringLiteral("stepTimePanel"));
+    m_chart->setObjectName(QStringLiteral("step-time-breakdown"));
+    m_chart->setHorizontal(true);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_chart, 1);
+    connect(m_document, &ScenarioDocument::scenarioChanged, this, &StepTimePanel::refresh);
+    refresh();
+}
+
+QString StepTimePanel::summaryText() const
+{
+    return m_summary->text();
+}
+
+void StepTimePanel::refresh()
+{
+    const core::Scenario& scenario = m_document->scenario();
+    const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(scenario.cluster.gpuId);
+    const auto result = gpu
+        ? core::perf::estimateStepTime(scenario, *gpu, core::perf::EfficiencyTable::builtin().forGpu(gpu->id))
+        : core::perf::StepTimeResult {};
+    if (!result.valid) {
+        m_summary->setText(
+            tr("This layout cannot run: %1").arg(gpu ? QString::fromUtf8(result.error) : tr("unknown GPU type")));
+        m_chart->setData({}, {});
+        return;
+    }
+    QStringList names;
+    QVector<double> milliseconds;
+    for (const auto& term : terms(result)) {
+        names << tr(term.name);
+        milliseconds << 1e3 * term.seconds;
+    }
+    m_chart->setData(names, {{tr("time per step"), categoryColor(0), milliseconds}});
+    m_chart->setValueAxisLabel(tr("ms per optimizer step"));
+    const QLocale locale;
+    m_summary->setText(tr("<b>Step %1 s</b> · %2 tokens/s per GPU · %3 tokens/s total · MFU %4 % · HFU %5 %<br>"
+                          "%6 tokens: %7 · %8 GPU-hours · $%9 at $%10/GPU-h · %11 MWh facility energy")
+                           .arg(result.stepTimeS, 0, 'f', 3)
+                           .arg(locale.toString(result.tokensPerSPerGpu, 'f', 0))
+                           .arg(locale.toString(result.tokensPerS, 'f', 0))
+                           .arg(100 * result.mfu, 0, 'f', 1)
+                           .arg(100 * result.hfu, 0, 'f', 1)
+                           .arg(locale.toString(scenario.economics.trainingTokens, 'g', 3))
+                           .arg(duration(result.trainingTimeS))
+                           .arg(locale.toString(result.gpuHours, 'f', 0))
+                           .arg(locale.toString(result.costUsd, 'f', 0))
+                           .arg(scenario.economics.gpuHourUsd, 0, 'f', 2)
+                           .arg(result.energyKwh / 1000, 0, 'f', 1));
+}
+
+} // namespace clusterplanner::ui
