@@ -25,7 +25,15 @@ ClusterState::ClusterState(const ClusterModel& model, const GpuCatalog& catalog,
             m_typeMaxNodeGpus.push_back(0);
             m_freeNodes.emplace_back();
         }
-        addNodes(*type, group.count, typeIndex, catalog, std::max(1, model.nodesPerRack));
+        const int nodeType = static_cast<int>(type - model.nodeTypes.data());
+        if (nodeType >= static_cast<int>(m_nodeTypeGpus.size())) {
+            m_nodeTypeGpus.resize(std::size_t(nodeType) + 1, 0);
+            m_nodeTypeGpuType.resize(std::size_t(nodeType) + 1, 0);
+        }
+        m_nodeTypeGpus[std::size_t(nodeType)] = type->gpuCount;
+        m_nodeTypeGpuType[std::size_t(nodeType)] = typeIndex;
+        m_maxNodeGpus = std::max(m_maxNodeGpus, type->gpuCount);
+        addNodes(*type, group.count, typeIndex, nodeType, catalog, std::max(1, model.nodesPerRack));
     }
     m_freeHistogram.resize(m_typeIds.size());
     for (std::size_t t = 0; t < m_typeIds.size(); ++t)
@@ -40,13 +48,15 @@ ClusterState::ClusterState(const ClusterModel& model, const GpuCatalog& catalog,
     m_gpuFreeSinceS.assign(m_gpus.size(), -1.0);
 }
 
-void ClusterState::addNodes(const NodeType& type, int count, int gpuType, const GpuCatalog& catalog, int nodesPerRack)
+void ClusterState::addNodes(
+    const NodeType& type, int count, int gpuType, int nodeType, const GpuCatalog& catalog, int nodesPerRack)
 {
     const GpuSpec* spec = catalog.find(type.gpuId);
     if (!spec)
         throw std::invalid_argument("node type " + type.name + ": unknown GPU \"" + type.gpuId + "\"");
     NodeInfo info;
     info.gpuType = gpuType;
+    info.nodeType = nodeType;
     info.gpus = type.gpuCount;
     info.gpuMemoryMiB = spec->memoryBytes() / (1024.0 * 1024.0);
     info.tdpW = spec->tdpW;
@@ -130,6 +140,30 @@ int ClusterState::strandedFreeGpus(int minRequest) const
     return stranded;
 }
 
+void ClusterState::enableLoadIndex(double wMemory, double wCpu, bool descending)
+{
+    m_loadIndex = true;
+    m_loadWeights[0] = wMemory;
+    m_loadWeights[1] = wCpu;
+    m_loadSign = descending ? -1.0 : 1.0;
+    m_buckets.assign(static_cast<std::size_t>(nodeTypeCount() * (m_maxNodeGpus + 1)), {});
+    m_nodeKey.assign(m_nodes.size(), 0.0);
+    for (const auto& node : m_nodes) {
+        m_nodeKey[std::size_t(node.id)] = loadKey(node.id);
+        m_buckets[std::size_t(node.nodeType * (m_maxNodeGpus + 1) + freeGpusOn(node.id))].insert(
+            {m_nodeKey[std::size_t(node.id)], node.id});
+    }
+}
+
+double ClusterState::loadKey(int node) const
+{
+    const NodeInfo& info = m_nodes[static_cast<std::size_t>(node)];
+    const NodeUse& use = m_use[static_cast<std::size_t>(node)];
+    const double memory = info.memoryGiB > 0 ? use.memoryGiB / info.memoryGiB : 0.0;
+    const double cpu = info.cpuCores > 0 ? use.cpuCores / info.cpuCores : 0.0;
+    return m_loadSign * (m_loadWeights[0] * memory + m_loadWeights[1] * cpu);
+}
+
 void ClusterState::setFree(int node, int oldFree, int newFree)
 {
     const auto type = static_cast<std::size_t>(m_nodes[static_cast<std::size_t>(node)].gpuType);
@@ -154,6 +188,10 @@ void ClusterState::setFree(int node, int oldFree, int newFree)
 void ClusterState::apply(const GpuSlice& slice, int sign, double nowS)
 {
     integrate(slice.node, nowS);
+    const auto nodeIndex = static_cast<std::size_t>(slice.node);
+    const std::size_t bucketBase = static_cast<std::size_t>(m_nodes[nodeIndex].nodeType * (m_maxNodeGpus + 1));
+    if (m_loadIndex)
+        m_buckets[bucketBase + std::size_t(freeGpusOn(slice.node))].erase({m_nodeKey[nodeIndex], slice.node});
     auto& use = m_use[static_cast<std::size_t>(slice.node)];
     const NodeInfo& info = m_nodes[static_cast<std::size_t>(slice.node)];
     const int oldFree = freeGpusOn(slice.node);
@@ -187,6 +225,10 @@ void ClusterState::apply(const GpuSlice& slice, int sign, double nowS)
     const int newFree = freeGpusOn(slice.node);
     if (newFree != oldFree)
         setFree(slice.node, oldFree, newFree);
+    if (m_loadIndex) {
+        m_nodeKey[nodeIndex] = loadKey(slice.node);
+        m_buckets[bucketBase + std::size_t(newFree)].insert({m_nodeKey[nodeIndex], slice.node});
+    }
     if (m_recordTimeline) {
         auto& samples = m_timeline[static_cast<std::size_t>(slice.node)];
         const auto u = utilization(slice.node);

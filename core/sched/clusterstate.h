@@ -5,6 +5,7 @@
 #include "core/sched/clustermodel.h"
 
 #include <array>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ struct NodeInfo
 {
     int id = 0;
     int gpuType = 0; ///< index into ClusterState::gpuTypeIds()
+    int nodeType = 0; ///< index of the node type (distinct ClusterModel::nodeTypes used by groups)
     int rack = 0;
     int gpus = 0;
     double gpuMemoryMiB = 0; ///< per GPU
@@ -89,6 +91,19 @@ public:
     /// Free GPUs on nodes whose free count is below minRequest (reference.md §7 I_frag numerator).
     int strandedFreeGpus(int minRequest) const;
 
+    /// Keeps, per (node type, free GPUs), the nodes ordered by host load wMemory·mem/cap + wCpu·cpu/cap
+    /// (descending when `descending`), ties by node id, so that PACK and SPREAD find the best node of a bucket
+    /// without scanning every node.
+    void enableLoadIndex(double wMemory, double wCpu, bool descending);
+    bool hasLoadIndex() const { return m_loadIndex; }
+    int nodeTypeCount() const { return static_cast<int>(m_nodeTypeGpus.size()); }
+    int nodeTypeGpus(int nodeType) const { return m_nodeTypeGpus[static_cast<std::size_t>(nodeType)]; }
+    int nodeTypeGpuType(int nodeType) const { return m_nodeTypeGpuType[static_cast<std::size_t>(nodeType)]; }
+    const std::set<std::pair<double, int>>& bucket(int nodeType, int freeGpus) const
+    {
+        return m_buckets[static_cast<std::size_t>(nodeType * (m_maxNodeGpus + 1) + freeGpus)];
+    }
+
     void allocate(const GpuSlice& slice, double nowS) { apply(slice, +1, nowS); }
     void release(const GpuSlice& slice, double nowS) { apply(slice, -1, nowS); }
 
@@ -108,10 +123,12 @@ private:
     {
         return static_cast<std::size_t>(m_gpuOffset[static_cast<std::size_t>(node)] + index);
     }
-    void addNodes(const NodeType& type, int count, int gpuType, const GpuCatalog& catalog, int nodesPerRack);
+    void addNodes(
+        const NodeType& type, int count, int gpuType, int nodeType, const GpuCatalog& catalog, int nodesPerRack);
     void apply(const GpuSlice& slice, int sign, double nowS);
     void integrate(int node, double nowS);
     void setFree(int node, int oldFree, int newFree);
+    double loadKey(int node) const;
 
     std::vector<NodeInfo> m_nodes;
     std::vector<NodeUse> m_use;
@@ -127,6 +144,13 @@ private:
     std::vector<double> m_lastChangeS;
     std::vector<std::array<double, 4>> m_integral;
     std::vector<std::vector<UsageSample>> m_timeline;
+    std::vector<int> m_nodeTypeGpus, m_nodeTypeGpuType;
+    int m_maxNodeGpus = 0;
+    bool m_loadIndex = false;
+    double m_loadWeights[2] = {0, 0};
+    double m_loadSign = 1;
+    std::vector<std::set<std::pair<double, int>>> m_buckets;
+    std::vector<double> m_nodeKey;
     NodeUse m_sumUse;
     std::array<double, 4> m_sumCapacity {};
     bool m_recordTimeline = true;

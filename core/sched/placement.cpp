@@ -107,6 +107,51 @@ std::vector<int> Placer::pickGpus(int node, int take) const
     return chosen;
 }
 
+bool Placer::consider(const PlacementRequest& request, int node, int take, int minPending,
+    const std::array<double, 4>& clusterAfter, Candidate& best) const
+{
+    const double share = double(take) / request.gpus;
+    if (!hostFits(node, request.cpuCores * share, request.memoryGiB * share, request.bandwidthGbps * share))
+        return false;
+    const double s = score(node, take, request.cpuCores * share, request.memoryGiB * share, minPending, clusterAfter);
+    if (s > best.score || (s == best.score && node < best.node))
+        best = {node, take, s};
+    return true;
+}
+
+Placer::Candidate Placer::bestScannedNode(const PlacementRequest& request, int type, int remaining, int minTake,
+    const std::vector<int>& taken, int minPending, const std::array<double, 4>& clusterAfter) const
+{
+    Candidate best;
+    for (int node : m_state.nodesWithFreeGpus(type)) {
+        const int take = std::min(remaining, m_state.freeGpusOn(node));
+        if (take >= minTake && std::find(taken.begin(), taken.end(), node) == taken.end())
+            consider(request, node, take, minPending, clusterAfter, best);
+    }
+    return best;
+}
+
+Placer::Candidate Placer::bestIndexedNode(const PlacementRequest& request, int type, int remaining, int minTake,
+    const std::vector<int>& taken, int minPending, const std::array<double, 4>& clusterAfter) const
+{
+    // Inside one (node type, free GPUs) bucket s_gpu and s_frag are equal and s_mem, s_cpu follow the bucket's
+    // order, so the first node that fits is the bucket's best: only one score per bucket is computed.
+    Candidate best;
+    for (int nodeType = 0; nodeType < m_state.nodeTypeCount(); ++nodeType) {
+        if (m_state.nodeTypeGpuType(nodeType) != type)
+            continue;
+        for (int free = std::max(1, minTake); free <= m_state.nodeTypeGpus(nodeType); ++free) {
+            const int take = std::min(remaining, free);
+            for (const auto& [key, node] : m_state.bucket(nodeType, free)) {
+                if (std::find(taken.begin(), taken.end(), node) == taken.end()
+                    && consider(request, node, take, minPending, clusterAfter, best))
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
 std::optional<std::vector<GpuSlice>> Placer::placeWhole(
     const PlacementRequest& request, int type, int minPending, double& firstScore) const
 {
@@ -121,29 +166,17 @@ std::optional<std::vector<GpuSlice>> Placer::placeWhole(
             return std::nullopt;
         // Each chunk must be large enough that the rest still fits in the nodes the β limit leaves.
         const int minTake = nodesLeft >= remaining ? 1 : (remaining + nodesLeft - 1) / nodesLeft;
-        int best = -1, bestTake = 0;
-        double bestScore = -std::numeric_limits<double>::infinity();
-        for (int node : m_state.nodesWithFreeGpus(type)) {
-            const int take = std::min(remaining, m_state.freeGpusOn(node));
-            if (take < minTake || std::find(taken.begin(), taken.end(), node) != taken.end())
-                continue;
-            const double share = double(take) / request.gpus;
-            if (!hostFits(node, request.cpuCores * share, request.memoryGiB * share, request.bandwidthGbps * share))
-                continue;
-            const double s
-                = score(node, take, request.cpuCores * share, request.memoryGiB * share, minPending, clusterAfter);
-            if (s > bestScore || (s == bestScore && node < best)) {
-                best = node;
-                bestTake = take;
-                bestScore = s;
-            }
-        }
-        if (best < 0)
+        Candidate best = m_state.hasLoadIndex()
+            ? bestIndexedNode(request, type, remaining, minTake, taken, minPending, clusterAfter)
+            : bestScannedNode(request, type, remaining, minTake, taken, minPending, clusterAfter);
+        const int bestTake = best.take;
+        const double bestScore = best.score;
+        if (best.node < 0)
             return std::nullopt;
         if (slices.empty())
             firstScore = bestScore;
-        slices.push_back(makeSlice(best, pickGpus(best, bestTake), request, 1000));
-        taken.push_back(best);
+        slices.push_back(makeSlice(best.node, pickGpus(best.node, bestTake), request, 1000));
+        taken.push_back(best.node);
         remaining -= bestTake;
         --nodesLeft;
     }

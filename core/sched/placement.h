@@ -45,6 +45,18 @@ public:
         const std::array<double, 4>& clusterAfter) const;
 
 private:
+    struct Candidate
+    {
+        int node = -1;
+        int take = 0;
+        double score = -1e300;
+    };
+    bool consider(const PlacementRequest& request, int node, int take, int minPending,
+        const std::array<double, 4>& clusterAfter, Candidate& best) const;
+    Candidate bestScannedNode(const PlacementRequest& request, int type, int remaining, int minTake,
+        const std::vector<int>& taken, int minPending, const std::array<double, 4>& clusterAfter) const;
+    Candidate bestIndexedNode(const PlacementRequest& request, int type, int remaining, int minTake,
+        const std::vector<int>& taken, int minPending, const std::array<double, 4>& clusterAfter) const;
     std::optional<std::vector<GpuSlice>> placeWhole(
         const PlacementRequest& request, int type, int minPending, double& firstScore) const;
     std::optional<std::vector<GpuSlice>> placeFractional(const PlacementRequest& request) const;

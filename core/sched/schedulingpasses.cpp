@@ -48,8 +48,9 @@ void Simulator::passGandiva()
 
 void Simulator::passFairShare()
 {
-    // The user with the smallest held/entitled share goes next; FIFO within a user. A user whose next job does
-    // not fit is skipped for the rest of the pass so other users can still use free GPUs.
+    // The user with the smallest used/entitled share goes next (used = GPU-seconds so far, then GPUs held now);
+    // FIFO within a user. A user whose next job does not fit is skipped for the rest of the pass so other users
+    // can still use free GPUs.
     const std::size_t users = m_userGpus.size();
     std::vector<std::vector<int>> perUser(users);
     for (int job : m_queue)
@@ -60,11 +61,11 @@ void Simulator::passFairShare()
     };
     for (;;) {
         std::size_t best = users;
-        double bestShare = std::numeric_limits<double>::infinity();
+        std::pair<double, double> bestShare {std::numeric_limits<double>::infinity(), 0.0};
         for (std::size_t u = 0; u < users; ++u) {
             if (next[u] >= perUser[u].size())
                 continue;
-            const double share = m_userGpus[u] / entitlement(u);
+            const std::pair<double, double> share {userUsage(u) / entitlement(u), m_userGpus[u] / entitlement(u)};
             if (share < bestShare) {
                 best = u;
                 bestShare = share;
@@ -142,31 +143,38 @@ void Simulator::passBackfill()
 
 bool Simulator::preemptFor(int job, const std::vector<int>& order, std::size_t position)
 {
-    // Only jobs in a strictly lower class (Tiresias queue, or priority) are victims, lowest first, and only when
-    // freeing all of them could make room (counted in GPUs), so preemption is never wasted on a hopeless job.
+    // Victims are running jobs of a strictly lower class (Tiresias queue, or priority), lowest first. A dry run
+    // releases them one by one until the job would fit, then puts them back: only if it fits are exactly those
+    // victims preempted, so no job is ever preempted for nothing (which would thrash under restart costs).
     auto klass = [&](int j) {
         return m_options.policy == Policy::Tiresias ? m_active[static_cast<std::size_t>(j)].level
                                                     : -(*m_workload)[static_cast<std::size_t>(j)].priority;
     };
     const PlacementRequest& request = m_active[static_cast<std::size_t>(job)].request;
-    const int need = std::max(1, request.gpus);
     std::vector<int> victims;
-    int available = m_state.freeGpus();
     for (std::size_t i = order.size(); i-- > position + 1;) {
-        const int other = order[i];
-        if (m_active[static_cast<std::size_t>(other)].running && klass(other) > klass(job)) {
-            victims.push_back(other);
-            available += m_active[static_cast<std::size_t>(other)].request.gpus;
-        }
+        const Active& other = m_active[static_cast<std::size_t>(order[i])];
+        const int type
+            = m_state.nodes()[static_cast<std::size_t>(other.running ? other.slices.front().node : 0)].gpuType;
+        if (other.running && klass(order[i]) > klass(job) && (request.gpuType < 0 || type == request.gpuType))
+            victims.push_back(order[i]);
     }
-    if (available < need)
+    std::size_t needed = 0;
+    for (std::size_t k = 0; k < victims.size() && needed == 0; ++k) {
+        for (const auto& slice : m_active[static_cast<std::size_t>(victims[k])].slices)
+            m_state.release(slice, m_nowS);
+        if (m_placer.place(request, minPendingGpus()))
+            needed = k + 1;
+    }
+    const std::size_t released = needed > 0 ? needed : victims.size();
+    for (std::size_t k = released; k-- > 0;)
+        for (const auto& slice : m_active[static_cast<std::size_t>(victims[k])].slices)
+            m_state.allocate(slice, m_nowS);
+    if (needed == 0)
         return false;
-    for (int victim : victims) {
-        stop(victim, false);
-        if (tryStart(job, false))
-            return true;
-    }
-    return false;
+    for (std::size_t k = 0; k < needed; ++k)
+        stop(victims[k], false);
+    return tryStart(job, false);
 }
 
 void Simulator::passPreemptive()

@@ -21,7 +21,12 @@ Simulator::Simulator(const ClusterModel& model, const GpuCatalog& catalog, Simul
     : m_options(std::move(options))
     , m_state(model, catalog, m_options.recordTimeline)
     , m_placer(m_state, m_options)
-{ }
+{
+    // BALANCED compares each node with the cluster mean, which no fixed order captures: it scans all nodes.
+    if (m_options.placement != PlacementStrategy::Balanced)
+        m_state.enableLoadIndex(
+            m_options.weights.memory, m_options.weights.cpu, m_options.placement == PlacementStrategy::Pack);
+}
 
 void Simulator::reset(const Workload& workload)
 {
@@ -60,6 +65,8 @@ void Simulator::reset(const Workload& workload)
         users = std::max(users, job.user + 1);
     }
     m_userGpus.assign(static_cast<std::size_t>(users), 0.0);
+    m_userGpuS.assign(static_cast<std::size_t>(users), 0.0);
+    m_userSinceS.assign(static_cast<std::size_t>(users), 0.0);
 }
 
 std::string Simulator::rejectionReason(int job) const
@@ -110,6 +117,19 @@ void Simulator::admit(int job)
     notify(EventKind::Arrival, job);
 }
 
+void Simulator::changeUserGpus(int user, double delta)
+{
+    const auto u = static_cast<std::size_t>(user);
+    m_userGpuS[u] = userUsage(u);
+    m_userSinceS[u] = m_nowS;
+    m_userGpus[u] += delta;
+}
+
+double Simulator::userUsage(std::size_t user) const
+{
+    return m_userGpuS[user] + m_userGpus[user] * (m_nowS - m_userSinceS[user]);
+}
+
 int Simulator::minPendingGpus() const
 {
     return m_pendingGpus.empty() ? 0 : m_pendingGpus.begin()->first;
@@ -153,7 +173,7 @@ void Simulator::start(int job, std::vector<GpuSlice> slices)
     a.rate = 1.0;
     a.lastUpdateS = m_nowS;
     a.slices = slices;
-    m_userGpus[static_cast<std::size_t>(j.user)] += j.gpuShare();
+    changeUserGpus(j.user, j.gpuShare());
     m_runningPos[static_cast<std::size_t>(job)] = static_cast<int>(m_running.size());
     m_running.push_back(job);
     if (m_options.policy == Policy::Backfill) {
@@ -234,7 +254,7 @@ void Simulator::stop(int job, bool finished)
     advance(job);
     for (const auto& slice : a.slices)
         m_state.release(slice, m_nowS);
-    m_userGpus[static_cast<std::size_t>(j.user)] -= j.gpuShare();
+    changeUserGpus(j.user, -j.gpuShare());
     Segment& segment = rec.segments.back();
     segment.endS = m_nowS;
     rec.allocatedGpuS += (m_nowS - segment.startS) * j.gpuShare();

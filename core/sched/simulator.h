@@ -78,6 +78,8 @@ private:
     void schedule();
     void finishRun(double endS);
     void notify(EventKind kind, int job);
+    void changeUserGpus(int user, double delta);
+    double userUsage(std::size_t user) const;
 
     // Job lifecycle (simulator.cpp).
     bool tryStart(int job, bool allowShared);
@@ -118,6 +120,8 @@ private:
     std::map<int, int> m_pendingGpus; ///< whole-GPU request size → waiting jobs
     std::set<std::pair<double, int>> m_runningByEstimatedEnd; ///< backfilling reservations
     std::vector<double> m_userGpus; ///< fair share: GPUs each user holds now
+    std::vector<double> m_userGpuS; ///< fair share: GPU-seconds each user used up to m_userSinceS
+    std::vector<double> m_userSinceS;
     double m_nowS = 0;
     double m_lastPassS = 0;
     double m_fragIntegral = 0;
