@@ -54,7 +54,7 @@ int main(int argc, char** argv)
     SyntheticWorkloadSpec spec;
     spec.jobs = argc > 1 ? std::stoi(argv[1]) : 100'000;
     spec.seed = 7;
-    spec.arrivalsPerHour = argc > 2 ? std::stod(argv[2]) : 700;
+    spec.arrivalsPerHour = argc > 2 ? std::stod(argv[2]) : 4000; // a long queue, so backfilling works hard
     spec.users = 64;
     spec.runtimeCsvPath = CLUSTERPLANNER_SHARED_DIR "/traces/philly_runtime.csv";
     const Workload workload = generateWorkload(spec);

@@ -13,6 +13,7 @@ const std::vector<Command>& commands()
     // One line per subcommand; each lives in its own file under core/cli/ (declared in commandlist.h).
     static const std::vector<Command> table = {
         {"catalog", "list the GPU catalog (--json)", &runCatalog},
+        {"simulate", "replay jobs on a cluster under a scheduling policy (--json)", &runSimulate},
     };
     return table;
 }
