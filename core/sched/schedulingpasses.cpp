@@ -123,9 +123,10 @@ void Simulator::passBackfill()
     const double shadowS = reservationTime(m_queue[position], extra);
     const std::size_t last = std::min(m_queue.size(), position + 1 + std::size_t(std::max(0, m_options.backfillDepth)));
     std::size_t scanned = position + 1;
+    int free = m_state.freeGpus();
     for (; scanned < last; ++scanned) {
-        const int free = m_state.freeGpus();
-        if (free == 0)
+        // Nothing more can start once the free GPUs are fewer than the smallest waiting request.
+        if (free == 0 || (m_pendingFractional == 0 && free < minPendingGpus()))
             break;
         const int job = m_queue[scanned];
         const Job& j = (*m_workload)[static_cast<std::size_t>(job)];
@@ -135,8 +136,11 @@ void Simulator::passBackfill()
         const bool endsInTime = m_nowS + j.estimate() <= shadowS;
         if (!endsInTime && gpus > extra)
             continue;
-        if (tryStart(job, false) && !endsInTime)
-            extra -= gpus;
+        if (tryStart(job, false)) {
+            free = m_state.freeGpus();
+            if (!endsInTime)
+                extra -= gpus;
+        }
     }
     eraseStartedFromQueue(scanned);
 }

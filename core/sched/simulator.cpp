@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace clusterplanner::core::sched {
 
@@ -30,6 +31,8 @@ Simulator::Simulator(const ClusterModel& model, const GpuCatalog& catalog, Simul
 
 void Simulator::reset(const Workload& workload)
 {
+    if (m_eventCount > 0)
+        throw std::logic_error("Simulator::run: a Simulator runs one workload; make a new one for the next");
     m_workload = &workload;
     const std::size_t n = workload.size();
     m_active.assign(n, {});
@@ -103,6 +106,8 @@ void Simulator::admit(int job)
     a.lastUpdateS = m_nowS;
     if (a.request.gpus > 0)
         ++m_pendingGpus[a.request.gpus];
+    else
+        ++m_pendingFractional;
     const auto& w = *m_workload;
     auto key = [&](int i) {
         const Job& j = w[static_cast<std::size_t>(i)];
@@ -161,7 +166,9 @@ void Simulator::start(int job, std::vector<GpuSlice> slices)
     const Job& j = (*m_workload)[static_cast<std::size_t>(job)];
     for (const auto& slice : slices)
         m_state.allocate(slice, m_nowS);
-    if (a.request.gpus > 0 && --m_pendingGpus[a.request.gpus] == 0)
+    if (a.request.gpus == 0)
+        --m_pendingFractional;
+    else if (--m_pendingGpus[a.request.gpus] == 0)
         m_pendingGpus.erase(a.request.gpus);
     if (rec.startS < 0) {
         rec.startS = m_nowS;
@@ -287,6 +294,8 @@ void Simulator::stop(int job, bool finished)
     ++rec.preemptions;
     if (a.request.gpus > 0)
         ++m_pendingGpus[a.request.gpus];
+    else
+        ++m_pendingFractional;
     m_queue.push_back(job);
     notify(EventKind::Preempt, job);
 }

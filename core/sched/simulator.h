@@ -34,6 +34,7 @@ public:
     Simulator(const ClusterModel& model, const GpuCatalog& catalog, SimulationOptions options);
 
     void setObserver(EventObserver observer) { m_observer = std::move(observer); }
+    /// Runs the workload; call once per Simulator (throws std::logic_error on a second call).
     SimulationResult run(const Workload& workload);
 
 private:
@@ -118,6 +119,7 @@ private:
     std::vector<int> m_runningPos; ///< index into m_running, -1 when not running
     std::vector<std::vector<int>> m_gpuResidents; ///< time slicing: jobs on each global GPU
     std::map<int, int> m_pendingGpus; ///< whole-GPU request size → waiting jobs
+    int m_pendingFractional = 0; ///< waiting fractional jobs
     std::set<std::pair<double, int>> m_runningByEstimatedEnd; ///< backfilling reservations
     std::vector<double> m_userGpus; ///< fair share: GPUs each user holds now
     std::vector<double> m_userGpuS; ///< fair share: GPU-seconds each user used up to m_userSinceS
