@@ -19,6 +19,7 @@ const std::vector<Command>& commands()
         {"cost", "capex, opex, TCO, cloud and energy: --gpus N --gpu ID --hours H", &runCost},
         {"estimate", "per-GPU memory of a case file (--case FILE), JSON", &runEstimate},
         {"validate", "predicted vs measured (--cases FILE --truth FILE [--markdown])", &runValidate},
+        {"simulate", "replay jobs on a cluster under a scheduling policy (--json)", &runSimulate},
     };
     return table;
 }

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Options, per-job records and results of a scheduling simulation (reference.md §7).
+#pragma once
+
+#include "core/sched/clusterstate.h"
+
+#include <array>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clusterplanner::core::sched {
+
+enum class Policy { Fifo, Sjf, SjfEstimate, FairShare, Backfill, Tiresias, Gandiva, Priority };
+enum class PlacementStrategy { Pack, Spread, Balanced };
+enum class FractionalFit { FirstFit, BestFit };
+
+std::string_view toString(Policy policy);
+std::string_view toString(PlacementStrategy strategy);
+/// "fifo", "sjf", "sjf-estimate", "fair", "backfill", "tiresias", "gandiva", "priority".
+std::optional<Policy> policyFromString(std::string_view text);
+/// "pack", "spread", "balanced".
+std::optional<PlacementStrategy> placementFromString(std::string_view text);
+
+/// Seed node score `0.4·s_gpu + 0.3·s_mem + 0.2·s_cpu + 0.1·s_frag` [S2; reference.md §7 "Placement"].
+struct PlacementWeights
+{
+    double gpu = 0.4;
+    double memory = 0.3;
+    double cpu = 0.2;
+    double fragmentation = 0.1;
+};
+
+struct SimulationOptions
+{
+    Policy policy = Policy::Fifo;
+    PlacementStrategy placement = PlacementStrategy::Pack;
+    PlacementWeights weights;
+    FractionalFit fractionalFit = FractionalFit::BestFit;
+    int maxNodesPerJob = 0; ///< topology constraint β; 0 = no limit
+    /// Queue entries examined per backfill pass; Slurm's bf_max_job_test default is 500.
+    int backfillDepth = 500;
+    /// Tiresias 2D-LAS queue thresholds in attained GPU-seconds [Sched; reference.md §7].
+    std::vector<double> tiresiasThresholdsGpuS {3600, 7200, 18000};
+    /// Paid again on every resume after a preemption (Pollux simulator `rescale_time`, reference.md §7).
+    double restartCostS = 30;
+    int timeSliceMaxJobs = 2; ///< Gandiva: co-resident whole-GPU jobs per GPU
+    /// Gandiva: share of progress lost to context switches when k > 1 jobs share a GPU (assumption, not sourced).
+    double switchOverhead = 0.05;
+    /// Gandiva: GPU memory assumed for a whole-GPU job that does not give gpuMemoryMiB (share of the device).
+    double assumedMemoryFraction = 0.5;
+    std::vector<double> userShares; ///< fair-share entitlements by user index; empty or missing = equal
+    double idlePowerFraction = 0.1; ///< idle GPU power as a share of TDP (P_idle of reference.md §8; assumption)
+    bool recordTimeline = true; ///< per-node usage step functions
+    double horizonS = std::numeric_limits<double>::infinity(); ///< jobs still running then are unfinished
+};
+
+/// One continuous run of a job on fixed GPUs.
+struct Segment
+{
+    double startS = 0;
+    double endS = 0;
+    std::vector<GpuSlice> slices;
+};
+
+struct JobRecord
+{
+    int jobId = 0;
+    int user = 0;
+    int gpus = 0;
+    int gpuMilli = 0;
+    double submitS = 0;
+    double durationS = 0;
+    double startS = -1; ///< first start; -1 if it never ran
+    double endS = -1; ///< completion; -1 if unfinished
+    int preemptions = 0;
+    bool unfinished = false;
+    std::string note; ///< why it never ran, e.g. "needs 16 GPUs of type ..."
+    double serviceS = 0; ///< useful work done, dedicated-GPU seconds (= durationS when finished)
+    double allocatedGpuS = 0; ///< Σ segment length × GPUs held (fractional counted by share)
+    std::vector<Segment> segments; ///< Gantt chart input
+};
+
+struct SimulationResult
+{
+    std::vector<JobRecord> jobs; ///< in workload order
+    std::vector<NodeInfo> nodes;
+    std::vector<std::string> gpuTypeIds;
+    std::vector<std::array<double, 4>> utilization; ///< U: nodes × {GPU, MEM, CPU, BW}, time-averaged
+    std::vector<std::vector<UsageSample>> timeline; ///< per node; empty unless recordTimeline
+    double startS = 0; ///< first submission
+    double endS = 0; ///< last completion (or horizon)
+    long long events = 0;
+    long long passes = 0;
+    double fragmentationIndex = 0; ///< time-averaged I_frag while jobs were pending
+    double idleGapGpuS = 0; ///< F_time numerator
+    double idlePowerFraction = 0.1;
+};
+
+enum class EventKind { Arrival, Start, Finish, Preempt, Demote, Reject };
+
+struct SimEvent
+{
+    EventKind kind = EventKind::Arrival;
+    double timeS = 0;
+    int jobIndex = 0; ///< index into the workload
+};
+
+} // namespace clusterplanner::core::sched

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Microsoft Philly `cluster_job_log` importer (msr-fiddle/philly-traces, reference.md §7).
+#include "core/sched/tracecsv.h"
+#include "core/sched/traces.h"
+#include "core/sched/tracesupport.h"
+
+#include <nlohmann/json.hpp>
+
+namespace clusterplanner::core::sched {
+
+namespace {
+
+using nlohmann::json;
+
+struct PhillyJob
+{
+    const TraceOptions& options;
+    std::size_t index;
+    const json& entry;
+
+    [[noreturn]] void fail(const std::string& field, const std::string& problem) const
+    {
+        throw TraceFormatError(options.source + ": job " + std::to_string(index + 1) + " ("
+            + entry.value("jobid", std::string("no jobid")) + "), field " + field + ": " + problem);
+    }
+
+    /// A time field; std::nullopt for Philly's "None" (the attempt never started or ended).
+    std::optional<double> time(const json& object, const std::string& field, const std::string& path) const
+    {
+        auto it = object.find(field);
+        if (it == object.end())
+            fail(path, "is missing");
+        if (it->is_null() || (it->is_string() && it->get<std::string>() == "None"))
+            return std::nullopt;
+        if (it->is_number())
+            return it->get<double>();
+        auto parsed = it->is_string() ? parseDateTime(it->get<std::string>()) : std::nullopt;
+        if (!parsed)
+            fail(path, "\"" + it->dump() + "\" is not a date-time (YYYY-MM-DD HH:MM:SS)");
+        return parsed;
+    }
+
+    int gpusOf(const json& attempt, const std::string& path) const
+    {
+        int gpus = 0;
+        const json& detail = attempt.contains("detail") ? attempt["detail"] : json::array();
+        if (!detail.is_array())
+            fail(path + ".detail", "must be an array");
+        for (const json& machine : detail) {
+            if (!machine.is_object() || !machine.contains("gpus") || !machine["gpus"].is_array())
+                fail(path + ".detail", "each entry needs a gpus array");
+            gpus += static_cast<int>(machine["gpus"].size());
+        }
+        return gpus;
+    }
+};
+
+} // namespace
+
+Workload readPhillyTrace(std::istream& in, const TraceOptions& options)
+{
+    json document;
+    try {
+        document = json::parse(in);
+    } catch (const json::parse_error& error) {
+        throw TraceFormatError(options.source + ": not valid JSON at byte " + std::to_string(error.byte));
+    }
+    if (!document.is_array())
+        throw TraceFormatError(options.source + ": expected a JSON array of jobs");
+    UserIndex users;
+    Workload jobs;
+    for (std::size_t i = 0; i < document.size(); ++i) {
+        const json& entry = document[i];
+        if (!entry.is_object())
+            throw TraceFormatError(options.source + ": job " + std::to_string(i + 1) + " is not an object");
+        const PhillyJob reader {options, i, entry};
+        const auto submit = reader.time(entry, "submitted_time", "submitted_time");
+        if (!entry.contains("attempts") || !entry["attempts"].is_array())
+            reader.fail("attempts", "is missing or not an array");
+        const json& attempts = entry["attempts"];
+        if (!submit || attempts.empty())
+            continue;
+        const auto first = reader.time(attempts.front(), "start_time", "attempts[0].start_time");
+        const std::string lastPath = "attempts[" + std::to_string(attempts.size() - 1) + "]";
+        const auto end = reader.time(attempts.back(), "end_time", lastPath + ".end_time");
+        const int gpus = reader.gpusOf(attempts.back(), lastPath);
+        if (!first || !end || gpus == 0)
+            continue;
+        if (*end < *first)
+            reader.fail(lastPath + ".end_time", "is before the first attempt's start_time");
+        checkGpus(options, gpus, static_cast<int>(i + 1), "gpus");
+        Job job;
+        job.id = static_cast<int>(jobs.size());
+        job.user = users.of(entry.value("user", std::string()));
+        job.gpus = gpus;
+        job.submitS = *submit;
+        job.durationS = *end - *first;
+        jobs.push_back(job);
+    }
+    finishWorkload(jobs, options);
+    return jobs;
+}
+
+} // namespace clusterplanner::core::sched

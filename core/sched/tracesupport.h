@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Helpers shared by the trace importers (private to core/sched).
+#pragma once
+
+#include "core/sched/traces.h"
+
+#include <map>
+#include <string>
+
+namespace clusterplanner::core::sched {
+
+/// Dense user numbers 0, 1, … in order of first appearance.
+class UserIndex
+{
+public:
+    int of(const std::string& name);
+
+private:
+    std::map<std::string, int> m_ids;
+};
+
+/// Throws TraceFormatError naming the row when a job asks for more GPUs than options.clusterGpus.
+void checkGpus(const TraceOptions& options, int gpus, int row, const std::string& column);
+/// Rebases submit times to start at 0 when options.rebaseTime.
+void finishWorkload(Workload& jobs, const TraceOptions& options);
+
+} // namespace clusterplanner::core::sched
