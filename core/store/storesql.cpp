@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Conversions between the store's rows and values.
+#include "core/store/storesql.h"
+
+#include "core/io/scenariojson.h"
+
+namespace clusterplanner::core::storesql {
+
+namespace {
+
+const char* sortExpression(SortColumn sort)
+{
+    switch (sort) {
+    case SortColumn::Name:
+        return "s.name COLLATE NOCASE";
+    case SortColumn::Created:
+        return "s.created";
+    case SortColumn::Modified:
+        return "s.modified";
+    case SortColumn::GpuCount:
+        return "COALESCE(r.gpu_count, s.gpu_count)";
+    case SortColumn::TokensPerS:
+        return "r.tokens_per_s";
+    case SortColumn::CostUsd:
+        return "r.cost_usd";
+    case SortColumn::Mfu:
+        return "r.mfu";
+    case SortColumn::StepTimeS:
+        break;
+    }
+    return "r.step_time_s";
+}
+
+} // namespace
+
+std::string listSql(SortColumn sort, bool descending)
+{
+    const std::string direction = descending ? " DESC" : " ASC";
+    return "SELECT s.id, s.name, s.tags, s.notes, s.gpu_id, s.gpu_count, s.created, s.modified, "
+           "r.gpu_count, r.tokens_per_s, r.cost_usd, r.mfu, r.step_time_s "
+           "FROM scenarios s LEFT JOIN results r ON r.scenario_id = s.id "
+           "WHERE EXISTS (SELECT 1 FROM trash t WHERE t.scenario_id = s.id) = ?1 "
+           "AND (?2 = '' OR s.name LIKE ?2 ESCAPE '\\' OR s.tags LIKE ?2 ESCAPE '\\' OR s.notes LIKE ?2 ESCAPE '\\') "
+           "ORDER BY "
+        + std::string(sortExpression(sort)) + direction + " NULLS LAST, s.id" + direction + " LIMIT ?3";
+}
+
+std::string likePattern(const std::string& search)
+{
+    if (search.empty())
+        return {};
+    std::string pattern = "%";
+    for (char c : search) {
+        if (c == '%' || c == '_' || c == '\\')
+            pattern += '\\';
+        pattern += c;
+    }
+    return pattern + "%";
+}
+
+std::string tagsToText(const std::vector<std::string>& tags)
+{
+    return nlohmann::json(tags).dump();
+}
+
+std::vector<std::string> tagsFromText(const std::string& text)
+{
+    const auto json = nlohmann::json::parse(text, nullptr, false);
+    std::vector<std::string> tags;
+    if (json.is_array())
+        for (const auto& tag : json)
+            if (tag.is_string())
+                tags.push_back(tag.get<std::string>());
+    return tags;
+}
+
+Scenario scenarioFromText(const std::string& text, ScenarioId id)
+{
+    try {
+        return scenarioFromJson(nlohmann::json::parse(text));
+    } catch (const std::exception& error) {
+        throw StoreError(StoreProblem::Corrupt,
+            "scenario " + std::to_string(id) + " in the library cannot be read (" + error.what() + ")");
+    }
+}
+
+nlohmann::json detailFromText(const std::string& text)
+{
+    auto json = nlohmann::json::parse(text, nullptr, false);
+    return json.is_discarded() ? nlohmann::json::object() : json;
+}
+
+ResultFigures figuresAt(const Statement& statement, int firstColumn)
+{
+    return {static_cast<int>(statement.integer(firstColumn)), statement.real(firstColumn + 1),
+        statement.real(firstColumn + 2), statement.real(firstColumn + 3), statement.real(firstColumn + 4)};
+}
+
+StoreError notFound(ScenarioId id)
+{
+    return StoreError(StoreProblem::NotFound, "there is no scenario with id " + std::to_string(id) + " in the library");
+}
+
+} // namespace clusterplanner::core::storesql
