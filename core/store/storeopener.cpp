@@ -150,7 +150,7 @@ void StoreOpener::inspect(Database& database, bool existed, bool readOnly) const
     if (applicationId != kLibraryApplicationId && !(applicationId == 0 && empty))
         throw StoreError(
             StoreProblem::ForeignDatabase, "it is a database of another program, not a ClusterPlanner library");
-    if (version > kSchemaVersion)
+    if (version > kSchemaVersion && !readOnly)
         throw StoreError(StoreProblem::NewerSchema,
             "it was written by a newer ClusterPlanner (library schema " + std::to_string(version)
                 + "; this version understands up to " + std::to_string(kSchemaVersion) + ")");
