@@ -71,14 +71,14 @@ ScenarioId ScenarioStore::insert(const Scenario& scenario, const std::vector<std
     auto statement = m_database.prepare(kInsertScenario);
     statement.bind(1, scenario.name).bind(2, scenario.notes).bind(3, scenario.cluster.gpuId);
     statement.bind(4, scenario.cluster.gpuCount).bind(5, now).bind(6, now);
-    statement.bind(7, scenarioToJson(scenario).dump()).bind(8, tagsToText(tags));
+    statement.bind(7, scenarioToText(scenario)).bind(8, tagsToText(tags));
     statement.run();
     return m_database.lastInsertId();
 }
 
 void ScenarioStore::replace(ScenarioId id, const Scenario& scenario, const std::string& now)
 {
-    const std::string json = scenarioToJson(scenario).dump();
+    const std::string json = scenarioToText(scenario);
     if (json == currentJson(id))
         return; // saving an unchanged scenario must not pile up identical versions
     m_database.prepare(kKeepVersion).bind(1, id).bind(2, now).run();

@@ -62,7 +62,7 @@ void ScenarioStore::autosave(const std::string& slot, const Scenario& scenario, 
             statement.bind(2, *id);
         else
             statement.bindNull(2);
-        statement.bind(3, isoTimestampUtc()).bind(4, scenarioToJson(scenario).dump()).run();
+        statement.bind(3, isoTimestampUtc()).bind(4, scenarioToText(scenario)).run();
     });
 }
 

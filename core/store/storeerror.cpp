@@ -29,6 +29,8 @@ std::string_view toString(StoreProblem problem)
         return "busy";
     case StoreProblem::NotFound:
         return "not-found";
+    case StoreProblem::InvalidScenario:
+        return "invalid-scenario";
     case StoreProblem::Io:
         return "io-error";
     case StoreProblem::Other:

@@ -20,6 +20,7 @@ enum class StoreProblem {
     DiskFull, ///< no space left, or the size limit was reached
     Busy, ///< another connection held the write lock longer than the busy timeout
     NotFound, ///< no scenario (or version, or slot) with that id
+    InvalidScenario, ///< a scenario that fails the file-format checks, so it is never stored
     Io, ///< an operating-system read/write error
     Other,
 };

@@ -84,6 +84,17 @@ Scenario scenarioFromText(const std::string& text, ScenarioId id)
     }
 }
 
+std::string scenarioToText(const Scenario& scenario)
+{
+    const auto json = scenarioToJson(scenario);
+    try {
+        scenarioFromJson(json);
+    } catch (const ScenarioFormatError& error) {
+        throw StoreError(StoreProblem::InvalidScenario, std::string("the scenario is not valid: ") + error.what());
+    }
+    return json.dump();
+}
+
 nlohmann::json detailFromText(const std::string& text)
 {
     auto json = nlohmann::json::parse(text, nullptr, false);

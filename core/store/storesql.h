@@ -48,6 +48,9 @@ std::string tagsToText(const std::vector<std::string>& tags);
 std::vector<std::string> tagsFromText(const std::string& text);
 /// Decodes a stored scenario; a row that fails the format checks throws StoreProblem::Corrupt naming the id.
 Scenario scenarioFromText(const std::string& text, ScenarioId id);
+/// The scenario's stored JSON text, checked the way a load will check it (so the library never holds a scenario it
+/// cannot read back); throws StoreProblem::InvalidScenario naming the field.
+std::string scenarioToText(const Scenario& scenario);
 nlohmann::json detailFromText(const std::string& text);
 /// Reads gpu_count, tokens_per_s, cost_usd, mfu, step_time_s from five consecutive columns.
 ResultFigures figuresAt(const Statement& statement, int firstColumn);

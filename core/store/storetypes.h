@@ -95,7 +95,8 @@ struct Comparison
     struct Difference
     {
         std::string path; ///< dotted JSON path, e.g. "training.layout.tp"
-        std::vector<nlohmann::json> values; ///< per scenario: the value there (an object where another has a leaf), null if absent
+        std::vector<nlohmann::json>
+            values; ///< per scenario: the value there (an object where another has a leaf), null if absent
     };
     std::vector<ScenarioId> ids;
     std::vector<std::string> names;

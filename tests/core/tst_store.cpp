@@ -359,6 +359,22 @@ private Q_SLOTS:
         QCOMPARE(leaves.at("d[1].e").get<int>(), 3);
     }
 
+    void invalidScenariosAreNeverStored()
+    {
+        QTemporaryDir dir;
+        auto store = openStore(pathIn(dir, "library.sqlite"));
+        Scenario bad = variant("bad");
+        bad.training.layout.dp = 0;
+        try {
+            store.save(bad);
+            QFAIL("an invalid scenario was stored");
+        } catch (const StoreError& error) {
+            QCOMPARE(toString(error.problem()), toString(StoreProblem::InvalidScenario));
+            QVERIFY2(std::string(error.what()).find("training.layout.dp") != std::string::npos, error.what());
+        }
+        QVERIFY(store.list().empty());
+    }
+
     void missingIdsAreNamed()
     {
         QTemporaryDir dir;
