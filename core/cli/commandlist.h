@@ -11,5 +11,6 @@ namespace clusterplanner::core::cli {
 using Args = std::vector<std::string>;
 
 int runCatalog(const Args& args, std::ostream& out, std::ostream& err);
+int runLibrary(const Args& args, std::ostream& out, std::ostream& err);
 
 } // namespace clusterplanner::core::cli

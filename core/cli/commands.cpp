@@ -13,6 +13,7 @@ const std::vector<Command>& commands()
     // One line per subcommand; each lives in its own file under core/cli/ (declared in commandlist.h).
     static const std::vector<Command> table = {
         {"catalog", "list the GPU catalog (--json)", &runCatalog},
+        {"library", "scenario library: list, show, export, import, delete, restore (--db PATH, --json)", &runLibrary},
     };
     return table;
 }
