@@ -5,6 +5,7 @@
 
 #include "core/io/scenariojson.h"
 #include "core/store/libraryfile.h"
+#include "core/store/listsort.h"
 #include "core/store/schema.h"
 #include "core/store/storeaccess.h"
 #include "core/store/storeopener.h"
@@ -146,9 +147,8 @@ ScenarioRecord ScenarioStore::load(ScenarioId id)
 std::vector<ListRow> ScenarioStore::list(const ListQuery& query)
 {
     return read("list the library", [&] {
-        auto statement = m_database.prepare(listSql(query.sort, query.descending));
+        auto statement = m_database.prepare(listSql());
         statement.bind(1, query.trash ? 1 : 0).bind(2, likePattern(query.search));
-        statement.bind(3, query.limit > 0 ? query.limit : -1);
         std::vector<ListRow> rows;
         while (statement.step()) {
             ListRow row {statement.integer(0), statement.text(1), tagsFromText(statement.text(2)), statement.text(3),
@@ -157,6 +157,9 @@ std::vector<ListRow> ScenarioStore::list(const ListQuery& query)
                 row.figures = figuresAt(statement, 8);
             rows.push_back(std::move(row));
         }
+        sortRows(rows, query.sort, query.descending);
+        if (query.limit > 0 && rows.size() > std::size_t(query.limit))
+            rows.resize(std::size_t(query.limit));
         return rows;
     });
 }

@@ -6,43 +6,13 @@
 
 namespace clusterplanner::core::storesql {
 
-namespace {
-
-const char* sortExpression(SortColumn sort)
+std::string listSql()
 {
-    switch (sort) {
-    case SortColumn::Name:
-        return "s.name COLLATE NOCASE";
-    case SortColumn::Created:
-        return "s.created";
-    case SortColumn::Modified:
-        return "s.modified";
-    case SortColumn::GpuCount:
-        return "COALESCE(r.gpu_count, s.gpu_count)";
-    case SortColumn::TokensPerS:
-        return "r.tokens_per_s";
-    case SortColumn::CostUsd:
-        return "r.cost_usd";
-    case SortColumn::Mfu:
-        return "r.mfu";
-    case SortColumn::StepTimeS:
-        break;
-    }
-    return "r.step_time_s";
-}
-
-} // namespace
-
-std::string listSql(SortColumn sort, bool descending)
-{
-    const std::string direction = descending ? " DESC" : " ASC";
     return "SELECT s.id, s.name, s.tags, s.notes, s.gpu_id, s.gpu_count, s.created, s.modified, "
            "r.gpu_count, r.tokens_per_s, r.cost_usd, r.mfu, r.step_time_s "
            "FROM scenarios s LEFT JOIN results r ON r.scenario_id = s.id "
            "WHERE EXISTS (SELECT 1 FROM trash t WHERE t.scenario_id = s.id) = ?1 "
-           "AND (?2 = '' OR s.name LIKE ?2 ESCAPE '\\' OR s.tags LIKE ?2 ESCAPE '\\' OR s.notes LIKE ?2 ESCAPE '\\') "
-           "ORDER BY "
-        + std::string(sortExpression(sort)) + direction + " NULLS LAST, s.id" + direction + " LIMIT ?3";
+           "AND (?2 = '' OR s.name LIKE ?2 ESCAPE '\\' OR s.tags LIKE ?2 ESCAPE '\\' OR s.notes LIKE ?2 ESCAPE '\\')";
 }
 
 std::string likePattern(const std::string& search)
@@ -65,6 +35,20 @@ std::string tagsToText(const std::vector<std::string>& tags)
 
 std::vector<std::string> tagsFromText(const std::string& text)
 {
+    // Fast path for what tagsToText writes without escapes, ["a","b"]: the list reads this for every row.
+    if (text.size() >= 2 && text.front() == '[' && text.back() == ']' && text.find('\\') == std::string::npos) {
+        std::vector<std::string> tags;
+        std::size_t pos = 1;
+        while (pos + 1 < text.size() && text[pos] == '"') {
+            const std::size_t end = text.find('"', pos + 1);
+            tags.push_back(text.substr(pos + 1, end - pos - 1));
+            pos = end + 1;
+            if (text[pos] == ',')
+                ++pos;
+        }
+        if (pos + 1 == text.size())
+            return tags;
+    }
     const auto json = nlohmann::json::parse(text, nullptr, false);
     std::vector<std::string> tags;
     if (json.is_array())

@@ -38,9 +38,8 @@ inline constexpr const char* kPutResult
     = "INSERT OR REPLACE INTO results (scenario_id, computed, result_json, gpu_count, tokens_per_s, cost_usd, mfu, "
       "step_time_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 
-/// The list query, parameters ?1 trash (0/1), ?2 LIKE pattern ('' = all), ?3 limit (-1 = all). The ORDER BY is
-/// chosen from fixed text by the enum, never from user input.
-std::string listSql(SortColumn sort, bool descending);
+/// The list query, unordered (see sortRows()); parameters ?1 trash (0/1), ?2 LIKE pattern ('' = all).
+std::string listSql();
 /// "%text%" with LIKE's wildcards escaped by '\'; "" for an empty search.
 std::string likePattern(const std::string& search);
 

@@ -64,6 +64,9 @@ std::string describeSchema(const std::string& path)
                 + "/" + columns.text(4);
         description += "\n";
     }
+    auto indexes = database.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name");
+    while (indexes.step())
+        description += "index " + indexes.text(0) + " on " + indexes.text(1) + ": " + indexes.text(2) + "\n";
     return description;
 }
 
@@ -140,6 +143,7 @@ private Q_SLOTS:
         openStore(migrated);
         const auto expected = describeSchema(fresh);
         QVERIFY(expected.find("results:") != std::string::npos);
+        QVERIFY(expected.find("index scenarios_listing") != std::string::npos);
         QCOMPARE(describeSchema(migrated), expected);
     }
 
