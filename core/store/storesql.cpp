@@ -30,7 +30,11 @@ std::string likePattern(const std::string& search)
 
 std::string tagsToText(const std::vector<std::string>& tags)
 {
-    return nlohmann::json(tags).dump();
+    try {
+        return nlohmann::json(tags).dump();
+    } catch (const nlohmann::json::exception&) {
+        throw StoreError(StoreProblem::InvalidScenario, "a tag is not valid UTF-8 text");
+    }
 }
 
 std::vector<std::string> tagsFromText(const std::string& text)
@@ -73,10 +77,12 @@ std::string scenarioToText(const Scenario& scenario)
     const auto json = scenarioToJson(scenario);
     try {
         scenarioFromJson(json);
+        return json.dump();
     } catch (const ScenarioFormatError& error) {
         throw StoreError(StoreProblem::InvalidScenario, std::string("the scenario is not valid: ") + error.what());
+    } catch (const nlohmann::json::exception&) {
+        throw StoreError(StoreProblem::InvalidScenario, "the scenario's name or notes are not valid UTF-8 text");
     }
-    return json.dump();
 }
 
 nlohmann::json detailFromText(const std::string& text)

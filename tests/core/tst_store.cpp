@@ -372,6 +372,9 @@ private Q_SLOTS:
             QCOMPARE(toString(error.problem()), toString(StoreProblem::InvalidScenario));
             QVERIFY2(std::string(error.what()).find("training.layout.dp") != std::string::npos, error.what());
         }
+        bad = variant("bad \xff\xfe bytes");
+        QVERIFY_THROWS_EXCEPTION(StoreError, store.save(bad));
+        QVERIFY_THROWS_EXCEPTION(StoreError, store.save(variant("good"), {"bad \xff"}));
         QVERIFY(store.list().empty());
     }
 
