@@ -20,5 +20,6 @@ int runValidate(const Args& args, std::ostream& out, std::ostream& err);
 /// Whole file as text; UsageError naming the path when it cannot be read.
 std::string readTextFile(const std::string& path);
 int runSimulate(const Args& args, std::ostream& out, std::ostream& err);
+int runLibrary(const Args& args, std::ostream& out, std::ostream& err);
 
 } // namespace clusterplanner::core::cli

@@ -20,6 +20,7 @@ const std::vector<Command>& commands()
         {"estimate", "per-GPU memory of a case file (--case FILE), JSON", &runEstimate},
         {"validate", "predicted vs measured (--cases FILE --truth FILE [--markdown])", &runValidate},
         {"simulate", "replay jobs on a cluster under a scheduling policy (--json)", &runSimulate},
+        {"library", "scenario library: list, show, export, import, delete, restore (--db PATH, --json)", &runLibrary},
     };
     return table;
 }

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The sample scenarios in data/scenarios: readable, consistent, and true to the published set-ups they describe.
+#include "core/model/gpucatalog.h"
+#include "tests/core/storetesthelpers.h"
+
+#include <QTest>
+
+#include <map>
+
+using namespace clusterplanner::core;
+using namespace storetest;
+
+namespace {
+
+std::map<std::string, LibraryFile> samples()
+{
+    std::map<std::string, LibraryFile> files;
+    for (const auto& path : scenarioFilesIn(kSampleDir))
+        files[std::filesystem::path(path).filename().string()] = loadLibraryFile(path);
+    return files;
+}
+
+/// Dense GPT parameters, reference.md section 2: 12·L·h² + 13·L·h + (V + s)·h + 2h (tied embeddings).
+double gptParameters(const ModelConfig& m)
+{
+    const double L = m.layers, h = m.hidden;
+    return 12 * L * h * h + 13 * L * h + (double(m.vocab) + m.seqLen) * h + 2 * h;
+}
+
+/// Llama-style parameters, reference.md section 2, with MoE MLPs (router h·E) where the model has experts.
+double llamaParameters(const ModelConfig& m)
+{
+    const double h = m.hidden, hkv = double(m.kvHeads) * (m.hidden / m.heads);
+    const double mlp
+        = m.moe ? m.moe->experts * 3 * h * m.moe->expertFfnHidden + h * m.moe->experts : 3 * h * m.ffnHidden;
+    return m.layers * (2 * h * h + 2 * h * hkv + mlp + 2 * h) + double(m.vocab) * h * (m.tiedEmbeddings ? 1 : 2) + h;
+}
+
+} // namespace
+
+class TestSampleScenarios : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void everySampleIsConsistent()
+    {
+        const auto files = samples();
+        QCOMPARE(files.size(), std::size_t(8));
+        for (const auto& [name, file] : files) {
+            const auto& s = file.scenario;
+            QVERIFY2(GpuCatalog::builtin().find(s.cluster.gpuId), name.c_str());
+            QVERIFY2(s.training.layout.gpuCount() == s.cluster.gpuCount, name.c_str());
+            QVERIFY2(s.training.globalBatch % s.training.layout.dp == 0, name.c_str());
+            QVERIFY2(!s.notes.empty() && !file.tags.empty(), name.c_str());
+        }
+    }
+
+    void defaultSampleIsTheDefaultScenario()
+    {
+        const auto files = samples();
+        int defaults = 0;
+        for (const auto& [name, file] : files)
+            defaults += std::count(file.tags.begin(), file.tags.end(), "default");
+        QCOMPARE(defaults, 1);
+        QVERIFY(files.at("llama3-70b-256-h100.cplan.json").scenario == defaultScenario());
+    }
+
+    void gpt3MatchesTheCaseStudy()
+    {
+        const auto s = samples().at("gpt3-175b-1024-a100.cplan.json").scenario;
+        QCOMPARE(gptParameters(s.model), 174'615'846'912.0); // reference.md check 3, V 51200
+        QCOMPARE(s.cluster.gpuId, std::string("A100-SXM-80GB"));
+        const auto& l = s.training.layout;
+        QCOMPARE(std::vector<int>({l.dp, l.tp, l.pp}), std::vector<int>({16, 8, 8}));
+        QCOMPARE(s.training.globalBatch, 1536);
+        QCOMPARE(s.training.recompute, Recompute::Full);
+        QCOMPARE(s.model.mlp, MlpKind::Gelu);
+        QCOMPARE(s.model.norm, NormKind::LayerNorm);
+    }
+
+    void llama405bUsesThePublishedLayout()
+    {
+        const auto s = samples().at("llama3-405b-16384-h100.cplan.json").scenario;
+        QCOMPARE(llamaParameters(s.model), 405'853'388'800.0); // reference.md section 2
+        const auto& l = s.training.layout;
+        QCOMPARE(std::vector<int>({l.tp, l.cp, l.pp, l.dp}), std::vector<int>({8, 1, 16, 128}));
+        QCOMPARE(s.training.globalBatch / l.dp, 16); // sequences per DP rank, reference.md section 5
+        QCOMPARE(double(s.training.globalBatch) * s.model.seqLen, 16.0 * 1024 * 1024); // 16M tokens per batch
+    }
+
+    void mixtralIsTheReferenceMoe()
+    {
+        const auto s = samples().at("mixtral-8x7b-64-h100.cplan.json").scenario;
+        QVERIFY(s.model.moe);
+        QCOMPARE(llamaParameters(s.model), 46'702'792'704.0); // reference.md section 2
+        QCOMPARE(s.model.moe->topK, 2);
+    }
+
+    void purchaseTrioDiffersOnlyInHardware()
+    {
+        const auto files = samples();
+        const auto& h100 = files.at("purchase512-1-h100.cplan.json").scenario;
+        for (const char* other : {"purchase512-2-h200.cplan.json", "purchase512-3-mi300x.cplan.json"}) {
+            auto s = files.at(other).scenario;
+            QCOMPARE(s.cluster.gpuCount, 512);
+            s.cluster.gpuId = h100.cluster.gpuId;
+            s.economics.gpuHourUsd = h100.economics.gpuHourUsd;
+            s.name = h100.name;
+            s.notes = h100.notes;
+            QVERIFY2(s == h100, other);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSampleScenarios)
+#include "tst_samplescenarios.moc"
