@@ -11,6 +11,8 @@ LineChart::LineChart(QWidget* parent)
     : ChartWidget(parent)
 {
     plot()->legend->setVisible(true);
+    // Curves rise to the right and efficiency runs along the top: the left middle is the emptiest spot.
+    plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignVCenter);
     plot()->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
 

@@ -84,6 +84,7 @@ void StackedBarChart::replot()
             bars->moveAbove(below);
         below = bars;
     }
+    plot()->legend->setVisible(m_series.size() > 1); // one series needs no key
     double top = 0;
     for (int i = 0; i < m_categories.size(); ++i)
         top = std::max(top, stackTotal(i));

@@ -116,7 +116,7 @@ void MainWindow::arrangeDefaultDockSizes()
     if (!left.isEmpty() && !right.isEmpty())
         resizeDocks({left.first(), right.first()}, {440, 960}, Qt::Horizontal);
     if (!right.isEmpty() && !bottom.isEmpty())
-        resizeDocks({right.first(), bottom.first()}, {480, 420}, Qt::Vertical);
+        resizeDocks({right.first(), bottom.first()}, {540, 380}, Qt::Vertical);
 }
 
 void MainWindow::createFileMenu()

@@ -5,6 +5,7 @@
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/mainwindow/panelregistry.h"
 #include "ui/settings/settings.h"
+#include "ui/sweep/sweeprunner.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -22,6 +23,8 @@ namespace clusterplanner::ui {
 namespace {
 
 constexpr int kScreenshotDelayMs = 300; // lets the window lay out and paint once before grab()
+constexpr int kScreenshotPollMs = 50;
+constexpr int kScreenshotSettleLimitMs = 20000; // a sweep that takes longer is shown as far as it got
 const QSize kScreenshotSizePx(1600, 1000);
 
 struct Options
@@ -105,6 +108,30 @@ CommandLine parseCommandLine(const QStringList& arguments)
     return result;
 }
 
+namespace {
+
+/// Saves the window once no sweep is running any more (or the limit passed), so that a screenshot shows complete
+/// results, then quits.
+void grabWhenSettled(QWidget& window, const QString& path, int remainingMs)
+{
+    const auto runners = window.findChildren<SweepRunner*>();
+    const bool busy = std::any_of(runners.begin(), runners.end(), [](SweepRunner* r) { return r->isRunning(); });
+    if (busy && remainingMs > 0) {
+        QTimer::singleShot(kScreenshotPollMs, &window,
+            [&window, path, remainingMs] { grabWhenSettled(window, path, remainingMs - kScreenshotPollMs); });
+        return;
+    }
+    // One more event-loop turn so that the final results are painted.
+    QTimer::singleShot(kScreenshotPollMs, &window, [&window, path] {
+        const bool saved = window.grab().save(path, "PNG");
+        if (!saved)
+            std::cerr << "clusterplanner: cannot write screenshot " << path.toStdString() << "\n";
+        QCoreApplication::exit(saved ? 0 : 1);
+    });
+}
+
+} // namespace
+
 int runGui(const StartupOptions& options)
 {
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/clusterplanner.svg")));
@@ -128,14 +155,9 @@ int runGui(const StartupOptions& options)
     window.show();
     if (!openError.isEmpty())
         QMessageBox::warning(&window, QObject::tr("Cannot Open Scenario"), openError);
-    if (screenshot) {
-        QTimer::singleShot(kScreenshotDelayMs, &window, [&window, path = options.screenshotPath] {
-            const bool saved = window.grab().save(path, "PNG");
-            if (!saved)
-                std::cerr << "clusterplanner: cannot write screenshot " << path.toStdString() << "\n";
-            QCoreApplication::exit(saved ? 0 : 1);
-        });
-    }
+    if (screenshot)
+        QTimer::singleShot(kScreenshotDelayMs, &window,
+            [&window, path = options.screenshotPath] { grabWhenSettled(window, path, kScreenshotSettleLimitMs); });
     return QApplication::exec();
 }
 

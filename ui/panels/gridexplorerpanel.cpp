@@ -134,6 +134,7 @@ QWidget* GridExplorerPanel::createViews()
     m_table->setSortingEnabled(true);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
+    m_table->sortByColumn(LayoutTableModel::TokensPerGpu, Qt::DescendingOrder);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_filter = new QLineEdit;
     m_filter->setPlaceholderText(tr("Filter the layouts (any column, e.g. \"selective\" or \"1f1b\")"));

@@ -18,8 +18,12 @@ namespace clusterplanner::ui {
 
 namespace {
 
-// More ops than this would make a wall of slivers; the Gantt then shows the first micro-batches only.
-constexpr int kMaxMicroBatchesShown = 64;
+/// Micro-batches drawn: enough for warm-up, steady state and cool-down (2·p), not hundreds of slivers. The
+/// summary line always states the figures of the full step.
+int shownMicroBatches(int stages, int microBatches)
+{
+    return std::min(microBatches, std::max(2 * stages, 8));
+}
 
 QString opLabel(const core::perf::PipelineOp& op, int chunks)
 {
@@ -75,8 +79,7 @@ core::perf::PipelineParams pipelineParams(const core::Scenario& scenario, const 
     params.schedule = scenario.training.schedule;
     params.stages = scenario.training.layout.pp;
     params.chunks = params.schedule == core::PipelineSchedule::Interleaved ? scenario.training.layout.virtualStages : 1;
-    params.microBatches = std::min(times.microBatches, kMaxMicroBatchesShown - kMaxMicroBatchesShown % params.stages);
-    params.microBatches = std::max(params.microBatches, 1);
+    params.microBatches = times.microBatches;
     // The backward splits into input and weight gradients of about equal cost (ZB paper, §2).
     params.forward = times.forwardMs;
     params.backward = times.backwardMs / 2;
@@ -144,11 +147,16 @@ void PipelinePanel::refresh()
         rows << tr("stage %1").arg(stage);
     m_chart->setRows(rows);
     try {
-        const auto timeline = core::perf::simulatePipeline(params);
+        const auto full = core::perf::pipelineSummary(params); // the whole step, for the figures
+        auto shown = params;
+        shown.microBatches = shownMicroBatches(params.stages, params.microBatches);
+        if (shown.schedule == core::PipelineSchedule::Interleaved)
+            shown.microBatches -= shown.microBatches % shown.stages; // interleaving needs m % p == 0
+        const auto timeline = core::perf::simulatePipeline(shown);
         QVector<GanttBar> bars;
         bars.reserve(int(timeline.ops.size()));
         for (const auto& op : timeline.ops)
-            bars.push_back({op.stage, op.start, op.end, opLabel(op, params.chunks), opColor(op),
+            bars.push_back({op.stage, op.start, op.end, opLabel(op, shown.chunks), opColor(op),
                 tr("stage %1, micro-batch %2, chunk %3\n%4 – %5 ms")
                     .arg(op.stage)
                     .arg(op.microBatch + 1)
@@ -156,13 +164,14 @@ void PipelinePanel::refresh()
                     .arg(op.start, 0, 'f', 2)
                     .arg(op.end, 0, 'f', 2)});
         m_chart->setBars(std::move(bars));
-        const auto& s = timeline.summary;
-        m_summary->setText(tr("makespan %1 ms · bubble %2 % of ideal · peak in flight %3 micro-batches%4")
-                               .arg(s.makespan, 0, 'f', 1)
-                               .arg(100 * s.bubbleFraction, 0, 'f', 1)
-                               .arg(s.worstPeakInFlight, 0, 'f', 2)
-                               .arg(params.microBatches < times.microBatches
-                                       ? tr(" (first %1 micro-batches shown)").arg(params.microBatches)
+        m_summary->setText(tr("%1 micro-batches per step: makespan %2 ms · bubble %3 % of ideal · peak in flight "
+                              "%4 micro-batches%5")
+                               .arg(params.microBatches)
+                               .arg(full.makespan, 0, 'f', 1)
+                               .arg(100 * full.bubbleFraction, 0, 'f', 1)
+                               .arg(full.worstPeakInFlight, 0, 'f', 2)
+                               .arg(shown.microBatches < params.microBatches
+                                       ? tr(" · the chart shows the first %1").arg(shown.microBatches)
                                        : QString()));
     } catch (const std::exception& error) {
         m_chart->setBars({});

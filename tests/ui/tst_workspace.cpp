@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/sweep/layoutspace.h"
+#include "ui/charts/ganttchart.h"
+#include "ui/charts/heatmapchart.h"
+#include "ui/document/scenariodocument.h"
+#include "ui/panels/gridexplorerpanel.h"
+#include "ui/panels/memorypanel.h"
+#include "ui/panels/pipelinepanel.h"
+#include "ui/panels/steptimepanel.h"
+#include "ui/sweep/sweeprunner.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace clusterplanner;
+using namespace clusterplanner::ui;
+
+namespace {
+
+/// The first heatmap cell whose best layout differs from the document's layout.
+std::optional<QPoint> otherCell(const GridExplorerPanel& panel, const core::Scenario& scenario)
+{
+    const auto xs = panel.grid().xValues();
+    const auto ys = panel.grid().yValues();
+    for (int iy = 0; iy < ys.size(); ++iy)
+        for (int ix = 0; ix < xs.size(); ++ix)
+            if (const GridCell* cell = panel.grid().cell(xs[ix], ys[iy]);
+                cell && cell->best && !(cell->best->candidate == core::candidateOf(scenario)))
+                return QPoint(ix, iy);
+    return std::nullopt;
+}
+
+bool everyBestUsesGpus(const GridExplorerPanel& panel, int gpus)
+{
+    int checked = 0;
+    for (int x : panel.grid().xValues())
+        for (int y : panel.grid().yValues())
+            if (const GridCell* cell = panel.grid().cell(x, y); cell && cell->best) {
+                if (cell->best->candidate.layout.gpuCount() != gpus)
+                    return false;
+                ++checked;
+            }
+    return checked > 0;
+}
+
+} // namespace
+
+class TestWorkspace : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void selectingACellEditsTheLayoutAndUndoRestoresIt()
+    {
+        ScenarioDocument document;
+        GridExplorerPanel panel(&document);
+        QSignalSpy finished(&panel, &GridExplorerPanel::sweepFinished);
+        QVERIFY(finished.wait(60000));
+        const core::Scenario before = document.scenario();
+        const auto cell = otherCell(panel, before);
+        QVERIFY(cell);
+        panel.selectCell(cell->x(), cell->y());
+        const auto xs = panel.grid().xValues();
+        const auto ys = panel.grid().yValues();
+        const auto& best = *panel.grid().cell(xs[cell->x()], ys[cell->y()])->best;
+        QCOMPARE(core::candidateOf(document.scenario()), best.candidate);
+        QVERIFY(document.isModified());
+        // Selecting a layout does not start a new sweep: the results stand for every layout.
+        QVERIFY(!panel.runner()->isRunning());
+        document.undoStack()->undo();
+        QCOMPARE(document.scenario(), before);
+    }
+
+    void scenarioEditRestartsTheSweepAndDropsStaleResults()
+    {
+        ScenarioDocument document;
+        GridExplorerPanel panel(&document);
+        QSignalSpy finished(&panel, &GridExplorerPanel::sweepFinished);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(everyBestUsesGpus(panel, 256));
+        // Two edits in quick succession: the first sweep is superseded before it can finish.
+        core::Scenario edited = document.scenario();
+        edited.cluster.gpuCount = 128;
+        edited.training.layout.dp = 4;
+        QElapsedTimer clock;
+        clock.start();
+        qint64 firstResultMs = -1;
+        connect(panel.runner(), &SweepRunner::resultsAvailable, this, [&] {
+            if (firstResultMs < 0)
+                firstResultMs = clock.elapsed();
+        });
+        document.edit(edited, QStringLiteral("128 GPUs"));
+        edited.cluster.gpuCount = 64;
+        edited.training.layout.dp = 2;
+        document.edit(edited, QStringLiteral("64 GPUs"));
+        finished.clear();
+        QVERIFY(finished.wait(60000));
+        QTest::qWait(50); // anything still queued from the superseded run would arrive now
+        qInfo("first results %lld ms after the edit", firstResultMs);
+        QVERIFY(firstResultMs >= 0);
+        QVERIFY(everyBestUsesGpus(panel, 64));
+    }
+
+    void heatmapExportsAtTheRequestedSize()
+    {
+        ScenarioDocument document;
+        GridExplorerPanel panel(&document);
+        QSignalSpy finished(&panel, &GridExplorerPanel::sweepFinished);
+        QVERIFY(finished.wait(60000));
+        QTemporaryDir dir;
+        for (const char* suffix : {"png", "svg", "pdf"}) {
+            const QString path = dir.filePath(QStringLiteral("heatmap.") + QLatin1String(suffix));
+            QCOMPARE(panel.heatmap()->exportChart(path, QSize(1200, 800)), QString());
+            QVERIFY(QFileInfo(path).size() > 1000);
+        }
+        QCOMPARE(QImage(dir.filePath(QStringLiteral("heatmap.png"))).size(), QSize(1200, 800));
+    }
+
+    void pipelineScheduleSwitchIsUndoable()
+    {
+        ScenarioDocument document;
+        core::Scenario s = document.scenario();
+        s.training.schedule = core::PipelineSchedule::OneFOneB;
+        s.training.layout.virtualStages = 1;
+        document.edit(s, QStringLiteral("1F1B"));
+        PipelinePanel panel(&document);
+        const int stages = s.training.layout.pp;
+        const int oneFOneBBars = panel.chart()->bars().size();
+        QCOMPARE(oneFOneBBars % (2 * stages), 0); // F and B per micro-batch and stage
+        auto* combo = panel.findChild<QComboBox*>(QStringLiteral("pipeline.schedule"));
+        QVERIFY(combo);
+        const int zb = combo->findData(int(core::PipelineSchedule::ZbH1));
+        combo->setCurrentIndex(zb);
+        Q_EMIT combo->activated(zb);
+        QCOMPARE(document.scenario().training.schedule, core::PipelineSchedule::ZbH1);
+        QCOMPARE(panel.chart()->bars().size(), oneFOneBBars / 2 * 3); // ZB-H1 splits off the weight gradient
+        document.undoStack()->undo();
+        QCOMPARE(document.scenario().training.schedule, core::PipelineSchedule::OneFOneB);
+        QCOMPARE(combo->currentData().toInt(), int(core::PipelineSchedule::OneFOneB));
+    }
+
+    void memoryAndStepTimeFollowTheScenario()
+    {
+        ScenarioDocument document;
+        MemoryPanel memory(&document);
+        StepTimePanel stepTime(&document);
+        QVERIFY(memory.summaryText().contains(QLatin1String("Peak")));
+        QVERIFY(stepTime.summaryText().contains(QLatin1String("tokens/s")));
+        core::Scenario broken = document.scenario();
+        broken.training.layout.dp = 7; // 7 × 8 × 4 != 256
+        document.edit(broken, QStringLiteral("break"));
+        QVERIFY2(memory.summaryText().contains(QLatin1String("not valid")), qPrintable(memory.summaryText()));
+        QVERIFY(stepTime.summaryText().contains(QLatin1String("cannot run")));
+        document.undoStack()->undo();
+        QVERIFY(memory.summaryText().contains(QLatin1String("Peak")));
+    }
+};
+
+QTEST_MAIN(TestWorkspace)
+#include "tst_workspace.moc"
