@@ -37,6 +37,10 @@ void applyChartStyle(QCustomPlot& plot, const QPalette& palette)
     for (QCPAxisRect* rect : plot.axisRects())
         for (QCPAxis* axis : rect->axes())
             styleAxis(axis, text, grid);
+    // Colour scales keep their axis outside axisRects().
+    for (QCPLayoutElement* element : plot.plotLayout()->elements(true))
+        if (auto* scale = qobject_cast<QCPColorScale*>(element))
+            styleAxis(scale->axis(), text, grid);
     if (plot.legend) {
         plot.legend->setBrush(background);
         plot.legend->setTextColor(text);

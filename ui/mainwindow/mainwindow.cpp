@@ -4,6 +4,7 @@
 #include "ui/charts/exportablechart.h"
 #include "ui/dialogs/aboutdialog.h"
 #include "ui/document/scenariodocument.h"
+#include "ui/mainwindow/apppalette.h"
 #include "ui/mainwindow/panelregistry.h"
 #include "ui/mainwindow/recentfilesmenu.h"
 #include "ui/settings/settings.h"
@@ -171,6 +172,14 @@ void MainWindow::createViewMenu()
         menu->addAction(toggle);
     }
     menu->addSeparator();
+    QAction* dark = menu->addAction(tr("&Dark Palette"));
+    dark->setObjectName(QStringLiteral("action.darkPalette"));
+    dark->setCheckable(true);
+    dark->setChecked(m_settings.darkPalette());
+    connect(dark, &QAction::toggled, this, [this](bool on) {
+        m_settings.setDarkPalette(on);
+        applyAppPalette(on);
+    });
     QAction* reset = menu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
     reset->setObjectName(QStringLiteral("action.resetLayout"));
 }

@@ -2,6 +2,7 @@
 #include "ui/mainwindow/startup.h"
 
 #include "core/cli/commands.h"
+#include "ui/mainwindow/apppalette.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/mainwindow/panelregistry.h"
 #include "ui/settings/settings.h"
@@ -139,6 +140,8 @@ int runGui(const StartupOptions& options)
         ? std::make_unique<QSettings>()
         : std::make_unique<QSettings>(options.settingsPath, QSettings::IniFormat);
     Settings settings(*qsettings);
+    if (settings.darkPalette())
+        applyAppPalette(true);
     MainWindow window(settings);
     const bool screenshot = !options.screenshotPath.isEmpty();
     QString openError;

@@ -78,4 +78,14 @@ void Settings::sync()
     m_settings.sync();
 }
 
+bool Settings::darkPalette() const
+{
+    return m_settings.value(SettingsKey::DarkPalette, false).toBool();
+}
+
+void Settings::setDarkPalette(bool dark)
+{
+    m_settings.setValue(SettingsKey::DarkPalette, dark);
+}
+
 } // namespace clusterplanner::ui

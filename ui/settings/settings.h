@@ -17,6 +17,7 @@ inline constexpr char WindowState[] = "mainwindow/state";
 inline constexpr char WindowStateVersion[] = "mainwindow/stateVersion";
 inline constexpr char RecentFiles[] = "files/recent";
 inline constexpr char LastDirectory[] = "files/lastDirectory";
+inline constexpr char DarkPalette[] = "appearance/darkPalette";
 } // namespace SettingsKey
 
 /// Wraps a QSettings owned by the caller: the application passes the user's settings (or an INI file given with
@@ -25,7 +26,7 @@ class Settings
 {
 public:
     /// Bump when docks are added, renamed or removed: a saved state of another version is ignored.
-    static constexpr int kWindowStateVersion = 1;
+    static constexpr int kWindowStateVersion = 2; // 2: layout explorer, memory, step time, pipeline, scaling
     static constexpr int kMaxRecentFiles = 8;
 
     explicit Settings(QSettings& settings);
@@ -46,6 +47,9 @@ public:
     /// Folder of the last opened or saved file; empty when none.
     QString lastDirectory() const;
     void setLastDirectory(const QString& directory);
+
+    bool darkPalette() const;
+    void setDarkPalette(bool dark);
 
     void sync();
 
