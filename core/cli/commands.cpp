@@ -4,6 +4,7 @@
 #include "core/cli/arguments.h"
 #include "core/cli/commandlist.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace clusterplanner::core::cli {
@@ -38,6 +39,10 @@ int runCommand(const std::vector<std::string>& argv, std::ostream& out, std::ost
     for (const auto& command : commands()) {
         if (argv.empty() || command.name != argv.front())
             continue;
+        if (std::find(argv.begin() + 1, argv.end(), "--help") != argv.end()) {
+            out << "clusterplanner " << command.name << ": " << command.summary << "\n";
+            return 0;
+        }
         try {
             return command.run({argv.begin() + 1, argv.end()}, out, err);
         } catch (const UsageError& error) {
