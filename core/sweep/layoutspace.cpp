@@ -160,7 +160,8 @@ std::vector<LayoutCandidate> enumerateLayouts(const Scenario& scenario, const Sw
                 if (constraints.dp && *constraints.dp != dp)
                     continue;
                 for (int ep : expertChoices(scenario, constraints, dp * cp * tp))
-                    emitter.emit(ParallelLayout {dp, tp, pp, cp, ep, 1, tp > 1});
+                    emitter.emit(
+                        ParallelLayout {dp, tp, pp, cp, ep, 1, tp > 1 && constraints.sequenceParallel.value_or(true)});
             }
     return out;
 }

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sweep speed: full layout evaluations per second on one core (layout check + memory + step time), the full
+// GPT-3 175B sweep on 1,024 A100-80GB (issue 4's target: <= 2 s on 2 cores), and Llama 3 70B on 1,024 H100
+// (time to the first results and to the whole sweep).
+#include "core/sweep/layoutevaluator.h"
+#include "core/sweep/sweep.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace clusterplanner::core;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+Scenario gpt3On1024A100()
+{
+    Scenario s = defaultScenario();
+    s.model = {"GPT-3 175B", 96, 12288, 96, 96, 4 * 12288, 51200, 2048, MlpKind::Gelu, NormKind::LayerNorm, true, {}};
+    s.cluster.gpuId = "A100-SXM-80GB";
+    s.cluster.gpuCount = 1024;
+    s.cluster.gpusPerNode = 8;
+    s.training.globalBatch = 1536;
+    s.training.framework = Framework::Megatron;
+    return s;
+}
+
+Scenario llama70bOn1024H100()
+{
+    Scenario s = defaultScenario();
+    s.model = {"Llama 3 70B", 80, 8192, 64, 8, 28672, 128256, 8192, MlpKind::SwiGlu, NormKind::RmsNorm, false, {}};
+    s.cluster.gpuId = "H100-SXM-80GB";
+    s.cluster.gpuCount = 1024;
+    s.cluster.gpusPerNode = 8;
+    s.training.globalBatch = 1024;
+    s.training.framework = Framework::Megatron;
+    return s;
+}
+
+/// Single-thread evaluation rate over every candidate of the scenario's full space (repeated to ~1 s).
+void evaluationRate(const Scenario& s)
+{
+    const TrainingLayoutEvaluator evaluator(s);
+    const auto candidates = enumerateLayouts(s, {});
+    long long evaluated = 0, valid = 0;
+    const auto start = Clock::now();
+    while (secondsSince(start) < 1.0) {
+        for (const auto& c : candidates) {
+            const LayoutResult r = evaluator.evaluate(c);
+            valid += r.valid;
+        }
+        evaluated += static_cast<long long>(candidates.size());
+    }
+    const double seconds = secondsSince(start);
+    std::printf("(a) %s: %zu candidates (%.0f %% valid), %.0f full evaluations/s on one thread (%.0f ns each)\n",
+        s.model.name.c_str(), candidates.size(), 100.0 * double(valid) / double(evaluated), evaluated / seconds,
+        1e9 * seconds / double(evaluated));
+}
+
+void fullSweep(const char* label, const Scenario& s, int threads)
+{
+    const TrainingLayoutEvaluator evaluator(s);
+    SweepSpec spec;
+    spec.threads = threads;
+    spec.keepAll = false;
+    const auto start = Clock::now();
+    double firstS = -1;
+    long long firstCount = 0;
+    const SweepProgress progress = [&](double, std::span<const LayoutResult> batch) {
+        if (firstS < 0) {
+            firstS = secondsSince(start);
+            firstCount = static_cast<long long>(batch.size());
+        }
+    };
+    const SweepResult r = runSweep(s, spec, evaluator, {}, progress);
+    const double wall = secondsSince(start);
+    std::printf("%s: %lld evaluated, %lld valid, %lld fit; %.3f s wall on %d threads (%.0f layouts/s); first %lld "
+                "results after %.4f s\n",
+        label, r.summary.evaluated, r.summary.valid, r.summary.fitting, wall, threads, r.summary.evaluated / wall,
+        firstCount, firstS);
+    if (!r.top.empty()) {
+        const LayoutResult& b = r.top.front();
+        const ParallelLayout& l = b.candidate.layout;
+        std::printf("    best: dp %d tp %d pp %d cp %d v %d b %d, %.0f tokens/s/GPU, MFU %.3f, %.1f GiB\n", l.dp, l.tp,
+            l.pp, l.cp, l.virtualStages, b.candidate.microBatch, b.tokensPerSPerGpu, b.mfu, b.peakMemoryGiB);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const int threads = argc > 1 ? std::atoi(argv[1]) : 2;
+    evaluationRate(gpt3On1024A100());
+    evaluationRate(llama70bOn1024H100());
+    fullSweep("(b) GPT-3 175B, 1,024 A100-80GB, batch 1,536", gpt3On1024A100(), threads);
+    fullSweep("(c) Llama 3 70B, 1,024 H100, batch 1,024", llama70bOn1024H100(), threads);
+    return 0;
+}
