@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 using namespace clusterplanner::core;
 
@@ -45,19 +46,19 @@ Scenario llama70bOn1024H100()
 }
 
 /// Single-thread evaluation rate over every candidate of the scenario's full space (repeated to ~1 s).
-void evaluationRate(const Scenario& s)
+void evaluationRate(const Scenario& s, double minSeconds)
 {
     const TrainingLayoutEvaluator evaluator(s);
     const auto candidates = enumerateLayouts(s, {});
     long long evaluated = 0, valid = 0;
     const auto start = Clock::now();
-    while (secondsSince(start) < 1.0) {
+    do {
         for (const auto& c : candidates) {
             const LayoutResult r = evaluator.evaluate(c);
             valid += r.valid;
         }
         evaluated += static_cast<long long>(candidates.size());
-    }
+    } while (secondsSince(start) < minSeconds);
     const double seconds = secondsSince(start);
     std::printf("(a) %s: %zu candidates (%.0f %% valid), %.0f full evaluations/s on one thread (%.0f ns each)\n",
         s.model.name.c_str(), candidates.size(), 100.0 * double(valid) / double(evaluated), evaluated / seconds,
@@ -97,9 +98,14 @@ void fullSweep(const char* label, const Scenario& s, int threads)
 
 int main(int argc, char** argv)
 {
+    // Usage: bench_sweep [threads] [--profile]   (--profile: one short evaluation loop, for callgrind)
     const int threads = argc > 1 ? std::atoi(argv[1]) : 2;
-    evaluationRate(gpt3On1024A100());
-    evaluationRate(llama70bOn1024H100());
+    if (argc > 2 && std::string(argv[2]) == "--profile") {
+        evaluationRate(gpt3On1024A100(), 0.0);
+        return 0;
+    }
+    evaluationRate(gpt3On1024A100(), 1.0);
+    evaluationRate(llama70bOn1024H100(), 1.0);
     fullSweep("(b) GPT-3 175B, 1,024 A100-80GB, batch 1,536", gpt3On1024A100(), threads);
     fullSweep("(c) Llama 3 70B, 1,024 H100, batch 1,024", llama70bOn1024H100(), threads);
     return 0;

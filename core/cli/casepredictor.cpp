@@ -39,6 +39,19 @@ std::optional<int> zeroConstraint(const ValidationCase& c)
     return std::nullopt;
 }
 
+/// Megatron-style sequence parallelism (norm/dropout activations split over TP) exists in Megatron-LM and the
+/// frameworks built on its TP plan (NeMo, TorchTitan); the Megatron-DeepSpeed fork of the MT-NLG era and the
+/// others do not have it, so an unstated flag is only left free for the former.
+std::optional<bool> sequenceParallelConstraint(const ValidationCase& c)
+{
+    const TrainingConfig& t = c.scenario.training;
+    if (!c.unknown.sequenceParallel)
+        return t.layout.sequenceParallel;
+    const bool available
+        = t.framework == Framework::Megatron || t.framework == Framework::NeMo || t.framework == Framework::TorchTitan;
+    return available ? std::nullopt : std::optional<bool>(false);
+}
+
 } // namespace
 
 SweepConstraints caseConstraints(const ValidationCase& c)
@@ -56,7 +69,7 @@ SweepConstraints caseConstraints(const ValidationCase& c)
     k.microBatch = stated(u.microBatch, t.microBatch);
     k.recompute = stated(u.recompute, t.recompute);
     k.schedule = stated(u.schedule, t.schedule);
-    k.sequenceParallel = stated(u.sequenceParallel, l.sequenceParallel);
+    k.sequenceParallel = sequenceParallelConstraint(c);
     k.zeroStage = zeroConstraint(c);
     return k;
 }

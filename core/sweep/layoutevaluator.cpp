@@ -30,7 +30,7 @@ TrainingLayoutEvaluator::TrainingLayoutEvaluator(const Scenario& scenario, const
 
 TrainingConfig TrainingLayoutEvaluator::trainingFor(const LayoutCandidate& candidate) const
 {
-    return applyCandidate(m_scenario, candidate).training;
+    return applyCandidate(m_scenario.training, candidate);
 }
 
 LayoutResult TrainingLayoutEvaluator::evaluate(const LayoutCandidate& candidate) const

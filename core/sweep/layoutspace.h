@@ -37,6 +37,8 @@ struct SweepConstraints
 
 /// Applies a scenario's candidate to a copy of the scenario.
 Scenario applyCandidate(Scenario scenario, const LayoutCandidate& candidate);
+/// Applies a candidate to a copy of a training set-up (no allocation: the sweep's hot path).
+TrainingConfig applyCandidate(TrainingConfig training, const LayoutCandidate& candidate);
 /// The candidate a scenario currently uses.
 LayoutCandidate candidateOf(const Scenario& scenario);
 

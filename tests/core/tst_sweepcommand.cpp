@@ -106,7 +106,7 @@ private Q_SLOTS:
         for (const auto& e : out["top"]) {
             QCOMPARE(e["layout"]["pp"].get<int>(), 2); // stated in the case
             QCOMPARE(e["layout"]["tp"].get<int>(), 2);
-            QCOMPARE(e["layout"]["dp"].get<int>(), 4);
+            QCOMPARE(e["layout"]["dp"].get<int>() * e["layout"]["cp"].get<int>(), 4); // cp is free
             QCOMPARE(e["layout"]["recompute"].get<std::string>(), std::string("selective"));
             QCOMPARE(e["layout"]["zero_stage"].get<int>(), 1);
         }
