@@ -55,18 +55,19 @@ private Q_SLOTS:
         QVERIFY2(report.failures.empty(), report.failures.empty() ? "" : report.failures.front().c_str());
     }
 
-    // Issue 4 targets (median <= 7 %, p90 <= 15 %) where reached; otherwise the committed figures of
-    // docs/validation.md plus a small margin, so that a regression fails.
+    // Issue 4's targets (median <= 7 %, p90 <= 15 %) are not reached yet: these are the committed figures of
+    // docs/validation.md (tokens/s 8.3 / 29.3 %, step 8.5 / 28.4 %, MFU 8.2 / 15.8 %, TFLOP/s 8.7 / 26.4 %) plus
+    // a small margin, so that a regression fails.
     void devSetTimeErrorDoesNotRegress_data()
     {
         QTest::addColumn<QString>("quantity");
         QTest::addColumn<int>("count");
         QTest::addColumn<double>("median");
         QTest::addColumn<double>("p90");
-        QTest::newRow("tokens/s") << "tokens_per_s_per_gpu" << 66 << 100.0 << 100.0;
-        QTest::newRow("step time") << "step_time_s" << 66 << 100.0 << 100.0;
-        QTest::newRow("MFU") << "mfu" << 21 << 100.0 << 100.0;
-        QTest::newRow("model TFLOP/s") << "model_tflops_per_gpu" << 9 << 100.0 << 100.0;
+        QTest::newRow("tokens/s") << "tokens_per_s_per_gpu" << 66 << 9.0 << 31.0;
+        QTest::newRow("step time") << "step_time_s" << 66 << 9.0 << 30.0;
+        QTest::newRow("MFU") << "mfu" << 21 << 9.0 << 17.0;
+        QTest::newRow("model TFLOP/s") << "model_tflops_per_gpu" << 9 << 9.5 << 28.0;
     }
 
     void devSetTimeErrorDoesNotRegress()
