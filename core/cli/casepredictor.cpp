@@ -132,6 +132,9 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
     return p;
 }
 
+// MFU and model TFLOP/s use 6·N_matmul + 12·L·s·h FLOPs per token (modelmath). For MHA GPT models with a 4h
+// MLP that is 72·L·h² + 12·L·s·h + 6·V·h, the same count as Korthikanti 2022 Eq. 7 and Megatron-LM's
+// num_floating_point_operations, so the Megatron-Core and K22 MFUs are compared like for like (validation README).
 void fillTime(CasePrediction& p, const Scenario& scenario, const GpuSpec& gpu, const perf::EfficiencyTable* table)
 {
     const perf::StepTimeContext context
