@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 
 using namespace clusterplanner::core;
@@ -19,6 +20,14 @@ using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// CPU seconds of this thread (or the whole process): the machine is shared, so wall time overstates cost.
+double cpuSeconds(clockid_t clock)
+{
+    timespec t {};
+    clock_gettime(clock, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
 Scenario gpt3On1024A100()
@@ -52,6 +61,7 @@ void evaluationRate(const Scenario& s, double minSeconds)
     const auto candidates = enumerateLayouts(s, {});
     long long evaluated = 0, valid = 0;
     const auto start = Clock::now();
+    const double cpuStart = cpuSeconds(CLOCK_THREAD_CPUTIME_ID);
     do {
         for (const auto& c : candidates) {
             const LayoutResult r = evaluator.evaluate(c);
@@ -60,9 +70,11 @@ void evaluationRate(const Scenario& s, double minSeconds)
         evaluated += static_cast<long long>(candidates.size());
     } while (secondsSince(start) < minSeconds);
     const double seconds = secondsSince(start);
-    std::printf("(a) %s: %zu candidates (%.0f %% valid), %.0f full evaluations/s on one thread (%.0f ns each)\n",
-        s.model.name.c_str(), candidates.size(), 100.0 * double(valid) / double(evaluated), evaluated / seconds,
-        1e9 * seconds / double(evaluated));
+    const double cpu = cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - cpuStart;
+    std::printf("(a) %s: %zu candidates (%.0f %% valid): %.0f full evaluations per CPU-second on one thread (%.0f ns "
+                "each); %.0f per wall second\n",
+        s.model.name.c_str(), candidates.size(), 100.0 * double(valid) / double(evaluated), evaluated / cpu,
+        1e9 * cpu / double(evaluated), evaluated / seconds);
 }
 
 void fullSweep(const char* label, const Scenario& s, int threads)
@@ -72,6 +84,7 @@ void fullSweep(const char* label, const Scenario& s, int threads)
     spec.threads = threads;
     spec.keepAll = false;
     const auto start = Clock::now();
+    const double cpuStart = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID);
     double firstS = -1;
     long long firstCount = 0;
     const SweepProgress progress = [&](double, std::span<const LayoutResult> batch) {
@@ -82,9 +95,10 @@ void fullSweep(const char* label, const Scenario& s, int threads)
     };
     const SweepResult r = runSweep(s, spec, evaluator, {}, progress);
     const double wall = secondsSince(start);
-    std::printf("%s: %lld evaluated, %lld valid, %lld fit; %.3f s wall on %d threads (%.0f layouts/s); first %lld "
-                "results after %.4f s\n",
-        label, r.summary.evaluated, r.summary.valid, r.summary.fitting, wall, threads, r.summary.evaluated / wall,
+    const double cpu = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - cpuStart;
+    std::printf("%s: %lld evaluated, %lld valid, %lld fit; %.3f s wall on %d threads (%.0f layouts/s), %.3f CPU-s; "
+                "first %lld results after %.4f s\n",
+        label, r.summary.evaluated, r.summary.valid, r.summary.fitting, wall, threads, r.summary.evaluated / wall, cpu,
         firstCount, firstS);
     if (!r.top.empty()) {
         const LayoutResult& b = r.top.front();
