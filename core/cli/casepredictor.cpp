@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// Predicts one case: the open layout fields chosen by the sweep (best fitting by tokens/s), then memory and time.
 #include "core/cli/casepredictor.h"
 
 #include "core/memory/layoutcheck.h"
@@ -6,6 +7,8 @@
 #include "core/memory/memorymodel.h"
 #include "core/model/gpucatalog.h"
 #include "core/model/modelmath.h"
+#include "core/perf/steptime.h"
+#include "core/sweep/layoutevaluator.h"
 
 namespace clusterplanner::core::cli {
 
@@ -19,9 +22,75 @@ std::string joined(const std::vector<std::string>& parts)
     return text;
 }
 
+template <typename T>
+std::optional<T> stated(bool unknown, T value)
+{
+    return unknown ? std::nullopt : std::optional<T>(value);
+}
+
+/// Megatron's distributed optimizer is the sweep's ZeRO stage 1; a stated flag therefore fixes the stage.
+std::optional<int> zeroConstraint(const ValidationCase& c)
+{
+    const TrainingConfig& t = c.scenario.training;
+    if (!c.unknown.zeroStage)
+        return t.zeroStage;
+    if (t.framework == Framework::Megatron && !c.unknown.distributedOptimizer)
+        return t.distributedOptimizer ? 1 : 0;
+    return std::nullopt;
+}
+
+/// Megatron-style sequence parallelism (norm/dropout activations split over TP) exists in Megatron-LM and the
+/// frameworks built on its TP plan (NeMo, TorchTitan); the Megatron-DeepSpeed fork of the MT-NLG era and the
+/// others do not have it, so an unstated flag is only left free for the former.
+std::optional<bool> sequenceParallelConstraint(const ValidationCase& c)
+{
+    const TrainingConfig& t = c.scenario.training;
+    if (!c.unknown.sequenceParallel)
+        return t.layout.sequenceParallel;
+    const bool available
+        = t.framework == Framework::Megatron || t.framework == Framework::NeMo || t.framework == Framework::TorchTitan;
+    return available ? std::nullopt : std::optional<bool>(false);
+}
+
 } // namespace
 
-CasePrediction predictCase(const ValidationCase& c)
+SweepConstraints caseConstraints(const ValidationCase& c)
+{
+    const UnknownFields& u = c.unknown;
+    const TrainingConfig& t = c.scenario.training;
+    const ParallelLayout& l = t.layout;
+    SweepConstraints k;
+    k.tp = stated(u.tp, l.tp);
+    k.pp = stated(u.pp, l.pp);
+    k.cp = stated(u.cp, l.cp);
+    k.dp = stated(u.dp, l.dp);
+    k.ep = stated(u.ep, l.ep);
+    k.virtualStages = stated(u.virtualStages, l.virtualStages);
+    k.microBatch = stated(u.microBatch, t.microBatch);
+    k.recompute = stated(u.recompute, t.recompute);
+    k.schedule = stated(u.schedule, t.schedule);
+    k.sequenceParallel = sequenceParallelConstraint(c);
+    k.zeroStage = zeroConstraint(c);
+    return k;
+}
+
+std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table)
+{
+    const TrainingLayoutEvaluator evaluator(c.scenario, table);
+    SweepSpec spec;
+    spec.constraints = caseConstraints(c);
+    spec.topCount = 1;
+    spec.keepAll = false;
+    const SweepResult result = core::runSweep(c.scenario, spec, evaluator);
+    if (result.top.empty())
+        return std::nullopt;
+    TrainingConfig t = evaluator.trainingFor(result.top.front().candidate);
+    if (!c.unknown.distributedOptimizer && t.framework != Framework::Megatron)
+        t.distributedOptimizer = c.scenario.training.distributedOptimizer;
+    return t;
+}
+
+CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable* table)
 {
     CasePrediction p;
     p.id = c.id;
@@ -34,7 +103,16 @@ CasePrediction predictCase(const ValidationCase& c)
         return p;
     }
     const MemoryContext ctx = makeMemoryContext(s.model, gpu);
-    const LayoutChoice choice = chooseLayout(c, ctx);
+    LayoutChoice choice;
+    if (const auto swept = sweepChoice(c, table)) {
+        choice.training = *swept;
+        choice.found = true;
+        describeChoices(c, choice);
+    } else {
+        choice = chooseLayout(c, ctx);
+        if (choice.found)
+            choice.chosen.push_back("no fitting layout in the sweep: memory-first choice");
+    }
     p.chosen = choice.training;
     p.choices = choice.chosen;
     if (!choice.found) {
@@ -49,8 +127,27 @@ CasePrediction predictCase(const ValidationCase& c)
     p.maxMicroBatch = maxMicroBatch(ctx, p.chosen);
     p.peakMemoryGiB = p.memory.peakAllocatedBytes / kGiB;
     p.peakReservedGiB = p.memory.peakReservedBytes / kGiB;
+    fillTime(p, s, *gpu, table);
     p.ok = true;
     return p;
+}
+
+// MFU and model TFLOP/s use 6·N_matmul + 12·L·s·h FLOPs per token (modelmath). For MHA GPT models with a 4h
+// MLP that is 72·L·h² + 12·L·s·h + 6·V·h, the same count as Korthikanti 2022 Eq. 7 and Megatron-LM's
+// num_floating_point_operations, so the Megatron-Core and K22 MFUs are compared like for like (validation README).
+void fillTime(CasePrediction& p, const Scenario& scenario, const GpuSpec& gpu, const perf::EfficiencyTable* table)
+{
+    const perf::StepTimeContext context
+        = perf::makeStepTimeContext(scenario, gpu, (table ? *table : perf::EfficiencyTable::builtin()).forGpu(gpu.id));
+    p.time = perf::estimateStepTime(context, p.chosen);
+    if (!p.time.valid) {
+        p.choices.push_back(std::string("no step time: ") + p.time.error);
+        return;
+    }
+    p.stepTimeS = p.time.stepTimeS;
+    p.tokensPerSPerGpu = p.time.tokensPerSPerGpu;
+    p.modelTflopsPerGpu = p.time.modelTflopsPerGpu;
+    p.mfu = p.time.mfu;
 }
 
 } // namespace clusterplanner::core::cli

@@ -4,6 +4,9 @@
 
 #include "core/io/validationcase.h"
 #include "core/memory/memorytypes.h"
+#include "core/model/gpucatalog.h"
+#include "core/perf/steptime.h"
+#include "core/sweep/layoutspace.h"
 
 #include <optional>
 #include <string>
@@ -32,8 +35,22 @@ struct CasePrediction
     std::optional<double> stepTimeS;
     std::optional<double> modelTflopsPerGpu;
     std::optional<double> mfu;
+    perf::StepTimeResult time; ///< the full step-time breakdown (valid when the time fields are set)
 };
 
-CasePrediction predictCase(const ValidationCase& c);
+/// Chooses the case's null layout fields with the sweep (best fitting layout by tokens/s per GPU; ties keep the
+/// first in enumeration order, so the choice is deterministic), falling back to the memory-first chooser when
+/// nothing fits, then evaluates memory and step time.
+CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable* table = nullptr);
+
+/// The sweep constraints that fix every dimension the case states (and leave its null fields free).
+SweepConstraints caseConstraints(const ValidationCase& c);
+
+/// The best fitting layout by tokens/s per GPU under caseConstraints(c), or nothing when none fits.
+std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table = nullptr);
+
+/// Fills the time fields of p (for p.chosen) from the step-time model with the GPU family's efficiency
+/// parameters (table nullptr = the built-in table).
+void fillTime(CasePrediction& p, const Scenario& scenario, const GpuSpec& gpu, const perf::EfficiencyTable* table);
 
 } // namespace clusterplanner::core::cli

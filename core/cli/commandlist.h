@@ -16,6 +16,7 @@ int runQueue(const Args& args, std::ostream& out, std::ostream& err);
 int runCost(const Args& args, std::ostream& out, std::ostream& err);
 int runEstimate(const Args& args, std::ostream& out, std::ostream& err);
 int runValidate(const Args& args, std::ostream& out, std::ostream& err);
+int runSweep(const Args& args, std::ostream& out, std::ostream& err);
 
 /// Whole file as text; UsageError naming the path when it cannot be read.
 std::string readTextFile(const std::string& path);

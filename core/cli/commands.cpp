@@ -18,8 +18,10 @@ const std::vector<Command>& commands()
             &runPipeline},
         {"queue", "M/M/c wait figures: --servers C --arrival L --service M [--target-wait T]", &runQueue},
         {"cost", "capex, opex, TCO, cloud and energy: --gpus N --gpu ID --hours H", &runCost},
-        {"estimate", "per-GPU memory of a case file (--case FILE), JSON", &runEstimate},
+        {"estimate", "per-GPU memory and step time of a case file (--case FILE), JSON", &runEstimate},
         {"validate", "predicted vs measured (--cases FILE --truth FILE [--markdown])", &runValidate},
+        {"sweep", "rank every valid layout of a case (--case FILE [--json | --format csv] [--top N] [--tp N ...])",
+            &runSweep},
         {"simulate", "replay jobs on a cluster under a scheduling policy (--json)", &runSimulate},
         {"library", "scenario library: list, show, export, import, delete, restore (--db PATH, --json)", &runLibrary},
     };

@@ -69,28 +69,6 @@ std::vector<Recompute> recomputeOptions(const ValidationCase& c)
     return {Recompute::None, Recompute::Selective, Recompute::Full};
 }
 
-void describe(const ValidationCase& c, LayoutChoice& choice)
-{
-    const UnknownFields& u = c.unknown;
-    const TrainingConfig& t = choice.training;
-    const auto note = [&](bool unknown, const std::string& text) {
-        if (unknown)
-            choice.chosen.push_back(text);
-    };
-    note(u.tp, "tp " + std::to_string(t.layout.tp));
-    note(u.pp, "pp " + std::to_string(t.layout.pp));
-    note(u.cp, "cp " + std::to_string(t.layout.cp));
-    note(u.dp, "dp " + std::to_string(t.layout.dp));
-    note(u.microBatch, "micro_batch " + std::to_string(t.microBatch));
-    note(u.globalBatch, "global_batch " + std::to_string(t.globalBatch));
-    note(u.recompute, "recompute " + std::string(toString(t.recompute)));
-    note(u.sequenceParallel, std::string("sequence_parallel ") + (t.layout.sequenceParallel ? "true" : "false"));
-    note(u.schedule, "schedule " + std::string(toString(t.schedule)));
-    note(u.precision, "precision " + std::string(toString(t.precision)));
-    note(u.zeroStage, "zero_stage " + std::to_string(t.zeroStage));
-    note(u.attention, "attention " + std::string(toString(t.attention)));
-}
-
 } // namespace
 
 LayoutChoice chooseLayout(const ValidationCase& c, const MemoryContext& ctx)
@@ -113,7 +91,7 @@ LayoutChoice chooseLayout(const ValidationCase& c, const MemoryContext& ctx)
                 best.training = t;
                 if (evaluateMemory(ctx, t).fits) {
                     best.found = true;
-                    describe(c, best);
+                    describeChoices(c, best);
                     return best;
                 }
             }
@@ -122,8 +100,32 @@ LayoutChoice chooseLayout(const ValidationCase& c, const MemoryContext& ctx)
     if (!haveValid)
         best.training = s.training;
     best.found = haveValid;
-    describe(c, best);
+    describeChoices(c, best);
     return best;
+}
+
+void describeChoices(const ValidationCase& c, LayoutChoice& choice)
+{
+    const UnknownFields& u = c.unknown;
+    const TrainingConfig& t = choice.training;
+    const auto note = [&](bool unknown, const std::string& text) {
+        if (unknown)
+            choice.chosen.push_back(text);
+    };
+    note(u.tp, "tp " + std::to_string(t.layout.tp));
+    note(u.pp, "pp " + std::to_string(t.layout.pp));
+    note(u.cp, "cp " + std::to_string(t.layout.cp));
+    note(u.dp, "dp " + std::to_string(t.layout.dp));
+    note(u.ep && c.scenario.model.moe.has_value(), "ep " + std::to_string(t.layout.ep));
+    note(u.virtualStages, "vpp " + std::to_string(t.layout.virtualStages));
+    note(u.microBatch, "micro_batch " + std::to_string(t.microBatch));
+    note(u.globalBatch, "global_batch " + std::to_string(t.globalBatch));
+    note(u.recompute, "recompute " + std::string(toString(t.recompute)));
+    note(u.sequenceParallel, std::string("sequence_parallel ") + (t.layout.sequenceParallel ? "true" : "false"));
+    note(u.schedule, "schedule " + std::string(toString(t.schedule)));
+    note(u.precision, "precision " + std::string(toString(t.precision)));
+    note(u.zeroStage, "zero_stage " + std::to_string(t.zeroStage));
+    note(u.attention, "attention " + std::string(toString(t.attention)));
 }
 
 } // namespace clusterplanner::core

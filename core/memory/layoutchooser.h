@@ -23,4 +23,8 @@ struct LayoutChoice
 /// sequence parallel with TP > 1 under fused frameworks. Known fields are never changed.
 LayoutChoice chooseLayout(const ValidationCase& c, const MemoryContext& ctx);
 
+/// Appends to choice.chosen one note ("tp 2", ...) for every field of the case that was null, with the value
+/// choice.training holds for it.
+void describeChoices(const ValidationCase& c, LayoutChoice& choice);
+
 } // namespace clusterplanner::core

@@ -39,11 +39,18 @@ double tierS(Collective c, double bytes, int ranks, int nodes, double bandwidthG
 {
     if (ranks <= 1 && c != Collective::SendRecv)
         return 0.0;
-    const double volume = busBytes(c, bytes, ranks);
+    const double volumeS = busBytes(c, bytes, ranks) / (bandwidthGBs * kGB);
+    // ncclRingLatencyUs inlined over the three protocols (the sweep calls this ~10 times per layout).
+    const bool twoPass = c == Collective::AllReduce;
+    const int steps = c == Collective::SendRecv ? 1 : (twoPass ? 2 : 1) * (std::max(ranks, 2) - 1);
+    const int netSteps = c == Collective::SendRecv ? (nodes > 1 ? 1 : 0) : (twoPass ? 2 : 1) * (nodes - 1);
+    constexpr double kShare[3] = {0.5, 120.0 / 128.0, 1.0}; // ncclProtocolBandwidthShare
+    const auto& ring = kHwLatUs[1];
     double best = HUGE_VAL;
-    for (auto protocol : {NcclProtocol::LL, NcclProtocol::LL128, NcclProtocol::Simple}) {
-        const double latencyS = ncclRingLatencyUs(c, protocol, std::max(ranks, 2), nodes, intra) * 1e-6 * latencyScale;
-        best = std::min(best, latencyS + volume / (bandwidthGBs * kGB * ncclProtocolBandwidthShare(protocol)));
+    for (int p = 0; p < 3; ++p) {
+        const double latencyUs
+            = kBaseLatUs[1][p] + (steps - netSteps) * ring[int(intra)][p] + netSteps * ring[int(LinkKind::Net)][p];
+        best = std::min(best, latencyUs * 1e-6 * latencyScale + volumeS / kShare[p]);
     }
     return best;
 }

@@ -205,6 +205,21 @@ PipelineParams pipelineParams(const TrainingConfig& tr, const StageTimes& st, do
     return pp;
 }
 
+/// Closed-form makespan. ZB-H1 outside the range where its closed form is exact (m < p, or W longer than F or
+/// B) would need the event replay (~100 µs, too slow for the sweep); there the 1F1B makespan with W folded
+/// into B is used: an upper bound, since ZB-H1 is 1F1B with W moved into idle slots. simulatePipeline gives
+/// the exact timeline for the Gantt view.
+double fastMakespan(PipelineParams p)
+{
+    const bool zbExact = p.microBatches >= p.stages && p.weightGrad <= p.forward && p.weightGrad <= p.backward;
+    if (p.schedule == PipelineSchedule::ZbH1 && !zbExact) {
+        p.schedule = PipelineSchedule::OneFOneB;
+        p.backward += p.weightGrad;
+        p.weightGrad = 0;
+    }
+    return pipelineSummary(p).makespan;
+}
+
 void fillRates(StepTimeResult& r, const StepTimeContext& c, const TrainingConfig& tr)
 {
     const double gpus = tr.layout.gpuCount();
@@ -269,7 +284,7 @@ StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& 
     const double p2pS = l.pp > 1 ? groupCollectiveS(Collective::SendRecv, p2pBytes, s.spans.pp, c.fabric) : 0.0;
     const double p2pExposedS = (1 - c.efficiency.ppOverlap) * p2pS;
     const PipelineParams pp = pipelineParams(tr, st, p2pExposedS, m);
-    const double makespan = l.pp > 1 ? pipelineSummary(pp).makespan : m * (pp.forward + pp.backward + pp.weightGrad);
+    const double makespan = l.pp > 1 ? fastMakespan(pp) : m * (pp.forward + pp.backward + pp.weightGrad);
 
     r.valid = true;
     r.microBatches = m;

@@ -20,16 +20,17 @@ const GpuSpec& gpuOf(const Scenario& scenario)
 
 } // namespace
 
-TrainingLayoutEvaluator::TrainingLayoutEvaluator(const Scenario& scenario)
+TrainingLayoutEvaluator::TrainingLayoutEvaluator(const Scenario& scenario, const perf::EfficiencyTable* table)
     : m_scenario(scenario)
     , m_gpu(&gpuOf(m_scenario))
     , m_memory(makeMemoryContext(m_scenario.model, m_gpu))
-    , m_time(perf::makeStepTimeContext(m_scenario, *m_gpu, perf::EfficiencyTable::builtin().forGpu(m_gpu->id)))
+    , m_time(perf::makeStepTimeContext(
+          m_scenario, *m_gpu, (table ? *table : perf::EfficiencyTable::builtin()).forGpu(m_gpu->id)))
 { }
 
 TrainingConfig TrainingLayoutEvaluator::trainingFor(const LayoutCandidate& candidate) const
 {
-    return applyCandidate(m_scenario, candidate).training;
+    return applyCandidate(m_scenario.training, candidate);
 }
 
 LayoutResult TrainingLayoutEvaluator::evaluate(const LayoutCandidate& candidate) const

@@ -15,12 +15,14 @@ namespace clusterplanner::core {
 class TrainingLayoutEvaluator : public LayoutEvaluator
 {
 public:
-    /// Throws std::invalid_argument when the scenario's GPU type is not in the catalog.
-    explicit TrainingLayoutEvaluator(const Scenario& scenario);
+    /// Throws std::invalid_argument when the scenario's GPU type is not in the catalog. table: the efficiency
+    /// table to use (nullptr = the built-in one); only read in the constructor.
+    explicit TrainingLayoutEvaluator(const Scenario& scenario, const perf::EfficiencyTable* table = nullptr);
     TrainingLayoutEvaluator(const TrainingLayoutEvaluator&) = delete;
     TrainingLayoutEvaluator& operator=(const TrainingLayoutEvaluator&) = delete;
 
     LayoutResult evaluate(const LayoutCandidate& candidate) const override;
+    const perf::StepTimeContext& timeContext() const { return m_time; }
     /// The full training set-up the candidate stands for.
     TrainingConfig trainingFor(const LayoutCandidate& candidate) const;
 

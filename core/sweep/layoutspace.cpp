@@ -127,15 +127,20 @@ std::vector<int> divisorsOf(int n)
     return small;
 }
 
-Scenario applyCandidate(Scenario scenario, const LayoutCandidate& candidate)
+TrainingConfig applyCandidate(TrainingConfig t, const LayoutCandidate& candidate)
 {
-    auto& t = scenario.training;
     t.layout = candidate.layout;
     t.microBatch = candidate.microBatch;
     t.recompute = candidate.recompute;
     t.zeroStage = candidate.zeroStage;
     t.schedule = candidate.schedule;
     t.distributedOptimizer = candidate.zeroStage == 1 && t.framework == Framework::Megatron;
+    return t;
+}
+
+Scenario applyCandidate(Scenario scenario, const LayoutCandidate& candidate)
+{
+    scenario.training = applyCandidate(scenario.training, candidate);
     return scenario;
 }
 
@@ -160,7 +165,8 @@ std::vector<LayoutCandidate> enumerateLayouts(const Scenario& scenario, const Sw
                 if (constraints.dp && *constraints.dp != dp)
                     continue;
                 for (int ep : expertChoices(scenario, constraints, dp * cp * tp))
-                    emitter.emit(ParallelLayout {dp, tp, pp, cp, ep, 1, tp > 1});
+                    emitter.emit(
+                        ParallelLayout {dp, tp, pp, cp, ep, 1, tp > 1 && constraints.sequenceParallel.value_or(true)});
             }
     return out;
 }

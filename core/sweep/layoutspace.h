@@ -28,6 +28,7 @@ struct SweepConstraints
     std::optional<int> tp, pp, cp, ep, dp, microBatch, virtualStages, zeroStage;
     std::optional<Recompute> recompute;
     std::optional<PipelineSchedule> schedule;
+    std::optional<bool> sequenceParallel; ///< free: on whenever TP > 1
     int maxTp = 0; ///< 0 = the GPU's scale-up (NVLink) domain, capped by GPUs per node
     int maxMicroBatch = 16;
     int maxVirtualStages = 8;
@@ -36,6 +37,8 @@ struct SweepConstraints
 
 /// Applies a scenario's candidate to a copy of the scenario.
 Scenario applyCandidate(Scenario scenario, const LayoutCandidate& candidate);
+/// Applies a candidate to a copy of a training set-up (no allocation: the sweep's hot path).
+TrainingConfig applyCandidate(TrainingConfig training, const LayoutCandidate& candidate);
 /// The candidate a scenario currently uses.
 LayoutCandidate candidateOf(const Scenario& scenario);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Step time of whole layouts: the seeds' GPT-3 case, cost and energy arithmetic, bookkeeping, monotonicity.
+#include "core/memory/memorymodel.h"
 #include "core/perf/steptime.h"
 
 #include <QTest>
@@ -51,6 +52,15 @@ private Q_SLOTS:
             r.stepTimeS, r.tokensPerS, r.mfu, r.hfu, r.trainingTimeS / 86400, r.gpuHours, r.costUsd, r.energyKwh);
         QVERIFY(r.mfu > 0.3 && r.mfu < 0.6);
         QVERIFY(r.hfu > r.mfu);
+        // Issue 4 acceptance: the layout fits in 80 GB (memory model, reserved peak incl. workspace).
+        const Scenario s = gpt3Case();
+        const MemoryEstimate memory
+            = evaluateMemory(makeMemoryContext(s.model, GpuCatalog::builtin().find(s.cluster.gpuId)), s.training);
+        QVERIFY2(memory.fits, qPrintable(QString::number(memory.peakReservedBytes / kGiB)));
+        QVERIFY(memory.peakReservedBytes < 80e9);
+        // 300 B tokens at the model's rate: time = tokens / (tokens/s), MFU = tokens/s/GPU × 6N' / 312 TFLOP/s.
+        QVERIFY(std::abs(r.trainingTimeS - 300e9 / r.tokensPerS) < 1e-9 * r.trainingTimeS);
+        QVERIFY(std::abs(r.mfu - r.tokensPerSPerGpu * modelFlopsPerToken(s.model) / 312e12) < 1e-9);
         QCOMPARE(r.microBatches, 96);
         // The seed's 240 h would need 1.26 M tokens/s (414 % MFU, reference.md §8); a real run takes weeks.
         QVERIFY(r.trainingTimeS / 3600 > 240 && r.trainingTimeS / 86400 < 60);

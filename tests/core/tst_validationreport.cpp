@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -54,6 +55,38 @@ private Q_SLOTS:
         QVERIFY2(report.failures.empty(), report.failures.empty() ? "" : report.failures.front().c_str());
     }
 
+    // Issue 4's targets (median <= 7 %, p90 <= 15 %): MFU meets them and is held to them; tokens/s, step time and
+    // model TFLOP/s do not yet, and are held to the committed figures of docs/validation.md (tokens/s 8.8 / 24.2 %,
+    // step 8.7 / 30.6 %, TFLOP/s 5.9 / 21.2 %) plus a small margin, so that a regression fails.
+    void devSetTimeErrorDoesNotRegress_data()
+    {
+        QTest::addColumn<QString>("quantity");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<double>("median");
+        QTest::addColumn<double>("p90");
+        QTest::newRow("tokens/s") << "tokens_per_s_per_gpu" << 66 << 9.5 << 26.0;
+        QTest::newRow("step time") << "step_time_s" << 66 << 9.5 << 32.5;
+        QTest::newRow("MFU") << "mfu" << 21 << 7.0 << 15.0;
+        QTest::newRow("model TFLOP/s") << "model_tflops_per_gpu" << 9 << 6.5 << 23.0;
+    }
+
+    void devSetTimeErrorDoesNotRegress()
+    {
+        QFETCH(QString, quantity);
+        QFETCH(int, count);
+        QFETCH(double, median);
+        QFETCH(double, p90);
+        static const auto report
+            = buildValidationReport(readValidationCases(readFile(kCases)), readValidationTruths(readFile(kTruth)));
+        const QuantitySummary& s = summaryOf(report, quantity.toStdString());
+        qInfo("%s: n %d, median %.2f %%, p90 %.2f %%", qPrintable(quantity), s.count, s.medianAbsPercent,
+            s.p90AbsPercent);
+        QCOMPARE(s.count, count);
+        QCOMPARE(s.missing, 0);
+        QVERIFY2(s.medianAbsPercent <= median, qPrintable(QString::number(s.medianAbsPercent)));
+        QVERIFY2(s.p90AbsPercent <= p90, qPrintable(QString::number(s.p90AbsPercent)));
+    }
+
     void percentilesUseNearestRank()
     {
         QCOMPARE(medianAbs({-3, 1, 2}), 2.0);
@@ -87,7 +120,16 @@ private Q_SLOTS:
             QVERIFY(entry["ok"].get<bool>());
             for (const char* key : {"fits", "peak_memory_gib", "peak_reserved_gib", "memory_gib", "chosen"})
                 QVERIFY2(entry.contains(key), key);
-            QVERIFY(entry["step_time_s"].is_null());
+            QVERIFY(entry["step_time_s"].get<double>() > 0);
+            const double tokens = entry["tokens_per_s_per_gpu"].get<double>();
+            // tokens/s per GPU = global batch × sequence / step time / GPUs, and MFU = TFLOP/s / peak, consistently.
+            const auto& chosen = entry["chosen"];
+            const double gpus = chosen["tp"].get<double>() * chosen["pp"].get<double>() * chosen["cp"].get<double>()
+                * chosen["dp"].get<double>();
+            QVERIFY(std::abs(entry["model_tflops_per_gpu"].get<double>() * 1e12
+                        - tokens * entry["model_flops_per_token"].get<double>())
+                <= 1e-9 * tokens * entry["model_flops_per_token"].get<double>());
+            QVERIFY(gpus >= 1 && entry["mfu"].get<double>() > 0 && entry["mfu"].get<double>() < 1);
             QVERIFY(entry["chosen"].contains("micro_batch") && entry["chosen"].contains("recompute"));
         }
         // Open degrees are chosen and reported: the 96-GPU strong-scaling row states no TP/PP/DP.
