@@ -16,7 +16,7 @@ const std::vector<Command>& commands()
         {"pipeline", "simulate a pipeline schedule (--schedule --stages --microbatches [--chunks] [--json])",
             &runPipeline},
         {"queue", "M/M/c wait figures: --servers C --arrival L --service M [--target-wait T]", &runQueue},
-        {"cost", "capex, opex, TCO, cloud and energy: --gpus N --gpu ID --hours H", &runCost},
+        {"cost", "capex, opex, TCO, cloud and energy: --gpus N --gpu ID --hours H, or --scenario FILE", &runCost},
         {"estimate", "per-GPU memory of a case file (--case FILE), JSON", &runEstimate},
         {"validate", "predicted vs measured (--cases FILE --truth FILE [--markdown])", &runValidate},
         {"simulate", "replay jobs on a cluster under a scheduling policy (--json)", &runSimulate},

@@ -353,19 +353,6 @@ private Q_SLOTS:
         }
     }
 
-    void metricsHelpersMatchReferenceValues()
-    {
-        // reference.md §11 items 23, 25, 26, 27.
-        QCOMPARE(jainIndex({1, 1, 1, 1}), 1.0);
-        QCOMPARE(jainIndex({1, 0, 0, 0}), 0.25);
-        QVERIFY(std::abs(jainIndex({1, 2, 3, 4}) - 0.833333333) < 1e-6);
-        QVERIFY(std::abs(imbalance({{1, .5, .25, .25}, {.5, .5, .5, .5}, {.75, .25, .5, 0}}) - 0.19523) < 1e-5);
-        QVERIFY(std::abs(fragmentationIndex({3, 1, 0, 2}, 2) - 1.0 / 6) < 1e-12);
-        QVERIFY(std::abs(timeFragmentation({{0, 10}, {12, 20}, {25, 30}}, 30) - 7.0 / 30) < 1e-12);
-        QCOMPARE(percentile({1, 2, 3, 4, 5}, 50), 3.0);
-        QCOMPARE(percentile({1, 2, 3, 4}, 90), 3.7);
-    }
-
     void timeFragmentationOfOneGpuMatchesHandValue()
     {
         // One GPU busy [0, 10], [12, 20], [25, 30]: gaps 2 + 5 = 7 over 30 s.
