@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of `clusterplanner cost --scenario FILE`: the cost model fed by the training engine's hours.
 #include "core/cli/commands.h"
+#include "tests/core/clitesthelpers.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -12,41 +13,14 @@
 #include <sstream>
 
 using namespace clusterplanner::core::cli;
+using clitest::closeRelative;
+using clitest::readFile;
+using clitest::run;
+using clitest::Run;
 
 namespace {
 
 const std::string kGpt3 = CLUSTERPLANNER_DATA_DIR "/scenarios/gpt3-175b-1024-a100.cplan.json";
-
-struct Run
-{
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-Run run(const std::vector<std::string>& argv)
-{
-    std::ostringstream out;
-    std::ostringstream err;
-    Run result;
-    result.code = runCommand(argv, out, err);
-    result.out = out.str();
-    result.err = err.str();
-    return result;
-}
-
-bool closeRelative(double actual, double expected, double tolerance)
-{
-    return std::abs(actual - expected) <= tolerance * std::abs(expected);
-}
-
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 } // namespace
 

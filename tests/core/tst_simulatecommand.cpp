@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `clusterplanner simulate --json` on the 60-job Tiresias trace under every policy, and bad traces through the CLI.
 #include "core/cli/commands.h"
+#include "tests/core/clitesthelpers.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -12,6 +13,8 @@
 #include <sstream>
 
 using namespace clusterplanner::core::cli;
+using clitest::run;
+using clitest::Run;
 
 namespace {
 
@@ -41,24 +44,6 @@ std::vector<TraceRow> readTraceByHand()
             rows.push_back({std::stoi(cells[1]), std::stod(cells[2]), std::stod(cells[5])});
     }
     return rows;
-}
-
-struct Run
-{
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-Run run(const std::vector<std::string>& argv)
-{
-    std::ostringstream out;
-    std::ostringstream err;
-    Run result;
-    result.code = runCommand(argv, out, err);
-    result.out = out.str();
-    result.err = err.str();
-    return result;
 }
 
 Run simulateTrace(const std::string& path, const std::string& policy, bool asJson)
