@@ -4,6 +4,7 @@
 #include "core/model/gpucatalog.h"
 #include "core/queue/erlang.h"
 #include "core/sched/simulator.h"
+#include "tests/core/schedtesthelpers.h"
 
 #include <QTest>
 
@@ -19,21 +20,6 @@ constexpr double kServiceS = 3600; ///< mean job duration 1/μ
 constexpr int kJobs = 200'000;
 /// Jobs dropped from the start: the cluster starts empty, and M/M/c needs the stationary regime.
 constexpr int kWarmUpJobs = 10'000;
-
-ClusterModel singleGpuNodes(int nodes)
-{
-    NodeType type;
-    type.name = "one-gpu";
-    type.gpuId = "H100-SXM-80GB";
-    type.gpuCount = 1;
-    type.cpuCores = 16;
-    type.memoryGiB = 128;
-    type.nicCount = 1;
-    ClusterModel model;
-    model.nodeTypes = {type};
-    model.groups = {{"one-gpu", nodes}};
-    return model;
-}
 
 /// Exponential inter-arrivals (rate λ) and exponential durations (mean 1/μ), every job 1 GPU, no host demands.
 Workload poissonWorkload(double arrivalPerS, std::uint64_t seed)
@@ -103,8 +89,8 @@ private Q_SLOTS:
         SimulationOptions options;
         options.policy = Policy::Fifo;
         options.recordTimeline = false;
-        Simulator simulator(singleGpuNodes(servers), GpuCatalog::builtin(), options);
-        const SimulationResult result = simulator.run(poissonWorkload(arrivalRate, seed));
+        const SimulationResult result
+            = schedtest::simulate(schedtest::uniformCluster(servers, 1), poissonWorkload(arrivalRate, seed), options);
         QCOMPARE(result.jobs.size(), std::size_t(kJobs));
         const Observed sim = observe(result);
 

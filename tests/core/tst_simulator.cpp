@@ -4,6 +4,7 @@
 #include "core/sched/simulator.h"
 #include "core/sched/traces.h"
 #include "core/sched/workloadgenerator.h"
+#include "tests/core/schedtesthelpers.h"
 
 #include <QTest>
 
@@ -12,31 +13,14 @@
 
 using namespace clusterplanner::core;
 using namespace clusterplanner::core::sched;
+using schedtest::nodeType;
+using schedtest::simulate;
+using schedtest::uniformCluster;
 
 Q_DECLARE_METATYPE(Policy)
 Q_DECLARE_METATYPE(PlacementStrategy)
 
 namespace {
-
-NodeType nodeType(const std::string& name, const std::string& gpu, int gpus)
-{
-    NodeType type;
-    type.name = name;
-    type.gpuId = gpu;
-    type.gpuCount = gpus;
-    type.cpuCores = 16 * gpus;
-    type.memoryGiB = 128.0 * gpus;
-    type.nicCount = gpus;
-    return type;
-}
-
-ClusterModel uniformCluster(int nodes, int gpusPerNode)
-{
-    ClusterModel model;
-    model.nodeTypes = {nodeType("n", "H100-SXM-80GB", gpusPerNode)};
-    model.groups = {{"n", nodes}};
-    return model;
-}
 
 Job job(int id, int gpus, double submitS, double durationS)
 {
@@ -46,12 +30,6 @@ Job job(int id, int gpus, double submitS, double durationS)
     j.submitS = submitS;
     j.durationS = durationS;
     return j;
-}
-
-SimulationResult simulate(const ClusterModel& model, const Workload& workload, SimulationOptions options)
-{
-    Simulator simulator(model, GpuCatalog::builtin(), options);
-    return simulator.run(workload);
 }
 
 SimulationOptions withPolicy(Policy policy, PlacementStrategy placement = PlacementStrategy::Pack)
