@@ -43,6 +43,27 @@ double userFairness(const std::vector<JobRecord>& jobs)
     return queue::jainFairness(theta);
 }
 
+/// F_time of the cluster: the mean over GPUs of each GPU's F_time over the makespan, from the jobs' segments.
+double clusterTimeFragmentation(const SimulationResult& result, double makespanS)
+{
+    std::vector<std::size_t> firstGpu(result.nodes.size() + 1, 0);
+    for (std::size_t i = 0; i < result.nodes.size(); ++i)
+        firstGpu[i + 1] = firstGpu[i] + static_cast<std::size_t>(result.nodes[i].gpus);
+    if (firstGpu.back() == 0 || !(makespanS > 0))
+        return 0.0;
+    std::vector<std::vector<queue::BusyInterval>> busy(firstGpu.back());
+    for (const auto& job : result.jobs)
+        for (const auto& segment : job.segments)
+            for (const auto& slice : segment.slices)
+                for (int gpu : slice.gpus)
+                    busy[firstGpu[static_cast<std::size_t>(slice.node)] + static_cast<std::size_t>(gpu)].push_back(
+                        {segment.startS, segment.endS});
+    double sum = 0;
+    for (auto& intervals : busy)
+        sum += queue::timeFragmentation(std::move(intervals), makespanS);
+    return sum / static_cast<double>(busy.size());
+}
+
 } // namespace
 
 SimulationMetrics computeMetrics(const SimulationResult& result)
@@ -85,7 +106,7 @@ SimulationMetrics computeMetrics(const SimulationResult& result)
     m.gpuUtilization = gpus > 0 && m.makespanS > 0 ? busyGpuS / (gpus * m.makespanS) : 0.0;
     m.imbalance = queue::imbalance(queue::UtilizationMatrix {result.utilization});
     m.fragmentationIndex = result.fragmentationIndex;
-    m.timeFragmentation = gpus > 0 && m.makespanS > 0 ? result.idleGapGpuS / (gpus * m.makespanS) : 0.0;
+    m.timeFragmentation = clusterTimeFragmentation(result, m.makespanS);
     m.jainFairness = userFairness(result.jobs);
     m.energyKwh = energyJ / 3.6e6;
     return m;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/gpucatalog.h"
+#include "core/queue/fragmentation.h"
 #include "core/sched/metrics.h"
 #include "core/sched/simulator.h"
 #include "core/sched/traces.h"
@@ -74,6 +75,25 @@ ClusterModel mixedCluster()
     model.nodeTypes = {h100, nodeType("a100", "A100-SXM-80GB", 4)};
     model.groups = {{"h100", 4}, {"a100", 4}};
     return model;
+}
+
+/// The simulator's I_frag numerator comes from free-GPU histograms; it must equal queue::gpuFragmentationIndex
+/// (reference.md §7) on the per-node free counts for every smallest pending request.
+template <typename Violation>
+void checkStrandedMatchesQueueDefinition(const ClusterState& state, Violation& violation)
+{
+    std::vector<long long> freePerNode;
+    for (const NodeInfo& node : state.nodes())
+        freePerNode.push_back(state.freeGpusOn(node.id));
+    const int free = state.freeGpus();
+    if (free == 0)
+        return;
+    for (int minRequest : {1, 2, 4, 8}) {
+        const double fromHistogram = double(state.strandedFreeGpus(minRequest)) / free;
+        if (std::abs(fromHistogram - queue::gpuFragmentationIndex(freePerNode, {minRequest})) > 1e-12)
+            violation(
+                QString("I_frag for requests of %1 GPUs disagrees with queue::gpuFragmentationIndex").arg(minRequest));
+    }
 }
 
 } // namespace
@@ -158,6 +178,7 @@ private Q_SLOTS:
                     || use.bandwidthGbps > node.bandwidthGbps + 1e-6)
                     violation(QString("node %1 over capacity or miscounted at t=%2").arg(node.id).arg(event.timeS));
             }
+            checkStrandedMatchesQueueDefinition(state, violation);
         });
         const SimulationResult result = simulator.run(workload);
         QVERIFY2(violations == 0, qPrintable(firstViolation));
