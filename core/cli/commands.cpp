@@ -17,7 +17,7 @@ const std::vector<Command>& commands()
         {"pipeline", "simulate a pipeline schedule (--schedule --stages --microbatches [--chunks] [--json])",
             &runPipeline},
         {"queue", "M/M/c wait figures: --servers C --arrival L --service M [--target-wait T]", &runQueue},
-        {"cost", "capex, opex, TCO, cloud and energy: --gpus N --gpu ID --hours H", &runCost},
+        {"cost", "capex, opex, TCO, cloud and energy: --gpus N --gpu ID --hours H, or --scenario FILE", &runCost},
         {"estimate", "per-GPU memory and step time of a case file (--case FILE), JSON", &runEstimate},
         {"validate", "predicted vs measured (--cases FILE --truth FILE [--markdown])", &runValidate},
         {"sweep", "rank every valid layout of a case (--case FILE [--json | --format csv] [--top N] [--tp N ...])",

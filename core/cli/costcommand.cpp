@@ -2,6 +2,7 @@
 // `clusterplanner cost`: capex, opex, TCO, cloud alternative and energy of N GPUs (reference.md §8).
 #include "core/cli/arguments.h"
 #include "core/cli/commandlist.h"
+#include "core/cli/scenariocost.h"
 #include "core/model/gpucatalog.h"
 #include "core/queue/costmodel.h"
 
@@ -90,6 +91,16 @@ int runCost(const Args& args, std::ostream& out, std::ostream&)
 {
     Arguments arguments(args);
     const bool asJson = arguments.flag("--json");
+    if (auto path = arguments.value("--scenario")) {
+        const double years = arguments.number("--years", 4, 0.01, 100);
+        arguments.finish();
+        const ScenarioCost cost = scenarioCost(*path, readTextFile(*path), years);
+        if (asJson)
+            out << scenarioCostJson(cost).dump(2) << "\n";
+        else
+            printScenarioCost(out, cost);
+        return 0;
+    }
     const auto gpus = arguments.optionalInteger("--gpus", 1, 10'000'000);
     if (!gpus)
         throw UsageError("missing required option --gpus");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/io/scenariojson.h"
 
+#include "core/io/jsonfields.h"
 #include "core/model/enumnames.h"
 
 #include <nlohmann/json.hpp>
@@ -14,123 +15,33 @@ namespace {
 
 using nlohmann::json;
 
-/// Reads the fields of one JSON object, prefixing every message with the dotted path of the field.
-class FieldReader
+[[noreturn]] void throwScenarioError(const std::string& message)
 {
-public:
-    FieldReader(const json& object, std::string path)
-        : m_object(object)
-        , m_path(std::move(path))
-    {
-        if (!m_object.is_object())
-            fail(m_path.empty() ? "scenario" : m_path, "must be an object, got " + describe(m_object));
-    }
+    throw ScenarioFormatError(message);
+}
 
-    int integer(const char* key, long long min, long long max) const
-    {
-        const json& value = field(key);
-        if (!value.is_number_integer())
-            fail(key, "must be a whole number, got " + describe(value));
-        return static_cast<int>(checkRange(key, value.get<long long>(), min, max));
-    }
+JsonFields reader(const json& object)
+{
+    return JsonFields(object, "", &throwScenarioError);
+}
 
-    double number(const char* key, double min, double max) const
-    {
-        const json& value = field(key);
-        if (!value.is_number())
-            fail(key, "must be a number, got " + describe(value));
-        const double number = value.get<double>();
-        if (!std::isfinite(number))
-            fail(key, "must be finite");
-        return checkRange(key, number, min, max);
-    }
-
-    bool boolean(const char* key) const
-    {
-        const json& value = field(key);
-        if (!value.is_boolean())
-            fail(key, "must be true or false, got " + describe(value));
-        return value.get<bool>();
-    }
-
-    std::string text(const char* key, std::size_t maxLength) const
-    {
-        const json& value = field(key);
-        if (!value.is_string())
-            fail(key, "must be a string, got " + describe(value));
-        auto string = value.get<std::string>();
-        if (string.size() > maxLength)
-            fail(key, "is longer than " + std::to_string(maxLength) + " characters");
-        return string;
-    }
-
-    template <typename Enum>
-    Enum choice(const char* key) const
-    {
-        const auto name = text(key, 64);
-        if (auto value = enumFromString<Enum>(name))
-            return *value;
-        std::string allowed;
-        for (Enum option : allValues<Enum>())
-            allowed += (allowed.empty() ? "" : ", ") + std::string(toString(option));
-        fail(key, "unknown value \"" + name + "\" (expected one of: " + allowed + ")");
-    }
-
-    bool isNull(const char* key) const { return field(key).is_null(); }
-    bool has(const char* key) const { return m_object.contains(key); }
-    FieldReader object(const char* key) const { return FieldReader(field(key), join(key)); }
-
-    [[noreturn]] void fail(const std::string& key, const std::string& problem) const
-    {
-        throw ScenarioFormatError(join(key) + ": " + problem);
-    }
-
-private:
-    const json& field(const char* key) const
-    {
-        auto it = m_object.find(key);
-        if (it == m_object.end())
-            fail(key, "is missing");
-        return *it;
-    }
-
-    template <typename T>
-    T checkRange(const char* key, T value, T min, T max) const
-    {
-        if (value < min)
-            fail(key, "must be at least " + show(min) + " (got " + show(value) + ")");
-        if (value > max)
-            fail(key, "must be at most " + show(max) + " (got " + show(value) + ")");
-        return value;
-    }
-
-    template <typename T>
-    static std::string show(T value)
-    {
-        if constexpr (std::is_integral_v<T>) {
-            return std::to_string(value);
-        } else {
-            return json(value).dump();
-        }
-    }
-
-    static std::string describe(const json& value)
-    {
-        const auto dumped = value.dump();
-        return std::string(value.type_name()) + " " + (dumped.size() > 40 ? dumped.substr(0, 40) + "…" : dumped);
-    }
-
-    std::string join(const std::string& key) const { return m_path.empty() ? key : m_path + "." + key; }
-
-    const json& m_object;
-    std::string m_path;
-};
+template <typename Enum>
+Enum choice(const JsonFields& r, const char* key)
+{
+    const auto name = r.text(key, 64);
+    if (auto value = enumFromString<Enum>(name))
+        return *value;
+    std::string allowed;
+    for (Enum option : allValues<Enum>())
+        allowed += (allowed.empty() ? "" : ", ") + std::string(toString(option));
+    r.fail(key, "unknown value \"" + name + "\" (expected one of: " + allowed + ")");
+}
 
 // Upper bounds: generous beyond anything built today, tight enough to catch unit mistakes and overflow.
 constexpr long long kMaxGpus = 10'000'000;
 constexpr long long kMaxDim = 1'000'000;
 
-MoeConfig readMoe(const FieldReader& r)
+MoeConfig readMoe(const JsonFields& r)
 {
     MoeConfig moe;
     moe.experts = r.integer("experts", 1, 100'000);
@@ -142,7 +53,7 @@ MoeConfig readMoe(const FieldReader& r)
     return moe;
 }
 
-ModelConfig readModel(const FieldReader& r)
+ModelConfig readModel(const JsonFields& r)
 {
     ModelConfig model;
     model.name = r.text("name", 200);
@@ -153,8 +64,8 @@ ModelConfig readModel(const FieldReader& r)
     model.ffnHidden = r.integer("ffn_hidden", 1, kMaxDim * 8);
     model.vocab = r.integer("vocab", 1, 100'000'000);
     model.seqLen = r.integer("seq_len", 1, 100'000'000);
-    model.mlp = r.choice<MlpKind>("mlp");
-    model.norm = r.choice<NormKind>("norm");
+    model.mlp = choice<MlpKind>(r, "mlp");
+    model.norm = choice<NormKind>(r, "norm");
     model.tiedEmbeddings = r.boolean("tied_embeddings");
     if (model.hidden % model.heads != 0)
         r.fail("hidden", "must be a multiple of heads (" + std::to_string(model.heads) + ")");
@@ -167,7 +78,7 @@ ModelConfig readModel(const FieldReader& r)
     return model;
 }
 
-ClusterConfig readCluster(const FieldReader& r)
+ClusterConfig readCluster(const JsonFields& r)
 {
     ClusterConfig cluster;
     cluster.gpuId = r.text("gpu", 64);
@@ -178,7 +89,7 @@ ClusterConfig readCluster(const FieldReader& r)
     return cluster;
 }
 
-ParallelLayout readLayout(const FieldReader& r)
+ParallelLayout readLayout(const JsonFields& r)
 {
     ParallelLayout layout;
     layout.dp = r.integer("dp", 1, kMaxGpus);
@@ -191,25 +102,25 @@ ParallelLayout readLayout(const FieldReader& r)
     return layout;
 }
 
-TrainingConfig readTraining(const FieldReader& r)
+TrainingConfig readTraining(const JsonFields& r)
 {
     TrainingConfig training;
     training.globalBatch = r.integer("global_batch", 1, 100'000'000);
     training.microBatch = r.integer("micro_batch", 1, training.globalBatch);
-    training.precision = r.choice<Precision>("precision");
-    training.optimizer = r.choice<Optimizer>("optimizer");
-    training.recompute = r.choice<Recompute>("recompute");
+    training.precision = choice<Precision>(r, "precision");
+    training.optimizer = choice<Optimizer>(r, "optimizer");
+    training.recompute = choice<Recompute>(r, "recompute");
     training.zeroStage = r.integer("zero_stage", 0, 3);
     training.distributedOptimizer = r.boolean("distributed_optimizer");
-    training.attention = r.choice<AttentionKind>("attention");
-    training.schedule = r.choice<PipelineSchedule>("schedule");
+    training.attention = choice<AttentionKind>(r, "attention");
+    training.schedule = choice<PipelineSchedule>(r, "schedule");
     // Added after the first files were written; older files mean Megatron.
-    training.framework = r.has("framework") ? r.choice<Framework>("framework") : Framework::Megatron;
+    training.framework = r.has("framework") ? choice<Framework>(r, "framework") : Framework::Megatron;
     training.layout = readLayout(r.object("layout"));
     return training;
 }
 
-EconomicsConfig readEconomics(const FieldReader& r)
+EconomicsConfig readEconomics(const JsonFields& r)
 {
     EconomicsConfig economics;
     economics.trainingTokens = r.number("training_tokens", 0, 1e18);
@@ -264,7 +175,7 @@ json scenarioToJson(const Scenario& s)
 
 Scenario scenarioFromJson(const json& object)
 {
-    const FieldReader r(object, "");
+    const JsonFields r = reader(object);
     Scenario scenario;
     scenario.name = r.text("name", 200);
     scenario.model = readModel(r.object("model"));
@@ -291,7 +202,7 @@ Scenario readScenarioFile(const std::string& text)
         throw ScenarioFormatError("not valid JSON (the file is truncated or corrupt) at byte "
             + std::to_string(error.byte) + ": " + error.what());
     }
-    const FieldReader header(document, "");
+    const JsonFields header = reader(document);
     if (header.text("format", 100) != kScenarioFormatName)
         header.fail("format", "is not \"" + std::string(kScenarioFormatName) + "\": this is not a scenario file");
     const int version = header.integer("version", 1, std::numeric_limits<int>::max());

@@ -2,6 +2,8 @@
 // Reading and writing cluster files with field-naming error messages (same style as core/io/scenariojson.cpp).
 #include "core/sched/clustermodeljson.h"
 
+#include "core/io/jsonfields.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -14,77 +16,15 @@ namespace {
 
 using nlohmann::json;
 
-/// Reads the fields of one JSON object; every message starts with the dotted path of the field.
-class Fields
+/// Longest name or id accepted in a cluster file.
+constexpr std::size_t kMaxText = 200;
+
+[[noreturn]] void throwClusterError(const std::string& message)
 {
-public:
-    Fields(const json& object, std::string path)
-        : m_object(object)
-        , m_path(std::move(path))
-    {
-        if (!m_object.is_object())
-            throw ClusterFormatError(m_path + ": must be an object, got " + std::string(m_object.type_name()));
-    }
+    throw ClusterFormatError(message);
+}
 
-    const json& field(const char* key) const
-    {
-        auto it = m_object.find(key);
-        if (it == m_object.end())
-            fail(key, "is missing");
-        return *it;
-    }
-
-    int integer(const char* key, long long min, long long max) const
-    {
-        const json& value = field(key);
-        if (!value.is_number_integer())
-            fail(key, "must be a whole number, got " + value.dump());
-        const auto number = value.get<long long>();
-        if (number < min || number > max)
-            fail(key, "must be in " + std::to_string(min) + ".." + std::to_string(max) + " (got " + value.dump() + ")");
-        return static_cast<int>(number);
-    }
-
-    double number(const char* key, double min, double max) const
-    {
-        const json& value = field(key);
-        if (!value.is_number() || !std::isfinite(value.get<double>()))
-            fail(key, "must be a number, got " + value.dump());
-        const double number = value.get<double>();
-        if (number < min || number > max)
-            fail(key, "must be in " + json(min).dump() + ".." + json(max).dump() + " (got " + value.dump() + ")");
-        return number;
-    }
-
-    std::string text(const char* key) const
-    {
-        const json& value = field(key);
-        if (!value.is_string() || value.get<std::string>().empty())
-            fail(key, "must be a non-empty string, got " + value.dump());
-        return value.get<std::string>();
-    }
-
-    const json& array(const char* key) const
-    {
-        const json& value = field(key);
-        if (!value.is_array())
-            fail(key, "must be an array, got " + std::string(value.type_name()));
-        return value;
-    }
-
-    std::string path(const std::string& key) const { return m_path.empty() ? key : m_path + "." + key; }
-
-    [[noreturn]] void fail(const std::string& key, const std::string& problem) const
-    {
-        throw ClusterFormatError(path(key) + ": " + problem);
-    }
-
-private:
-    const json& m_object;
-    std::string m_path;
-};
-
-std::vector<std::vector<int>> readDomains(const Fields& r, int gpus)
+std::vector<std::vector<int>> readDomains(const JsonFields& r, int gpus)
 {
     std::vector<std::vector<int>> domains;
     std::vector<int> seen(static_cast<std::size_t>(gpus), 0);
@@ -112,11 +52,11 @@ std::vector<std::vector<int>> readDomains(const Fields& r, int gpus)
     return domains;
 }
 
-NodeType readNodeType(const Fields& r)
+NodeType readNodeType(const JsonFields& r)
 {
     NodeType type;
-    type.name = r.text("name");
-    type.gpuId = r.text("gpu");
+    type.name = r.nonEmptyText("name", kMaxText);
+    type.gpuId = r.nonEmptyText("gpu", kMaxText);
     type.gpuCount = r.integer("gpus", 1, 1024);
     type.nvlinkDomains = readDomains(r, type.gpuCount);
     type.cpuCores = r.integer("cpu_cores", 0, 1'000'000);
@@ -127,9 +67,9 @@ NodeType readNodeType(const Fields& r)
     return type;
 }
 
-FabricKind readFabricKind(const Fields& r)
+FabricKind readFabricKind(const JsonFields& r)
 {
-    const std::string kind = r.text("kind");
+    const std::string kind = r.nonEmptyText("kind", kMaxText);
     if (kind == "fat-tree")
         return FabricKind::FatTree;
     if (kind == "rail-optimized")
@@ -138,12 +78,12 @@ FabricKind readFabricKind(const Fields& r)
 }
 
 template <typename Read>
-auto readList(const Fields& r, const char* key, Read read)
+auto readList(const JsonFields& r, const char* key, Read read)
 {
     std::vector<decltype(read(r))> items;
     const json& list = r.array(key);
     for (std::size_t i = 0; i < list.size(); ++i)
-        items.push_back(read(Fields(list[i], r.path(key) + "[" + std::to_string(i) + "]")));
+        items.push_back(read(r.nested(list[i], r.path(key) + "[" + std::to_string(i) + "]")));
     return items;
 }
 
@@ -175,12 +115,12 @@ json clusterModelToJson(const ClusterModel& model)
 
 ClusterModel clusterModelFromJson(const json& object)
 {
-    const Fields r(object, "cluster");
+    const JsonFields r(object, "cluster", &throwClusterError);
     ClusterModel model;
-    model.name = r.text("name");
+    model.name = r.nonEmptyText("name", kMaxText);
     model.nodeTypes = readList(r, "node_types", readNodeType);
-    model.groups = readList(r, "node_groups", [](const Fields& g) {
-        return NodeGroup {g.text("node_type"), g.integer("count", 1, 10'000'000)};
+    model.groups = readList(r, "node_groups", [](const JsonFields& g) {
+        return NodeGroup {g.nonEmptyText("node_type", kMaxText), g.integer("count", 1, 10'000'000)};
     });
     for (std::size_t i = 0; i < model.groups.size(); ++i)
         if (!model.findType(model.groups[i].nodeType))
@@ -189,7 +129,7 @@ ClusterModel clusterModelFromJson(const json& object)
     if (model.groups.empty())
         r.fail("node_groups", "must hold at least one group");
     model.nodesPerRack = r.integer("nodes_per_rack", 1, 100'000);
-    const Fields fabric(r.field("fabric"), r.path("fabric"));
+    const JsonFields fabric = r.object("fabric");
     model.fabric = readFabricKind(fabric);
     model.oversubscription = fabric.number("oversubscription", 1.0, 64.0);
     return model;
@@ -210,8 +150,8 @@ ClusterModel readClusterFile(const std::string& text)
     } catch (const json::parse_error& error) {
         throw ClusterFormatError("not valid JSON at byte " + std::to_string(error.byte) + ": " + error.what());
     }
-    const Fields header(document, "file");
-    if (header.text("format") != kClusterFormatName)
+    const JsonFields header(document, "file", &throwClusterError);
+    if (header.nonEmptyText("format", kMaxText) != kClusterFormatName)
         header.fail("format", "is not \"" + std::string(kClusterFormatName) + "\": this is not a cluster file");
     const int version = header.integer("version", 1, std::numeric_limits<int>::max());
     if (version > kClusterFormatVersion)

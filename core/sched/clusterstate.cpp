@@ -45,7 +45,6 @@ ClusterState::ClusterState(const ClusterModel& model, const GpuCatalog& catalog,
     m_lastChangeS.assign(m_nodes.size(), 0.0);
     m_integral.assign(m_nodes.size(), {});
     m_timeline.resize(recordTimeline ? m_nodes.size() : 0);
-    m_gpuFreeSinceS.assign(m_gpus.size(), -1.0);
 }
 
 void ClusterState::addNodes(
@@ -206,14 +205,10 @@ void ClusterState::apply(const GpuSlice& slice, int sign, double nowS)
             gpu.milli += sign * slice.milli;
         }
         gpu.memoryMiB = gpu.isFree() ? 0.0 : gpu.memoryMiB + sign * slice.gpuMemoryMiB;
-        if (wasFree && !gpu.isFree()) {
+        if (wasFree && !gpu.isFree())
             ++use.busyGpus;
-            if (m_gpuFreeSinceS[g] >= 0)
-                m_idleGapGpuS += nowS - m_gpuFreeSinceS[g];
-        } else if (!wasFree && gpu.isFree()) {
+        else if (!wasFree && gpu.isFree())
             --use.busyGpus;
-            m_gpuFreeSinceS[g] = nowS;
-        }
     }
     m_sumUse.busyGpus += use.busyGpus - (info.gpus - oldFree);
     m_sumUse.cpuCores += sign * slice.cpuCores;

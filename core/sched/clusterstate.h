@@ -115,7 +115,6 @@ public:
     /// Time-averaged U row of a node over [startS, endS].
     std::array<double, 4> averageUtilization(int node, double startS, double endS) const;
     /// Σ over GPUs of idle gaps between consecutive busy periods (reference.md §7 F_time numerator).
-    double idleGapGpuS() const { return m_idleGapGpuS; }
     const std::vector<std::vector<UsageSample>>& timeline() const { return m_timeline; }
 
 private:
@@ -134,7 +133,6 @@ private:
     std::vector<NodeUse> m_use;
     std::vector<int> m_gpuOffset;
     std::vector<GpuUse> m_gpus;
-    std::vector<double> m_gpuFreeSinceS; ///< -1 while busy or never used
     std::vector<std::string> m_typeIds;
     std::vector<int> m_typeGpus, m_typeFree, m_typeMaxNodeGpus;
     std::vector<std::vector<int>> m_freeHistogram; ///< [type][k] = nodes with k free GPUs
@@ -155,7 +153,6 @@ private:
     std::array<double, 4> m_sumCapacity {};
     bool m_recordTimeline = true;
     int m_totalGpus = 0;
-    double m_idleGapGpuS = 0;
 };
 
 } // namespace clusterplanner::core::sched

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Metrics of a simulation run; the small statistics helpers are private to the scheduler for now.
+// Metrics of a simulation run; the statistics and fragmentation formulas are core/queue/fragmentation.h's.
 #include "core/sched/metrics.h"
+
+#include "core/queue/fragmentation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,65 +10,6 @@
 #include <numeric>
 
 namespace clusterplanner::core::sched {
-
-double percentile(std::vector<double> values, double p)
-{
-    if (values.empty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    const double rank = std::clamp(p, 0.0, 100.0) / 100.0 * double(values.size() - 1);
-    const auto low = static_cast<std::size_t>(std::floor(rank));
-    const std::size_t high = std::min(low + 1, values.size() - 1);
-    return values[low] + (rank - double(low)) * (values[high] - values[low]);
-}
-
-double jainIndex(const std::vector<double>& values)
-{
-    double sum = 0, squares = 0;
-    for (double v : values) {
-        sum += v;
-        squares += v * v;
-    }
-    return squares > 0 ? sum * sum / (double(values.size()) * squares) : 1.0;
-}
-
-double imbalance(const std::vector<std::array<double, 4>>& utilization)
-{
-    if (utilization.empty())
-        return 0.0;
-    double total = 0;
-    for (const auto& row : utilization) {
-        const double mean = (row[0] + row[1] + row[2] + row[3]) / 4.0;
-        double variance = 0;
-        for (double u : row)
-            variance += (u - mean) * (u - mean);
-        total += std::sqrt(variance / 4.0);
-    }
-    return total / double(utilization.size());
-}
-
-double timeFragmentation(std::vector<std::pair<double, double>> tasks, double totalS)
-{
-    std::sort(tasks.begin(), tasks.end());
-    double gaps = 0, lastEnd = 0;
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        if (i > 0 && tasks[i].first > lastEnd)
-            gaps += tasks[i].first - lastEnd;
-        lastEnd = i == 0 ? tasks[i].second : std::max(lastEnd, tasks[i].second);
-    }
-    return totalS > 0 ? gaps / totalS : 0.0;
-}
-
-double fragmentationIndex(const std::vector<int>& freeGpus, int minRequest)
-{
-    int free = 0, stranded = 0;
-    for (int f : freeGpus) {
-        free += f;
-        if (f < minRequest)
-            stranded += f;
-    }
-    return free > 0 ? double(stranded) / free : 0.0;
-}
 
 namespace {
 
@@ -76,9 +19,9 @@ Distribution distribution(const std::vector<double>& values)
     if (values.empty())
         return d;
     d.mean = std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
-    d.p50 = percentile(values, 50);
-    d.p90 = percentile(values, 90);
-    d.p99 = percentile(values, 99);
+    d.p50 = queue::percentile(values, 50);
+    d.p90 = queue::percentile(values, 90);
+    d.p99 = queue::percentile(values, 99);
     d.max = *std::max_element(values.begin(), values.end());
     return d;
 }
@@ -97,7 +40,28 @@ double userFairness(const std::vector<JobRecord>& jobs)
     std::vector<double> theta;
     for (const auto& [user, entry] : perUser)
         theta.push_back(entry.first / entry.second);
-    return jainIndex(theta);
+    return queue::jainFairness(theta);
+}
+
+/// F_time of the cluster: the mean over GPUs of each GPU's F_time over the makespan, from the jobs' segments.
+double clusterTimeFragmentation(const SimulationResult& result, double makespanS)
+{
+    std::vector<std::size_t> firstGpu(result.nodes.size() + 1, 0);
+    for (std::size_t i = 0; i < result.nodes.size(); ++i)
+        firstGpu[i + 1] = firstGpu[i] + static_cast<std::size_t>(result.nodes[i].gpus);
+    if (firstGpu.back() == 0 || !(makespanS > 0))
+        return 0.0;
+    std::vector<std::vector<queue::BusyInterval>> busy(firstGpu.back());
+    for (const auto& job : result.jobs)
+        for (const auto& segment : job.segments)
+            for (const auto& slice : segment.slices)
+                for (int gpu : slice.gpus)
+                    busy[firstGpu[static_cast<std::size_t>(slice.node)] + static_cast<std::size_t>(gpu)].push_back(
+                        {segment.startS, segment.endS});
+    double sum = 0;
+    for (auto& intervals : busy)
+        sum += queue::timeFragmentation(std::move(intervals), makespanS);
+    return sum / static_cast<double>(busy.size());
 }
 
 } // namespace
@@ -140,9 +104,9 @@ SimulationMetrics computeMetrics(const SimulationResult& result)
         energyJ += node.tdpW * (busy + result.idlePowerFraction * idle);
     }
     m.gpuUtilization = gpus > 0 && m.makespanS > 0 ? busyGpuS / (gpus * m.makespanS) : 0.0;
-    m.imbalance = imbalance(result.utilization);
+    m.imbalance = queue::imbalance(queue::UtilizationMatrix {result.utilization});
     m.fragmentationIndex = result.fragmentationIndex;
-    m.timeFragmentation = gpus > 0 && m.makespanS > 0 ? result.idleGapGpuS / (gpus * m.makespanS) : 0.0;
+    m.timeFragmentation = clusterTimeFragmentation(result, m.makespanS);
     m.jainFairness = userFairness(result.jobs);
     m.energyKwh = energyJ / 3.6e6;
     return m;

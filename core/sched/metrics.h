@@ -41,15 +41,4 @@ struct SimulationMetrics
 
 SimulationMetrics computeMetrics(const SimulationResult& result);
 
-/// p in [0, 100], linear interpolation between order statistics (numpy's default); 0 for no values.
-double percentile(std::vector<double> values, double p);
-/// Jain's index (Σx)²/(n·Σx²) ∈ [1/n, 1] [Jain]; 1 for an empty or all-zero list.
-double jainIndex(const std::vector<double>& values);
-/// F over the rows of U (population standard deviation of each row, averaged).
-double imbalance(const std::vector<std::array<double, 4>>& utilization);
-/// One GPU's F_time: Σ gaps between consecutive tasks (sorted by start) / totalS.
-double timeFragmentation(std::vector<std::pair<double, double>> tasks, double totalS);
-/// I_frag = Σ free_i·unusable_i / Σ free_i where unusable_i = free_i < minRequest.
-double fragmentationIndex(const std::vector<int>& freeGpus, int minRequest);
-
 } // namespace clusterplanner::core::sched

@@ -95,7 +95,6 @@ struct SimulationResult
     long long events = 0;
     long long passes = 0;
     double fragmentationIndex = 0; ///< time-averaged I_frag while jobs were pending
-    double idleGapGpuS = 0; ///< F_time numerator
     double idlePowerFraction = 0.1;
 };
 

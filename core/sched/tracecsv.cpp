@@ -95,7 +95,7 @@ void CsvReader::require(const std::vector<std::string>& columns) const
 {
     for (const auto& column : columns)
         if (!hasColumn(column))
-            throw TraceFormatError(m_source + ": the header has no column \"" + column + "\"");
+            throw TraceFormatError(m_source + ": row 1 (the header) has no column \"" + column + "\"");
 }
 
 bool CsvReader::next()

@@ -101,7 +101,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         QTest::newRow("gpus") << "/cluster/node_types/0/gpus"
                               << "0"
-                              << "cluster.node_types[0].gpus: must be in 1..1024";
+                              << "cluster.node_types[0].gpus: must be at least 1 (got 0)";
         QTest::newRow("domain overlap") << "/cluster/node_types/0/nvlink_domains"
                                         << R"(["0-4","4-7"])"
                                         << "nvlink_domains[1]: GPU 4 is in more than one domain";

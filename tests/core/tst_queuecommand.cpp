@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of the `queue` and `cost` subcommands through the command dispatcher.
 #include "core/cli/commands.h"
+#include "tests/core/clitesthelpers.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -11,33 +12,9 @@
 #include <sstream>
 
 using namespace clusterplanner::core::cli;
-
-namespace {
-
-struct Run
-{
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-Run run(const std::vector<std::string>& argv)
-{
-    std::ostringstream out;
-    std::ostringstream err;
-    Run result;
-    result.code = runCommand(argv, out, err);
-    result.out = out.str();
-    result.err = err.str();
-    return result;
-}
-
-bool closeRelative(double actual, double expected, double tolerance)
-{
-    return std::abs(actual - expected) <= tolerance * std::abs(expected);
-}
-
-} // namespace
+using clitest::closeRelative;
+using clitest::run;
+using clitest::Run;
 
 class TestQueueCommand : public QObject
 {

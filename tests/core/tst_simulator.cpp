@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/gpucatalog.h"
+#include "core/queue/fragmentation.h"
 #include "core/sched/metrics.h"
 #include "core/sched/simulator.h"
 #include "core/sched/traces.h"
 #include "core/sched/workloadgenerator.h"
+#include "tests/core/schedtesthelpers.h"
 
 #include <QTest>
 
@@ -12,31 +14,14 @@
 
 using namespace clusterplanner::core;
 using namespace clusterplanner::core::sched;
+using schedtest::nodeType;
+using schedtest::simulate;
+using schedtest::uniformCluster;
 
 Q_DECLARE_METATYPE(Policy)
 Q_DECLARE_METATYPE(PlacementStrategy)
 
 namespace {
-
-NodeType nodeType(const std::string& name, const std::string& gpu, int gpus)
-{
-    NodeType type;
-    type.name = name;
-    type.gpuId = gpu;
-    type.gpuCount = gpus;
-    type.cpuCores = 16 * gpus;
-    type.memoryGiB = 128.0 * gpus;
-    type.nicCount = gpus;
-    return type;
-}
-
-ClusterModel uniformCluster(int nodes, int gpusPerNode)
-{
-    ClusterModel model;
-    model.nodeTypes = {nodeType("n", "H100-SXM-80GB", gpusPerNode)};
-    model.groups = {{"n", nodes}};
-    return model;
-}
 
 Job job(int id, int gpus, double submitS, double durationS)
 {
@@ -46,12 +31,6 @@ Job job(int id, int gpus, double submitS, double durationS)
     j.submitS = submitS;
     j.durationS = durationS;
     return j;
-}
-
-SimulationResult simulate(const ClusterModel& model, const Workload& workload, SimulationOptions options)
-{
-    Simulator simulator(model, GpuCatalog::builtin(), options);
-    return simulator.run(workload);
 }
 
 SimulationOptions withPolicy(Policy policy, PlacementStrategy placement = PlacementStrategy::Pack)
@@ -96,6 +75,25 @@ ClusterModel mixedCluster()
     model.nodeTypes = {h100, nodeType("a100", "A100-SXM-80GB", 4)};
     model.groups = {{"h100", 4}, {"a100", 4}};
     return model;
+}
+
+/// The simulator's I_frag numerator comes from free-GPU histograms; it must equal queue::gpuFragmentationIndex
+/// (reference.md §7) on the per-node free counts for every smallest pending request.
+template <typename Violation>
+void checkStrandedMatchesQueueDefinition(const ClusterState& state, Violation& violation)
+{
+    std::vector<long long> freePerNode;
+    for (const NodeInfo& node : state.nodes())
+        freePerNode.push_back(state.freeGpusOn(node.id));
+    const int free = state.freeGpus();
+    if (free == 0)
+        return;
+    for (int minRequest : {1, 2, 4, 8}) {
+        const double fromHistogram = double(state.strandedFreeGpus(minRequest)) / free;
+        if (std::abs(fromHistogram - queue::gpuFragmentationIndex(freePerNode, {minRequest})) > 1e-12)
+            violation(
+                QString("I_frag for requests of %1 GPUs disagrees with queue::gpuFragmentationIndex").arg(minRequest));
+    }
 }
 
 } // namespace
@@ -180,6 +178,7 @@ private Q_SLOTS:
                     || use.bandwidthGbps > node.bandwidthGbps + 1e-6)
                     violation(QString("node %1 over capacity or miscounted at t=%2").arg(node.id).arg(event.timeS));
             }
+            checkStrandedMatchesQueueDefinition(state, violation);
         });
         const SimulationResult result = simulator.run(workload);
         QVERIFY2(violations == 0, qPrintable(firstViolation));
@@ -351,19 +350,6 @@ private Q_SLOTS:
             QVERIFY(!a.jobs[i].segments.empty());
             QCOMPARE(a.jobs[i].segments.front().slices.front().node, b.jobs[i].segments.front().slices.front().node);
         }
-    }
-
-    void metricsHelpersMatchReferenceValues()
-    {
-        // reference.md §11 items 23, 25, 26, 27.
-        QCOMPARE(jainIndex({1, 1, 1, 1}), 1.0);
-        QCOMPARE(jainIndex({1, 0, 0, 0}), 0.25);
-        QVERIFY(std::abs(jainIndex({1, 2, 3, 4}) - 0.833333333) < 1e-6);
-        QVERIFY(std::abs(imbalance({{1, .5, .25, .25}, {.5, .5, .5, .5}, {.75, .25, .5, 0}}) - 0.19523) < 1e-5);
-        QVERIFY(std::abs(fragmentationIndex({3, 1, 0, 2}, 2) - 1.0 / 6) < 1e-12);
-        QVERIFY(std::abs(timeFragmentation({{0, 10}, {12, 20}, {25, 30}}, 30) - 7.0 / 30) < 1e-12);
-        QCOMPARE(percentile({1, 2, 3, 4, 5}, 50), 3.0);
-        QCOMPARE(percentile({1, 2, 3, 4}, 90), 3.7);
     }
 
     void timeFragmentationOfOneGpuMatchesHandValue()

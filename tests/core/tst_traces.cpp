@@ -63,7 +63,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("clusterGpus");
         QTest::addColumn<QString>("expected");
         const QString header = "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n";
-        QTest::newRow("missing column") << "job_id,num_gpu,submit_time\n0,1,0\n" << 0 << "no column \"duration\"";
+        QTest::newRow("missing column") << "job_id,num_gpu,submit_time\n0,1,0\n"
+                                        << 0 << "row 1 (the header) has no column \"duration\"";
         QTest::newRow("non-number") << header + "0,1,0,5,vgg,10,1\n1,x,5,5,vgg,10,1\n"
                                     << 0 << "row 3, column num_gpu: \"x\" is not a number";
         QTest::newRow("negative time") << header + "0,1,-5,5,vgg,10,1\n"
