@@ -25,7 +25,7 @@ class Settings
 {
 public:
     /// Bump when docks are added, renamed or removed: a saved state of another version is ignored.
-    static constexpr int kWindowStateVersion = 1;
+    static constexpr int kWindowStateVersion = 2;
     static constexpr int kMaxRecentFiles = 8;
 
     explicit Settings(QSettings& settings);
