@@ -112,7 +112,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("l.sqlite"));
-        const core::Scenario changed = edited(core::defaultScenario(), 256);
+        const core::Scenario changed = edited(core::defaultScenario(), 512);
         {
             Session run(path);
             run.document.edit(changed, QStringLiteral("gpus"));

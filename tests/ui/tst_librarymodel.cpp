@@ -77,17 +77,16 @@ private Q_SLOTS:
         QTest::addColumn<int>("column");
         QTest::addColumn<int>("order");
         QTest::addColumn<QList<qint64>>("ids");
-        QTest::newRow("name ascending, case-insensitive") << int(LibraryModel::Name) << int(Qt::AscendingOrder)
-                                                         << QList<qint64> {2, 1, 3};
+        QTest::newRow("name ascending, case-insensitive")
+            << int(LibraryModel::Name) << int(Qt::AscendingOrder) << QList<qint64> {2, 1, 3};
         QTest::newRow("GPUs descending") << int(LibraryModel::GpuCount) << int(Qt::DescendingOrder)
                                          << QList<qint64> {2, 1, 3};
-        QTest::newRow("GPU type") << int(LibraryModel::GpuType) << int(Qt::AscendingOrder)
-                                  << QList<qint64> {1, 3, 2};
+        QTest::newRow("GPU type") << int(LibraryModel::GpuType) << int(Qt::AscendingOrder) << QList<qint64> {1, 3, 2};
         // 1.2e7 > 9e5 as numbers; the row without a result sorts last when ascending.
-        QTest::newRow("tokens/s ascending") << int(LibraryModel::TokensPerS) << int(Qt::AscendingOrder)
-                                            << QList<qint64> {1, 2, 3};
-        QTest::newRow("modified descending") << int(LibraryModel::Modified) << int(Qt::DescendingOrder)
-                                             << QList<qint64> {3, 2, 1};
+        QTest::newRow("tokens/s ascending")
+            << int(LibraryModel::TokensPerS) << int(Qt::AscendingOrder) << QList<qint64> {1, 2, 3};
+        QTest::newRow("modified descending")
+            << int(LibraryModel::Modified) << int(Qt::DescendingOrder) << QList<qint64> {3, 2, 1};
     }
     void sortsByRawValues()
     {

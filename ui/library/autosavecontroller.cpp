@@ -61,8 +61,7 @@ std::optional<core::RecoveryEntry> AutosaveController::pendingRecovery()
             if (entry.slot == kSlot)
                 return std::move(entry);
         }
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) { }
     return std::nullopt;
 }
 
@@ -85,8 +84,7 @@ void AutosaveController::clear()
         return;
     try {
         store->clearAutosave(kSlot);
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) { }
 }
 
 } // namespace clusterplanner::ui

@@ -30,24 +30,30 @@ core::CachedResult computeKeyFigures(const core::Scenario& scenario)
         throw std::invalid_argument("unknown GPU type '" + scenario.cluster.gpuId + "'");
     const core::TrainingLayoutEvaluator evaluator(scenario);
     const core::LayoutResult layout = evaluator.evaluate(core::candidateOf(scenario));
-    // The evaluator gives the per-GPU view; the run's energy and total cost come from the full step-time estimate.
-    const core::perf::StepTimeResult time = core::perf::estimateStepTime(
-        scenario, *gpu, core::perf::EfficiencyTable::builtin().forGpu(scenario.cluster.gpuId));
-    const bool valid = layout.valid && time.valid;
+    const double gpus = scenario.training.layout.gpuCount();
 
     core::CachedResult result;
     result.figures.gpuCount = scenario.training.layout.gpuCount();
-    if (valid) {
-        result.figures.tokensPerS = time.tokensPerS;
-        result.figures.costUsd = time.costUsd;
-        result.figures.mfu = layout.mfu;
-        result.figures.stepTimeS = layout.stepTimeS;
+    result.detail = {{"valid", layout.valid}, {"fits", layout.fits}, {"peak_memory_gib", layout.peakMemoryGiB},
+        {"capacity_gib", layout.capacityGiB}, {"layout", layoutJson(scenario.training.layout)}};
+    if (!layout.valid)
+        return result;
+    result.figures.tokensPerS = layout.tokensPerSPerGpu * gpus;
+    result.figures.mfu = layout.mfu;
+    result.figures.stepTimeS = layout.stepTimeS;
+    result.figures.costUsd = layout.costPerMTokensUsd * scenario.economics.trainingTokens / 1e6;
+    result.detail["cost_per_m_tokens_usd"] = layout.costPerMTokensUsd;
+    // Energy needs the full estimate. It can refuse set-ups the sweep's fast path accepts; the figures above stand.
+    try {
+        const core::perf::StepTimeResult time = core::perf::estimateStepTime(
+            scenario, *gpu, core::perf::EfficiencyTable::builtin().forGpu(scenario.cluster.gpuId));
+        if (time.valid) {
+            result.detail["energy_kwh"] = time.energyKwh;
+            result.detail["training_days"] = time.trainingTimeS / kSecondsPerDay;
+        }
+    } catch (const std::exception& error) {
+        result.detail["energy_error"] = error.what();
     }
-    result.detail = {{"valid", valid}, {"fits", layout.fits}, {"peak_memory_gib", layout.peakMemoryGiB},
-        {"capacity_gib", layout.capacityGiB}, {"energy_kwh", valid ? time.energyKwh : 0.0},
-        {"cost_per_m_tokens_usd", valid ? layout.costPerMTokensUsd : 0.0},
-        {"training_days", valid ? time.trainingTimeS / kSecondsPerDay : 0.0},
-        {"layout", layoutJson(scenario.training.layout)}};
     return result;
 }
 

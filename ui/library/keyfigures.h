@@ -6,11 +6,12 @@
 
 namespace clusterplanner::ui {
 
-/// Evaluates the scenario's own layout with the memory and step-time models. figures hold what the library sorts by
-/// (GPUs of the layout, tokens/s of the job, cost of the whole run in US$, MFU 0..1, step time in s); detail holds
-/// "fits", "valid", "peak_memory_gib", "capacity_gib", "energy_kwh", "cost_per_m_tokens_usd", "training_days" and
-/// "layout". A layout that cannot run gives zero figures with "valid": false. Throws std::invalid_argument for a
-/// GPU type missing from the catalog.
+/// Evaluates the scenario's own layout with the sweep's evaluator (memory and step-time models). figures hold what the
+/// library sorts by (GPUs of the layout, tokens/s of the job, cost of the whole run in US$ = cost per M tokens x
+/// training tokens, MFU 0..1, step time in s); detail holds "valid", "fits", "peak_memory_gib", "capacity_gib",
+/// "layout", "cost_per_m_tokens_usd" and, from the full step-time estimate, "energy_kwh" and "training_days" (absent,
+/// with "energy_error", when that estimate refuses the set-up). A layout that cannot run gives zero figures with
+/// "valid": false. Throws std::invalid_argument for a GPU type missing from the catalog.
 core::CachedResult computeKeyFigures(const core::Scenario& scenario);
 
 /// Energy of the run in kWh from a cached result's detail, or NaN when it is not there.

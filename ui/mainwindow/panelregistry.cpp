@@ -37,7 +37,7 @@ const std::vector<PanelInfo>& panels()
         {"steptime", QT_TRANSLATE_NOOP("Panel", "Step time"), Qt::BottomDockWidgetArea, &make<StepTimePanel>},
         {"pipeline", QT_TRANSLATE_NOOP("Panel", "Pipeline"), Qt::BottomDockWidgetArea, &make<PipelinePanel>},
         {"scaling", QT_TRANSLATE_NOOP("Panel", "Scaling"), Qt::BottomDockWidgetArea, &make<ScalingPanel>},
-        {"library", QT_TRANSLATE_NOOP("Panel", "Library"), Qt::LeftDockWidgetArea, &makeLibrary},
+        {"library", QT_TRANSLATE_NOOP("Panel", "Library"), Qt::BottomDockWidgetArea, &makeLibrary},
     };
     return table;
 }

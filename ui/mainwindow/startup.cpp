@@ -40,8 +40,8 @@ struct Options
     QCommandLineOption library {QStringLiteral("library"),
         QObject::tr("Use this scenario library instead of the user's (created and seeded when missing)."),
         QObject::tr("PATH")};
-    QCommandLineOption compare {QStringLiteral("compare"), QObject::tr("Open the compare dialog on these library ids."),
-        QObject::tr("ID,ID")};
+    QCommandLineOption compare {
+        QStringLiteral("compare"), QObject::tr("Open the compare dialog on these library ids."), QObject::tr("ID,ID")};
     Options() { compare.setFlags(QCommandLineOption::HiddenFromHelp); }
 };
 

@@ -47,8 +47,8 @@ const ResultField kResultFields[] = {
         3, " M", 1e6},
     {QT_TRANSLATE_NOOP("ComparisonModel", "MFU"), [](const core::CachedResult& r) { return r.figures.mfu; }, 1, " %",
         0.01},
-    {QT_TRANSLATE_NOOP("ComparisonModel", "Run cost"), [](const core::CachedResult& r) { return r.figures.costUsd; },
-        2, " M$", 1e6},
+    {QT_TRANSLATE_NOOP("ComparisonModel", "Run cost"), [](const core::CachedResult& r) { return r.figures.costUsd; }, 2,
+        " M$", 1e6},
     {QT_TRANSLATE_NOOP("ComparisonModel", "Energy"), [](const core::CachedResult& r) { return energyKwhOf(r); }, 1,
         " MWh", 1e3},
 };
@@ -119,11 +119,11 @@ void ComparisonModel::addResultRows()
         const double reference = first ? field.value(*first) : std::nan("");
         for (std::size_t i = 0; i < m_entries.size(); ++i) {
             const auto& result = m_entries[i].result;
-            if (!result) {
+            const double value = result ? field.value(*result) : std::nan("");
+            if (!std::isfinite(value)) { // not evaluated, or a figure the engine could not give
                 row.cells << QStringLiteral("–");
                 continue;
             }
-            const double value = field.value(*result);
             row.cells << formatted(value, field) + (i > 0 ? relativeDifference(value, reference) : QString());
             row.differs = row.differs || formatted(value, field) != formatted(reference, field);
         }

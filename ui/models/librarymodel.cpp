@@ -164,9 +164,9 @@ QVariant LibraryModel::headerData(int section, Qt::Orientation orientation, int 
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return {};
-    static const char* const titles[ColumnCount] = {QT_TR_NOOP("Name"), QT_TR_NOOP("Tags"), QT_TR_NOOP("GPU type"),
-        QT_TR_NOOP("GPUs"), QT_TR_NOOP("Tokens/s"), QT_TR_NOOP("MFU"), QT_TR_NOOP("Run cost"), QT_TR_NOOP("Step time"),
-        QT_TR_NOOP("Modified")};
+    static const char* const titles[ColumnCount]
+        = {QT_TR_NOOP("Name"), QT_TR_NOOP("Tags"), QT_TR_NOOP("GPU type"), QT_TR_NOOP("GPUs"), QT_TR_NOOP("Tokens/s"),
+            QT_TR_NOOP("MFU"), QT_TR_NOOP("Run cost"), QT_TR_NOOP("Step time"), QT_TR_NOOP("Modified")};
     return tr(titles[section]);
 }
 

@@ -21,11 +21,13 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace clusterplanner::ui {
 
 namespace {
 
-QAction* addAction(QWidget* owner, const char* objectName, const QString& text, const QString& toolTip = {})
+QAction* makeAction(QWidget* owner, const char* objectName, const QString& text, const QString& toolTip = {})
 {
     auto* action = new QAction(text, owner);
     action->setObjectName(QString::fromLatin1(objectName));
@@ -34,6 +36,23 @@ QAction* addAction(QWidget* owner, const char* objectName, const QString& text, 
     return action;
 }
 
+/// Rows without a cached figure sort after the others in both directions, as in the store's own list.
+class MissingLastProxy : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+protected:
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override
+    {
+        const bool leftValid = left.data(sortRole()).isValid();
+        const bool rightValid = right.data(sortRole()).isValid();
+        if (leftValid != rightValid) // descending order sorts by "greater", so flip to keep the empty ones last
+            return sortOrder() == Qt::AscendingOrder ? leftValid : rightValid;
+        return QSortFilterProxyModel::lessThan(left, right);
+    }
+};
+
 } // namespace
 
 LibraryPanel::LibraryPanel(ScenarioDocument* document, LibraryService* library, QWidget* parent)
@@ -41,7 +60,7 @@ LibraryPanel::LibraryPanel(ScenarioDocument* document, LibraryService* library, 
     , m_document(document)
     , m_library(library)
     , m_model(new LibraryModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new MissingLastProxy(this))
     , m_view(new QTableView(this))
     , m_search(new QLineEdit(this))
     , m_trash(new QCheckBox(tr("Trash"), this))
@@ -54,32 +73,35 @@ LibraryPanel::LibraryPanel(ScenarioDocument* document, LibraryService* library, 
         connect(m_library, &LibraryService::libraryChanged, this, &LibraryPanel::refresh);
     connect(m_document, &ScenarioDocument::fileNameChanged, this, &LibraryPanel::updateActions);
     refresh();
+    m_view->resizeColumnsToContents(); // once, on the first rows: later refreshes keep the user's widths
     m_view->sortByColumn(LibraryModel::Modified, Qt::DescendingOrder);
 }
 
 void LibraryPanel::createActions()
 {
-    connect(addAction(this, "library.open", tr("Open"), tr("Open the selected scenario")), &QAction::triggered, this,
+    connect(makeAction(this, "library.open", tr("Open"), tr("Open the selected scenario")), &QAction::triggered, this,
         &LibraryPanel::openSelected);
-    connect(addAction(this, "library.save", tr("Save"), tr("Save the open scenario into the library (a new version)")),
+    connect(makeAction(this, "library.save", tr("Save"), tr("Save the open scenario into the library (a new version)")),
         &QAction::triggered, this, [this] { saveDocument(false); });
-    connect(addAction(this, "library.saveNew", tr("Save as New"), tr("Save the open scenario as a new library entry")),
+    connect(makeAction(this, "library.saveNew", tr("Save as New"), tr("Save the open scenario as a new library entry")),
         &QAction::triggered, this, [this] { saveDocument(true); });
-    connect(addAction(this, "library.rename", tr("Rename…")), &QAction::triggered, this, &LibraryPanel::renameSelected);
-    connect(addAction(this, "library.duplicate", tr("Duplicate")), &QAction::triggered, this,
+    connect(
+        makeAction(this, "library.rename", tr("Rename…")), &QAction::triggered, this, &LibraryPanel::renameSelected);
+    connect(makeAction(this, "library.duplicate", tr("Duplicate")), &QAction::triggered, this,
         &LibraryPanel::duplicateSelected);
-    connect(addAction(this, "library.tags", tr("Tags…")), &QAction::triggered, this, &LibraryPanel::tagSelected);
-    connect(addAction(this, "library.delete", tr("Delete"), tr("Move the selected scenarios to the trash")),
+    connect(makeAction(this, "library.tags", tr("Tags…")), &QAction::triggered, this, &LibraryPanel::tagSelected);
+    connect(makeAction(this, "library.delete", tr("Delete"), tr("Move the selected scenarios to the trash")),
         &QAction::triggered, this, &LibraryPanel::deleteSelected);
-    connect(addAction(this, "library.restore", tr("Restore"), tr("Take the selected scenarios out of the trash")),
+    connect(makeAction(this, "library.restore", tr("Restore"), tr("Take the selected scenarios out of the trash")),
         &QAction::triggered, this, &LibraryPanel::restoreSelected);
-    connect(addAction(this, "library.purge", tr("Delete Permanently…")), &QAction::triggered, this,
+    connect(makeAction(this, "library.purge", tr("Delete Permanently…")), &QAction::triggered, this,
         &LibraryPanel::purgeSelected);
-    connect(addAction(this, "library.history", tr("History…"), tr("Restore an earlier version")), &QAction::triggered,
+    connect(makeAction(this, "library.history", tr("History…"), tr("Restore an earlier version")), &QAction::triggered,
         this, &LibraryPanel::showHistory);
-    connect(addAction(this, "library.import", tr("Import…")), &QAction::triggered, this, &LibraryPanel::importFiles);
-    connect(addAction(this, "library.export", tr("Export…")), &QAction::triggered, this, &LibraryPanel::exportSelected);
-    connect(addAction(this, "library.compare", tr("Compare…"), tr("Compare two or more scenarios side by side")),
+    connect(makeAction(this, "library.import", tr("Import…")), &QAction::triggered, this, &LibraryPanel::importFiles);
+    connect(
+        makeAction(this, "library.export", tr("Export…")), &QAction::triggered, this, &LibraryPanel::exportSelected);
+    connect(makeAction(this, "library.compare", tr("Compare…"), tr("Compare two or more scenarios side by side")),
         &QAction::triggered, this, &LibraryPanel::compareSelected);
 }
 
@@ -105,7 +127,6 @@ void LibraryPanel::createLayout()
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->setColumnWidth(LibraryModel::Name, 280);
     connect(m_view, &QTableView::doubleClicked, this, &LibraryPanel::openSelected);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LibraryPanel::updateActions);
 
@@ -282,9 +303,10 @@ void LibraryPanel::renameSelected()
     const auto ids = selectedIds();
     if (!m_library || ids.size() != 1)
         return;
-    const QString current = m_model->rowAt(m_model->rowOf(ids.front())).name.c_str();
+    const QString current = QString::fromStdString(m_model->rowAt(m_model->rowOf(ids.front())).name);
     bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Rename Scenario"), tr("Name:"), QLineEdit::Normal, current, &ok);
+    const QString name
+        = QInputDialog::getText(this, tr("Rename Scenario"), tr("Name:"), QLineEdit::Normal, current, &ok);
     if (ok && !name.trimmed().isEmpty())
         report(tr("Cannot Rename Scenario"), m_library->rename(ids.front(), name));
 }
@@ -320,9 +342,8 @@ void LibraryPanel::showHistory()
                      .arg(version.version)
                      .arg(QString::fromStdString(version.saved), QString::fromStdString(version.name));
     bool ok = false;
-    const QString chosen
-        = QInputDialog::getItem(this, tr("History"), tr("Restore this version (the current one is kept as a version):"),
-            items, 0, false, &ok);
+    const QString chosen = QInputDialog::getItem(
+        this, tr("History"), tr("Restore this version (the current one is kept as a version):"), items, 0, false, &ok);
     if (ok)
         report(tr("Cannot Restore Version"),
             m_library->restoreVersion(ids.front(), versions.at(std::size_t(items.indexOf(chosen))).version));
@@ -341,9 +362,9 @@ void LibraryPanel::exportSelected()
     const auto ids = selectedIds();
     if (!m_library || ids.empty())
         return;
-    const QString target = ids.size() == 1
-        ? QFileDialog::getSaveFileName(this, tr("Export Scenario"), QString(), tr("ClusterPlanner scenario (*.cplan.json)"))
-        : QFileDialog::getExistingDirectory(this, tr("Export Scenarios to Folder"));
+    const QString target = ids.size() == 1 ? QFileDialog::getSaveFileName(
+                               this, tr("Export Scenario"), QString(), tr("ClusterPlanner scenario (*.cplan.json)"))
+                                           : QFileDialog::getExistingDirectory(this, tr("Export Scenarios to Folder"));
     if (!target.isEmpty())
         report(tr("Cannot Export"), m_library->exportScenarios(ids, target));
 }
