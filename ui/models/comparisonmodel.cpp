@@ -48,7 +48,7 @@ const ResultField kResultFields[] = {
     {QT_TRANSLATE_NOOP("ComparisonModel", "MFU"), [](const core::CachedResult& r) { return r.figures.mfu; }, 1, " %",
         0.01},
     {QT_TRANSLATE_NOOP("ComparisonModel", "Run cost"), [](const core::CachedResult& r) { return r.figures.costUsd; }, 2,
-        " M$", 1e6},
+        " M USD", 1e6},
     {QT_TRANSLATE_NOOP("ComparisonModel", "Energy"), [](const core::CachedResult& r) { return energyKwhOf(r); }, 1,
         " MWh", 1e3},
 };
