@@ -18,6 +18,8 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <sqlite3.h>
+
 #include <memory>
 
 using namespace clusterplanner;
@@ -291,6 +293,30 @@ private Q_SLOTS:
         const auto* panel = window.findChild<LibraryPanel*>();
         QVERIFY(panel);
         QCOMPARE(panel->model()->rowCount(), kSampleCount);
+    }
+
+    void newerLibraryOpensReadOnlyAndSaysSo()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("library.sqlite"));
+        {
+            LibraryService library;
+            QVERIFY(library.open(path, QString()));
+        }
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "PRAGMA user_version = 999", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+
+        LibraryService library;
+        QVERIFY(library.open(path, QString()));
+        QVERIFY(library.isReadOnly());
+        QVERIFY2(library.openMessage().contains(QStringLiteral("newer")), qPrintable(library.openMessage()));
+        ScenarioDocument document;
+        LibraryPanel panel(&document, &library);
+        QVERIFY(panel.statusText().contains(QStringLiteral("read-only")));
+        QVERIFY(!panel.action(QStringLiteral("library.saveNew"))->isEnabled());
+        QVERIFY(!library.saveDocument(document).isEmpty()); // refused with a message, nothing written
     }
 
     void withoutALibraryThePanelSaysSo()
