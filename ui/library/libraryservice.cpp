@@ -264,7 +264,7 @@ QString LibraryService::exportScenarios(const std::vector<core::ScenarioId>& ids
     return ok ? QString() : m_lastError;
 }
 
-int LibraryService::fillMissingResults()
+int LibraryService::fillMissingResults(int limit)
 {
     if (isReadOnly())
         return 0;
@@ -272,6 +272,8 @@ int LibraryService::fillMissingResults()
     for (const core::ListRow& row : list()) {
         if (row.figures)
             continue;
+        if (filled >= limit)
+            break;
         if (const auto record = load(row.id)) {
             cacheResult(row.id, record->scenario);
             ++filled;

@@ -72,8 +72,9 @@ public:
     QString importFiles(const QStringList& files, std::vector<core::ScenarioId>* ids = nullptr);
     /// One id: writes the file `target`; several: one "<id>-<name>.cplan.json" per scenario into folder `target`.
     QString exportScenarios(const std::vector<core::ScenarioId>& ids, const QString& target);
-    /// Computes and caches key figures for the listed scenarios that have none (e.g. freshly seeded samples).
-    int fillMissingResults();
+    /// Computes and caches key figures for up to `limit` scenarios that have none (freshly seeded samples, imports
+    /// by the command line); returns how many were tried. The limit keeps start-up short for a large library.
+    int fillMissingResults(int limit = 200);
 
 Q_SIGNALS:
     void libraryChanged();
