@@ -128,6 +128,8 @@ private Q_SLOTS:
         QTest::newRow("mistyped command") << QStringList {QStringLiteral("catalgo")} << QStringLiteral("catalgo");
         QTest::newRow("panel") << QStringList {QStringLiteral("--panel"), QStringLiteral("nope")}
                                << QStringLiteral("known: scenario");
+        QTest::newRow("compare one id") << QStringList {QStringLiteral("--compare"), QStringLiteral("5")}
+                                        << QStringLiteral("two or more");
         QTest::newRow("two files") << QStringList {QStringLiteral("a.json"), QStringLiteral("b.json")}
                                    << QStringLiteral("only one");
     }
