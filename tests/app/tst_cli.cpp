@@ -2,6 +2,7 @@
 // Smoke tests of the built clusterplanner binary: --version, --help, --screenshot and clean failures.
 #include "core/io/scenariojson.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -89,7 +90,9 @@ private:
 
     QStringList screenshotArgs(const QString& png) const
     {
+        // Never the user's library: each run uses (and on the first run seeds) one in the test's folder.
         return {QStringLiteral("--settings"), m_dir.filePath(QStringLiteral("settings.ini")),
+            QStringLiteral("--library"), m_dir.filePath(QStringLiteral("library.sqlite")),
             QStringLiteral("--screenshot"), png};
     }
 
@@ -105,8 +108,8 @@ private Q_SLOTS:
     {
         const Run run = runApp({QStringLiteral("--help")}, false);
         QCOMPARE(run.exitCode, 0);
-        for (const char* expected :
-            {"--version", "--screenshot", "--panel", "--settings", "FILE.cplan.json", "catalog", "scenario"})
+        for (const char* expected : {"--version", "--screenshot", "--panel", "--settings", "--library",
+                 "FILE.cplan.json", "catalog", "scenario"})
             QVERIFY2(run.out.contains(QLatin1String(expected)), expected);
     }
 
@@ -125,6 +128,8 @@ private Q_SLOTS:
         QTest::newRow("mistyped command") << QStringList {QStringLiteral("catalgo")} << QStringLiteral("catalgo");
         QTest::newRow("panel") << QStringList {QStringLiteral("--panel"), QStringLiteral("nope")}
                                << QStringLiteral("known: scenario");
+        QTest::newRow("compare one id") << QStringList {QStringLiteral("--compare"), QStringLiteral("5")}
+                                        << QStringLiteral("two or more");
         QTest::newRow("two files") << QStringList {QStringLiteral("a.json"), QStringLiteral("b.json")}
                                    << QStringLiteral("only one");
     }
@@ -145,6 +150,19 @@ private Q_SLOTS:
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QCOMPARE(pngSize(png), QSize(1600, 1000));
         QVERIFY(QFileInfo(png).size() > 20'000); // a blank image compresses to a few kB
+    }
+
+    void corruptLibraryStillStarts()
+    {
+        const QString library = writeFile("broken.sqlite", QByteArray(4096, 'x'));
+        const QString png = m_dir.filePath(QStringLiteral("library.png"));
+        const Run run = runApp(
+            {QStringLiteral("--settings"), m_dir.filePath(QStringLiteral("settings.ini")), QStringLiteral("--library"),
+                library, QStringLiteral("--panel"), QStringLiteral("library"), QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("moved to")), qPrintable(run.err));
+        QVERIFY(pngSize(png).width() > 0);
+        QVERIFY(!QDir(m_dir.path()).entryList({QStringLiteral("broken.sqlite.corrupt-*")}).isEmpty());
     }
 
     void screenshotOfGivenFile()

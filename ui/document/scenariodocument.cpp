@@ -44,7 +44,19 @@ ScenarioDocument::~ScenarioDocument()
 
 QString ScenarioDocument::displayName() const
 {
-    return m_fileName.isEmpty() ? tr("Untitled") : QFileInfo(m_fileName).fileName();
+    if (!m_fileName.isEmpty())
+        return QFileInfo(m_fileName).fileName();
+    if (m_libraryId && !m_scenario.name.empty())
+        return QString::fromStdString(m_scenario.name);
+    return tr("Untitled");
+}
+
+void ScenarioDocument::setLibraryId(std::optional<std::int64_t> id)
+{
+    if (id == m_libraryId)
+        return;
+    m_libraryId = id;
+    Q_EMIT fileNameChanged();
 }
 
 bool ScenarioDocument::isModified() const
@@ -113,6 +125,7 @@ void ScenarioDocument::applyScenario(const core::Scenario& scenario)
 void ScenarioDocument::reset(const core::Scenario& scenario, const QString& fileName)
 {
     m_undoStack->clear();
+    setLibraryId(std::nullopt);
     setFileName(fileName);
     applyScenario(scenario);
 }

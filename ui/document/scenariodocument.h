@@ -8,6 +8,9 @@
 #include <QObject>
 #include <QString>
 
+#include <cstdint>
+#include <optional>
+
 class QUndoStack;
 
 namespace clusterplanner::ui {
@@ -27,8 +30,12 @@ public:
     QUndoStack* undoStack() const { return m_undoStack; }
     /// Absolute path of the file, or empty for a document never saved.
     QString fileName() const { return m_fileName; }
-    /// File name without folder, or "Untitled".
+    /// File name without folder; else the scenario name for a library scenario; else "Untitled".
     QString displayName() const;
+    /// The library scenario (core::ScenarioId) this document was opened from or last saved to; cleared by
+    /// newDocument() and load(). Changing it emits fileNameChanged(), since the document's identity changed.
+    std::optional<std::int64_t> libraryId() const { return m_libraryId; }
+    void setLibraryId(std::optional<std::int64_t> id);
     bool isModified() const;
     quint64 revision() const { return m_revision; }
 
@@ -66,6 +73,7 @@ private:
     core::Scenario m_scenario;
     QUndoStack* m_undoStack;
     QString m_fileName;
+    std::optional<std::int64_t> m_libraryId;
     quint64 m_revision = 0;
 };
 

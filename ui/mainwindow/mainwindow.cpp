@@ -4,6 +4,8 @@
 #include "ui/charts/exportablechart.h"
 #include "ui/dialogs/aboutdialog.h"
 #include "ui/document/scenariodocument.h"
+#include "ui/library/autosavecontroller.h"
+#include "ui/library/libraryservice.h"
 #include "ui/mainwindow/apppalette.h"
 #include "ui/mainwindow/panelregistry.h"
 #include "ui/mainwindow/recentfilesmenu.h"
@@ -51,11 +53,16 @@ QAction* makeAction(QObject* parent, const char* objectName, const QString& text
 
 } // namespace
 
-MainWindow::MainWindow(Settings& settings, QWidget* parent)
+MainWindow::MainWindow(Settings& settings, LibraryService* library, QWidget* parent)
     : QMainWindow(parent)
     , m_settings(settings)
+    , m_library(library)
     , m_document(new ScenarioDocument(this))
 {
+    if (m_library) {
+        m_library->setReplaceGuard([this] { return maybeSave(); });
+        m_autosave = new AutosaveController(*m_library, *m_document, m_document);
+    }
     setObjectName(QStringLiteral("mainwindow"));
     // No central widget on show: the dock panels share the whole window and can be rearranged freely.
     auto* central = new QWidget(this);
@@ -81,6 +88,8 @@ MainWindow::~MainWindow()
     // half-destroyed window (focus moves while widgets are deleted) and delete the panels while their document
     // still exists.
     disconnect(qApp, nullptr, this, nullptr);
+    if (m_library)
+        m_library->setReplaceGuard({});
     m_document->disconnect(this);
     for (const auto& entry : m_docks)
         delete entry.second;
@@ -93,7 +102,7 @@ void MainWindow::createDocks()
     for (const PanelInfo& panel : panels()) {
         auto* dock = new QDockWidget(QCoreApplication::translate("Panel", panel.title), this);
         dock->setObjectName(QStringLiteral("dock.") + QString::fromLatin1(panel.name));
-        dock->setWidget(panel.create(m_document, dock));
+        dock->setWidget(panel.create({m_document, m_library}, dock));
         addDockWidget(panel.area, dock);
         // Panels sharing an area become tabs: each chart keeps a useful size instead of a sliver.
         if (auto it = firstInArea.find(panel.area); it != firstInArea.end())
@@ -267,6 +276,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         return;
     }
     saveWindowSettings();
+    if (m_autosave) // saved or discarded: either way nothing is left to recover
+        m_autosave->clear();
     event->accept();
 }
 
@@ -310,6 +321,15 @@ void MainWindow::openRecent(const QString& path)
 
 bool MainWindow::save()
 {
+    // A scenario opened from the library is saved there, as its next version.
+    if (m_document->fileName().isEmpty() && m_document->libraryId() && m_library && !m_library->isReadOnly()) {
+        if (const QString error = m_library->saveDocument(*m_document); !error.isEmpty()) {
+            showError(tr("Cannot Save to Library"), error);
+            return false;
+        }
+        statusBar()->showMessage(tr("Saved %1 in the library").arg(m_document->displayName()), 5000);
+        return true;
+    }
     if (m_document->fileName().isEmpty())
         return saveAs();
     if (const QString error = m_document->save(m_document->fileName()); !error.isEmpty()) {

@@ -12,7 +12,9 @@ class QDockWidget;
 
 namespace clusterplanner::ui {
 
+class AutosaveController;
 class ExportableChart;
+class LibraryService;
 class RecentFilesMenu;
 class ScenarioDocument;
 class Settings;
@@ -21,11 +23,14 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    /// Restores geometry and dock layout from `settings`, which must outlive the window.
-    explicit MainWindow(Settings& settings, QWidget* parent = nullptr);
+    /// Restores geometry and dock layout from `settings`, which must outlive the window, as must `library` (may be
+    /// nullptr: no Library panel content, no autosave).
+    explicit MainWindow(Settings& settings, LibraryService* library = nullptr, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     ScenarioDocument* document() const { return m_document; }
+    /// The autosave of the document into the library, or nullptr without a library.
+    AutosaveController* autosave() const { return m_autosave; }
     /// The dock of panel `name` (see panelNames()), or nullptr.
     QDockWidget* dock(const QString& name) const;
     /// Shows and raises the dock of panel `name`; false for an unknown name.
@@ -69,7 +74,9 @@ private:
     void showError(const QString& title, const QString& message);
 
     Settings& m_settings;
+    LibraryService* m_library;
     ScenarioDocument* m_document;
+    AutosaveController* m_autosave = nullptr;
     std::map<QString, QDockWidget*> m_docks;
     RecentFilesMenu* m_recentMenu = nullptr;
     QAction* m_exportChartAction = nullptr;

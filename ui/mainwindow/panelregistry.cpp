@@ -2,6 +2,7 @@
 #include "ui/mainwindow/panelregistry.h"
 
 #include "ui/panels/gridexplorerpanel.h"
+#include "ui/panels/librarypanel.h"
 #include "ui/panels/memorypanel.h"
 #include "ui/panels/pipelinepanel.h"
 #include "ui/panels/scalingpanel.h"
@@ -15,9 +16,14 @@ namespace clusterplanner::ui {
 namespace {
 
 template <typename Panel>
-QWidget* make(ScenarioDocument* document, QWidget* parent)
+QWidget* make(const PanelContext& context, QWidget* parent)
 {
-    return new Panel(document, parent);
+    return new Panel(context.document, parent);
+}
+
+QWidget* makeLibrary(const PanelContext& context, QWidget* parent)
+{
+    return new LibraryPanel(context.document, context.library, parent);
 }
 
 } // namespace
@@ -31,6 +37,7 @@ const std::vector<PanelInfo>& panels()
         {"steptime", QT_TRANSLATE_NOOP("Panel", "Step time"), Qt::BottomDockWidgetArea, &make<StepTimePanel>},
         {"pipeline", QT_TRANSLATE_NOOP("Panel", "Pipeline"), Qt::BottomDockWidgetArea, &make<PipelinePanel>},
         {"scaling", QT_TRANSLATE_NOOP("Panel", "Scaling"), Qt::BottomDockWidgetArea, &make<ScalingPanel>},
+        {"library", QT_TRANSLATE_NOOP("Panel", "Library"), Qt::BottomDockWidgetArea, &makeLibrary},
     };
     return table;
 }

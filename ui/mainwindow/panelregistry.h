@@ -12,14 +12,22 @@ class QWidget;
 
 namespace clusterplanner::ui {
 
+class LibraryService;
 class ScenarioDocument;
+
+/// What a panel may use: the document, and the scenario library (nullptr when the window has none).
+struct PanelContext
+{
+    ScenarioDocument* document;
+    LibraryService* library;
+};
 
 struct PanelInfo
 {
     const char* name; ///< stable id: dock objectName is "dock.<name>", used by --panel and saved window state
     const char* title; ///< translatable dock title (QT_TRANSLATE_NOOP context "Panel")
     Qt::DockWidgetArea area;
-    QWidget* (*create)(ScenarioDocument* document, QWidget* parent);
+    QWidget* (*create)(const PanelContext& context, QWidget* parent);
 };
 
 /// Every panel, in View-menu order. To add a panel, add one line in panelregistry.cpp (and bump

@@ -2,6 +2,10 @@
 #include "ui/mainwindow/startup.h"
 
 #include "core/cli/commands.h"
+#include "ui/dialogs/comparedialog.h"
+#include "ui/document/scenariodocument.h"
+#include "ui/library/autosavecontroller.h"
+#include "ui/library/libraryservice.h"
 #include "ui/mainwindow/apppalette.h"
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/mainwindow/panelregistry.h"
@@ -37,7 +41,27 @@ struct Options
         QObject::tr("NAME")};
     QCommandLineOption settings {QStringLiteral("settings"),
         QObject::tr("Read and write settings in this INI file instead of the user's settings."), QObject::tr("FILE")};
+    QCommandLineOption library {QStringLiteral("library"),
+        QObject::tr("Use this scenario library instead of the user's (created and seeded when missing)."),
+        QObject::tr("PATH")};
+    QCommandLineOption compare {
+        QStringLiteral("compare"), QObject::tr("Open the compare dialog on these library ids."), QObject::tr("ID,ID")};
+    Options() { compare.setFlags(QCommandLineOption::HiddenFromHelp); }
 };
+
+/// "3,5" → {3, 5}; empty when any part is not a positive number.
+QList<qint64> parseIds(const QString& text)
+{
+    QList<qint64> ids;
+    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qint64 id = part.trimmed().toLongLong(&ok);
+        if (!ok || id <= 0)
+            return {};
+        ids << id;
+    }
+    return ids;
+}
 
 QString usageError(const QString& message)
 {
@@ -84,7 +108,7 @@ CommandLine parseCommandLine(const QStringList& arguments)
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
     const Options options;
-    parser.addOptions({options.screenshot, options.panel, options.settings});
+    parser.addOptions({options.screenshot, options.panel, options.settings, options.library, options.compare});
     parser.addPositionalArgument(QStringLiteral("FILE.cplan.json"),
         QObject::tr("Scenario file to open (default: a built-in example)."), QStringLiteral("[FILE.cplan.json]"));
     if (!parser.parse(arguments))
@@ -100,8 +124,10 @@ CommandLine parseCommandLine(const QStringList& arguments)
         return finished(
             2, usageError(QObject::tr("'%1' is neither a command nor an existing file").arg(files.front())));
     CommandLine result;
-    result.options = {
-        files.value(0), parser.value(options.screenshot), parser.value(options.panel), parser.value(options.settings)};
+    result.options = {files.value(0), parser.value(options.screenshot), parser.value(options.panel),
+        parser.value(options.settings), parser.value(options.library), parseIds(parser.value(options.compare))};
+    if (parser.isSet(options.compare) && result.options.compareIds.size() < 2)
+        return finished(2, usageError(QObject::tr("--compare needs two or more library ids, e.g. 5,6")));
     if (!result.options.panel.isEmpty() && !panelNames().contains(result.options.panel))
         return finished(2,
             usageError(QObject::tr("unknown panel '%1' (known: %2)")
@@ -111,24 +137,72 @@ CommandLine parseCommandLine(const QStringList& arguments)
 
 namespace {
 
-/// Saves the window once no sweep is running any more (or the limit passed), so that a screenshot shows complete
-/// results, then quits.
-void grabWhenSettled(QWidget& window, const QString& path, int remainingMs)
+/// Opens the library (problems are reported after the window shows) and caches figures the samples lack.
+void openLibrary(LibraryService& library, const StartupOptions& options)
 {
-    const auto runners = window.findChildren<SweepRunner*>();
+    library.open(options.libraryPath.isEmpty() ? LibraryService::defaultPath() : options.libraryPath);
+    library.fillMissingResults();
+}
+
+/// Opens the file from the command line, else the library's default scenario; returns an error message or "".
+QString openStartScenario(MainWindow& window, LibraryService& library, const StartupOptions& options)
+{
+    if (!options.file.isEmpty())
+        return window.openFile(options.file);
+    if (const auto id = library.defaultScenarioId())
+        library.openInDocument(*window.document(), *id);
+    return {}; // without a library the document keeps core::defaultScenario()
+}
+
+/// Edits a crash left behind: offered once; either answer empties the slot (recovered edits are autosaved again).
+void offerRecovery(MainWindow& window)
+{
+    AutosaveController* autosave = window.autosave();
+    const auto entry = autosave ? autosave->pendingRecovery() : std::nullopt;
+    if (!entry)
+        return;
+    const auto answer = QMessageBox::question(&window, QObject::tr("Recover Unsaved Changes"),
+        QObject::tr("ClusterPlanner did not close normally. Unsaved changes to \"%1\" from %2 were kept. "
+                    "Recover them?")
+            .arg(QString::fromStdString(entry->scenario.name), QString::fromStdString(entry->saved)),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer == QMessageBox::Yes)
+        autosave->recover(*entry);
+    autosave->clear();
+}
+
+CompareDialog* openCompareDialog(MainWindow& window, LibraryService& library, const QList<qint64>& ids)
+{
+    auto* dialog = new CompareDialog(CompareDialog::entriesFor(library, {ids.begin(), ids.end()}), &window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+/// Grabs `target` once no sweep of `window` runs any more (or the limit passed), so that a screenshot shows
+/// complete results, then quits.
+void grabWhenSettled(QWidget* window, QWidget* target, const QString& path, int remainingMs)
+{
+    const auto runners = window->findChildren<SweepRunner*>();
     const bool busy = std::any_of(runners.begin(), runners.end(), [](SweepRunner* r) { return r->isRunning(); });
     if (busy && remainingMs > 0) {
-        QTimer::singleShot(kScreenshotPollMs, &window,
-            [&window, path, remainingMs] { grabWhenSettled(window, path, remainingMs - kScreenshotPollMs); });
+        QTimer::singleShot(kScreenshotPollMs, target, [window, target, path, remainingMs] {
+            grabWhenSettled(window, target, path, remainingMs - kScreenshotPollMs);
+        });
         return;
     }
-    // One more event-loop turn so that the final results are painted.
-    QTimer::singleShot(kScreenshotPollMs, &window, [&window, path] {
-        const bool saved = window.grab().save(path, "PNG");
+    QTimer::singleShot(kScreenshotPollMs, target, [target, path] { // one more turn to paint the final results
+        const bool saved = target->grab().save(path, "PNG");
         if (!saved)
             std::cerr << "clusterplanner: cannot write screenshot " << path.toStdString() << "\n";
         QCoreApplication::exit(saved ? 0 : 1);
     });
+}
+
+void scheduleScreenshot(QWidget* window, QWidget* target, const QString& path)
+{
+    QTimer::singleShot(kScreenshotDelayMs, target,
+        [window, target, path] { grabWhenSettled(window, target, path, kScreenshotSettleLimitMs); });
 }
 
 } // namespace
@@ -142,11 +216,11 @@ int runGui(const StartupOptions& options)
     Settings settings(*qsettings);
     if (settings.darkPalette())
         applyAppPalette(true);
-    MainWindow window(settings);
+    LibraryService library;
+    openLibrary(library, options);
+    MainWindow window(settings, &library);
     const bool screenshot = !options.screenshotPath.isEmpty();
-    QString openError;
-    if (!options.file.isEmpty())
-        openError = window.openFile(options.file);
+    const QString openError = openStartScenario(window, library, options);
     if (!openError.isEmpty() && screenshot) {
         std::cerr << "clusterplanner: " << openError.toStdString() << "\n";
         return 1;
@@ -156,11 +230,21 @@ int runGui(const StartupOptions& options)
     if (screenshot)
         window.resize(kScreenshotSizePx);
     window.show();
+    if (!library.openMessage().isEmpty()) { // said once, at start-up; the Library panel keeps a banner
+        if (screenshot)
+            std::cerr << "clusterplanner: " << library.openMessage().toStdString() << "\n";
+        else
+            QMessageBox::warning(&window, QObject::tr("Scenario Library"), library.openMessage());
+    }
     if (!openError.isEmpty())
         QMessageBox::warning(&window, QObject::tr("Cannot Open Scenario"), openError);
+    if (!screenshot)
+        offerRecovery(window);
+    QWidget* shown = &window;
+    if (!options.compareIds.isEmpty())
+        shown = openCompareDialog(window, library, options.compareIds);
     if (screenshot)
-        QTimer::singleShot(kScreenshotDelayMs, &window,
-            [&window, path = options.screenshotPath] { grabWhenSettled(window, path, kScreenshotSettleLimitMs); });
+        scheduleScreenshot(&window, shown, options.screenshotPath);
     return QApplication::exec();
 }
 

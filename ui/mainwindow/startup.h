@@ -2,6 +2,7 @@
 // Command line of the GUI (everything except the headless subcommands) and the start of the main window.
 #pragma once
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -13,6 +14,8 @@ struct StartupOptions
     QString screenshotPath; ///< render the main window to this PNG and exit
     QString panel; ///< dock to show and raise (panelNames())
     QString settingsPath; ///< INI file used instead of the user's settings
+    QString libraryPath; ///< scenario library used instead of the user's (LibraryService::defaultPath())
+    QList<qint64> compareIds; ///< library scenarios to open in the compare dialog (hidden option, for screenshots)
 };
 
 /// What the command line asks for. When `finished` is set, print `output` (stdout when exitCode is 0, else
