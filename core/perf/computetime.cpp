@@ -88,6 +88,8 @@ double gemmEfficiency(double flops, const ComputePeaks& p)
 
 double gemmTimeS(double m, double k, double n, double beta, const ComputePeaks& p)
 {
+    if (m <= 0 || k <= 0 || n <= 0)
+        return 0; // an absent GEMM (e.g. no dense MLP in an MoE layer); 0/0 would poison the step time with NaN
     const double flops = 2.0 * m * k * n;
     const double computeS = flops / (p.tensorFlops * gemmEfficiency(flops, p));
     return std::max(computeS, memoryTimeS((m * k + k * n + m * n) * beta, p));

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Step time of whole layouts: the seeds' GPT-3 case, cost and energy arithmetic, bookkeeping, monotonicity.
+#include "core/io/scenariojson.h"
 #include "core/memory/memorymodel.h"
 #include "core/perf/steptime.h"
 
 #include <QTest>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 using namespace clusterplanner::core;
 using namespace clusterplanner::core::perf;
@@ -43,6 +46,25 @@ class TestStepTime : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void moeLayersWithoutADenseMlpHaveAFiniteTime()
+    {
+        // Every Mixtral layer is MoE (no dense MLP): an absent GEMM must count as zero time, not 0/0.
+        std::ifstream in(CLUSTERPLANNER_DATA_DIR "/scenarios/mixtral-8x7b-64-h100.cplan.json");
+        std::stringstream text;
+        text << in.rdbuf();
+        Scenario s = readScenarioFile(text.str());
+        const GpuSpec& gpu = *GpuCatalog::builtin().find(s.cluster.gpuId);
+        const auto& efficiency = perf::EfficiencyTable::builtin().forGpu(gpu.id);
+        s.training.layout.ep = 1;
+        const auto withoutEp = perf::estimateStepTime(s, gpu, efficiency);
+        s.training.layout.ep = 8;
+        const auto withEp = perf::estimateStepTime(s, gpu, efficiency);
+        QVERIFY(withoutEp.valid && withEp.valid);
+        QVERIFY(std::isfinite(withEp.stepTimeS) && withEp.stepTimeS > 0);
+        QCOMPARE(withoutEp.epTotalS, 0.0);
+        QVERIFY(withEp.epTotalS > 0); // the all-to-all of expert parallelism costs time
+    }
+
     void seedGpt3Case()
     {
         const auto r = estimate(gpt3Case());
