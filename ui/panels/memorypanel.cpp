@@ -7,7 +7,6 @@
 #include "ui/charts/stackedbarchart.h"
 #include "ui/document/scenariodocument.h"
 
-#include <QLabel>
 #include <QVBoxLayout>
 
 namespace clusterplanner::ui {
@@ -53,39 +52,26 @@ QVector<BarSeries> breakdownSeries(const core::MemoryEstimate& estimate, bool tw
 } // namespace
 
 MemoryPanel::MemoryPanel(ScenarioDocument* document, QWidget* parent)
-    : QWidget(parent)
-    , m_document(document)
-    , m_summary(new QLabel(this))
-    , m_chart(new StackedBarChart(this))
+    : ChartPanel(document, new StackedBarChart, parent)
+    , m_chart(chartAs<StackedBarChart>())
 {
     setObjectName(QStringLiteral("memoryPanel"));
     m_chart->setObjectName(QStringLiteral("memory-breakdown"));
     m_chart->setValueAxisLabel(tr("GiB per GPU"));
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_chart, 1);
-    connect(m_document, &ScenarioDocument::scenarioChanged, this, &MemoryPanel::refresh);
     refresh();
-}
-
-QString MemoryPanel::summaryText() const
-{
-    return m_summary->text();
 }
 
 void MemoryPanel::refresh()
 {
-    const core::Scenario& s = m_document->scenario();
+    const core::Scenario& s = document()->scenario();
     const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(s.cluster.gpuId);
     const auto problems = core::checkLayout(s.model, s.training, s.cluster.gpuCount);
     if (!gpu || problems != 0) {
         QStringList lines;
         for (const auto& line : core::describeLayoutProblems(problems, s.model, s.training, s.cluster.gpuCount))
             lines << QString::fromStdString(line).toHtmlEscaped();
-        m_summary->setText(tr("<b>This layout is not valid:</b><br>%1")
-                               .arg(gpu ? lines.join(QStringLiteral("<br>")) : tr("unknown GPU type")));
+        setSummary(tr("<b>This layout is not valid:</b><br>%1")
+                       .arg(gpu ? lines.join(QStringLiteral("<br>")) : tr("unknown GPU type")));
         m_chart->setData({}, {});
         return;
     }
@@ -114,7 +100,7 @@ void MemoryPanel::refresh()
         if (!remedies.isEmpty())
             text += tr("<br>Would fit with: %1").arg(remedies.join(QStringLiteral("; ")));
     }
-    m_summary->setText(text);
+    setSummary(text);
 }
 
 } // namespace clusterplanner::ui

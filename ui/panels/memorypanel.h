@@ -2,28 +2,23 @@
 // Memory of the selected layout per pipeline stage, term by term, against the GPU's capacity.
 #pragma once
 
-#include <QWidget>
-
-class QLabel;
+#include "ui/panels/chartpanel.h"
 
 namespace clusterplanner::ui {
 
 class ScenarioDocument;
 class StackedBarChart;
 
-class MemoryPanel : public QWidget
+class MemoryPanel : public ChartPanel
 {
     Q_OBJECT
 public:
     MemoryPanel(ScenarioDocument* document, QWidget* parent = nullptr);
 
     StackedBarChart* chart() const { return m_chart; }
-    QString summaryText() const;
-    void refresh();
+    void refresh() override;
 
 private:
-    ScenarioDocument* m_document;
-    QLabel* m_summary;
     StackedBarChart* m_chart;
 };
 

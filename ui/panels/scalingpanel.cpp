@@ -7,7 +7,6 @@
 #include "ui/charts/linechart.h"
 #include "ui/document/scenariodocument.h"
 
-#include <QLabel>
 #include <QVBoxLayout>
 
 namespace clusterplanner::ui {
@@ -66,31 +65,24 @@ QVector<ScalingPoint> strongScaling(const core::Scenario& scenario, double* amda
 }
 
 ScalingPanel::ScalingPanel(ScenarioDocument* document, QWidget* parent)
-    : QWidget(parent)
-    , m_document(document)
-    , m_summary(new QLabel(this))
-    , m_chart(new LineChart(this))
+    : ChartPanel(document, new LineChart, parent)
+    , m_chart(chartAs<LineChart>())
 {
     setObjectName(QStringLiteral("scalingPanel"));
     m_chart->setObjectName(QStringLiteral("scaling"));
     m_chart->setAxisTitles(
         tr("GPUs (data parallelism grows, global batch fixed)"), tr("million tokens/s"), tr("scaling efficiency %"));
     m_chart->setLogX(true);
-    m_summary->setWordWrap(true);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_chart, 1);
-    connect(m_document, &ScenarioDocument::scenarioChanged, this, &ScalingPanel::refresh);
     refresh();
 }
 
 void ScalingPanel::refresh()
 {
     double parallelFraction = 0;
-    const auto points = strongScaling(m_document->scenario(), &parallelFraction);
+    const auto points = strongScaling(document()->scenario(), &parallelFraction);
     if (points.size() < 2) {
         m_chart->setSeries({});
-        m_summary->setText(tr("Not enough valid GPU counts to draw a scaling curve for this layout."));
+        setSummary(tr("Not enough valid GPU counts to draw a scaling curve for this layout."));
         return;
     }
     LineSeries throughput {tr("tokens/s (model)"), categoryColor(0), {}, {}, false, false};
@@ -110,13 +102,13 @@ void ScalingPanel::refresh()
         efficiency.y << 100 * p.efficiency;
     }
     m_chart->setSeries({throughput, ideal, amdahl, efficiency});
-    m_summary->setText(tr("Strong scaling from %1 to %2 GPUs: efficiency falls to %3 %. Amdahl fit: parallel "
-                          "fraction %4 (speed-up limit %5×).")
-                           .arg(first.gpus)
-                           .arg(points.back().gpus)
-                           .arg(100 * points.back().efficiency, 0, 'f', 1)
-                           .arg(parallelFraction, 0, 'f', 4)
-                           .arg(parallelFraction < 1 ? 1 / (1 - parallelFraction) : qInf(), 0, 'f', 0));
+    setSummary(tr("Strong scaling from %1 to %2 GPUs: efficiency falls to %3 %. Amdahl fit: parallel "
+                  "fraction %4 (speed-up limit %5×).")
+                   .arg(first.gpus)
+                   .arg(points.back().gpus)
+                   .arg(100 * points.back().efficiency, 0, 'f', 1)
+                   .arg(parallelFraction, 0, 'f', 4)
+                   .arg(parallelFraction < 1 ? 1 / (1 - parallelFraction) : qInf(), 0, 'f', 0));
 }
 
 } // namespace clusterplanner::ui

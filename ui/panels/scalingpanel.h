@@ -2,10 +2,8 @@
 // Throughput and scaling efficiency of the scenario's layout as data parallelism grows, with Amdahl's fit.
 #pragma once
 
+#include "ui/panels/chartpanel.h"
 #include <QVector>
-#include <QWidget>
-
-class QLabel;
 
 namespace clusterplanner::core {
 struct Scenario;
@@ -28,18 +26,16 @@ struct ScalingPoint
 /// Strong-scaling points for the scenario (DP doubling from 1 while the global batch divides).
 QVector<ScalingPoint> strongScaling(const core::Scenario& scenario, double* amdahlParallelFraction = nullptr);
 
-class ScalingPanel : public QWidget
+class ScalingPanel : public ChartPanel
 {
     Q_OBJECT
 public:
     ScalingPanel(ScenarioDocument* document, QWidget* parent = nullptr);
 
     LineChart* chart() const { return m_chart; }
-    void refresh();
+    void refresh() override;
 
 private:
-    ScenarioDocument* m_document;
-    QLabel* m_summary;
     LineChart* m_chart;
 };
 

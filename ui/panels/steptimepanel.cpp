@@ -6,7 +6,6 @@
 #include "ui/charts/stackedbarchart.h"
 #include "ui/document/scenariodocument.h"
 
-#include <QLabel>
 #include <QLocale>
 #include <QVBoxLayout>
 
@@ -47,37 +46,24 @@ QString duration(double seconds)
 } // namespace
 
 StepTimePanel::StepTimePanel(ScenarioDocument* document, QWidget* parent)
-    : QWidget(parent)
-    , m_document(document)
-    , m_summary(new QLabel(this))
-    , m_chart(new StackedBarChart(this))
+    : ChartPanel(document, new StackedBarChart, parent)
+    , m_chart(chartAs<StackedBarChart>())
 {
     setObjectName(QStringLiteral("stepTimePanel"));
     m_chart->setObjectName(QStringLiteral("step-time-breakdown"));
     m_chart->setHorizontal(true);
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_chart, 1);
-    connect(m_document, &ScenarioDocument::scenarioChanged, this, &StepTimePanel::refresh);
     refresh();
-}
-
-QString StepTimePanel::summaryText() const
-{
-    return m_summary->text();
 }
 
 void StepTimePanel::refresh()
 {
-    const core::Scenario& scenario = m_document->scenario();
+    const core::Scenario& scenario = document()->scenario();
     const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(scenario.cluster.gpuId);
     const auto result = gpu
         ? core::perf::estimateStepTime(scenario, *gpu, core::perf::EfficiencyTable::builtin().forGpu(gpu->id))
         : core::perf::StepTimeResult {};
     if (!result.valid) {
-        m_summary->setText(
+        setSummary(
             tr("This layout cannot run: %1").arg(gpu ? QString::fromUtf8(result.error) : tr("unknown GPU type")));
         m_chart->setData({}, {});
         return;
@@ -91,19 +77,19 @@ void StepTimePanel::refresh()
     m_chart->setData(names, {{tr("time per step"), categoryColor(0), milliseconds}});
     m_chart->setValueAxisLabel(tr("ms per optimizer step"));
     const QLocale locale;
-    m_summary->setText(tr("<b>Step %1 s</b> · %2 tokens/s per GPU · %3 tokens/s total · MFU %4 % · HFU %5 %<br>"
-                          "%6 tokens: %7 · %8 GPU-hours · $%9 at $%10/GPU-h · %11 MWh facility energy")
-                           .arg(result.stepTimeS, 0, 'f', 3)
-                           .arg(locale.toString(result.tokensPerSPerGpu, 'f', 0))
-                           .arg(locale.toString(result.tokensPerS, 'f', 0))
-                           .arg(100 * result.mfu, 0, 'f', 1)
-                           .arg(100 * result.hfu, 0, 'f', 1)
-                           .arg(locale.toString(scenario.economics.trainingTokens, 'g', 3))
-                           .arg(duration(result.trainingTimeS))
-                           .arg(locale.toString(result.gpuHours, 'f', 0))
-                           .arg(locale.toString(result.costUsd, 'f', 0))
-                           .arg(scenario.economics.gpuHourUsd, 0, 'f', 2)
-                           .arg(result.energyKwh / 1000, 0, 'f', 1));
+    setSummary(tr("<b>Step %1 s</b> · %2 tokens/s per GPU · %3 tokens/s total · MFU %4 % · HFU %5 %<br>"
+                  "%6 tokens: %7 · %8 GPU-hours · $%9 at $%10/GPU-h · %11 MWh facility energy")
+                   .arg(result.stepTimeS, 0, 'f', 3)
+                   .arg(locale.toString(result.tokensPerSPerGpu, 'f', 0))
+                   .arg(locale.toString(result.tokensPerS, 'f', 0))
+                   .arg(100 * result.mfu, 0, 'f', 1)
+                   .arg(100 * result.hfu, 0, 'f', 1)
+                   .arg(locale.toString(scenario.economics.trainingTokens, 'g', 3))
+                   .arg(duration(result.trainingTimeS))
+                   .arg(locale.toString(result.gpuHours, 'f', 0))
+                   .arg(locale.toString(result.costUsd, 'f', 0))
+                   .arg(scenario.economics.gpuHourUsd, 0, 'f', 2)
+                   .arg(result.energyKwh / 1000, 0, 'f', 1));
 }
 
 } // namespace clusterplanner::ui

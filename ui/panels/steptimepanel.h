@@ -3,28 +3,23 @@
 // it means for the run: tokens/s, MFU, time, GPU-hours, cost and energy for the token budget.
 #pragma once
 
-#include <QWidget>
-
-class QLabel;
+#include "ui/panels/chartpanel.h"
 
 namespace clusterplanner::ui {
 
 class ScenarioDocument;
 class StackedBarChart;
 
-class StepTimePanel : public QWidget
+class StepTimePanel : public ChartPanel
 {
     Q_OBJECT
 public:
     StepTimePanel(ScenarioDocument* document, QWidget* parent = nullptr);
 
     StackedBarChart* chart() const { return m_chart; }
-    QString summaryText() const;
-    void refresh();
+    void refresh() override;
 
 private:
-    ScenarioDocument* m_document;
-    QLabel* m_summary;
     StackedBarChart* m_chart;
 };
 

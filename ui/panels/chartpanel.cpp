@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/panels/chartpanel.h"
+
+#include "ui/charts/chartwidget.h"
+#include "ui/document/scenariodocument.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace clusterplanner::ui {
+
+ChartPanel::ChartPanel(ScenarioDocument* document, ChartWidget* chart, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_chart(chart)
+    , m_summary(new QLabel(this))
+{
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(chart, 1);
+    connect(m_document, &ScenarioDocument::scenarioChanged, this, &ChartPanel::refresh);
+}
+
+QString ChartPanel::summaryText() const
+{
+    return m_summary->text();
+}
+
+void ChartPanel::setSummary(const QString& text)
+{
+    m_summary->setText(text);
+}
+
+} // namespace clusterplanner::ui

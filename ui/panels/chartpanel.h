@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A panel that follows the document: a summary line above one chart, both rebuilt on every scenario change.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+
+namespace clusterplanner::ui {
+
+class ChartWidget;
+class ScenarioDocument;
+
+class ChartPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    QString summaryText() const;
+    /// Re-reads the document; derived panels draw their chart and summary here.
+    virtual void refresh() = 0;
+
+protected:
+    /// Takes ownership of chart. Derived constructors call refresh() once they are complete.
+    ChartPanel(ScenarioDocument* document, ChartWidget* chart, QWidget* parent);
+    ScenarioDocument* document() const { return m_document; }
+    /// The chart passed to the constructor, as the type the derived panel created.
+    template <typename Chart>
+    Chart* chartAs() const
+    {
+        return static_cast<Chart*>(m_chart);
+    }
+    void setSummary(const QString& text);
+
+private:
+    ScenarioDocument* m_document;
+    ChartWidget* m_chart;
+    QLabel* m_summary;
+};
+
+} // namespace clusterplanner::ui
