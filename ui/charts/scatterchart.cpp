@@ -19,7 +19,8 @@ ScatterChart::ScatterChart(QWidget* parent)
     plot()->setMouseTracking(true);
     connect(plot(), &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
         if (auto index = pointAt(event->pos()))
-            QToolTip::showText(plot()->mapToGlobal(event->pos()), m_points[*index].tooltip, plot());
+            QToolTip::showText(plot()->mapToGlobal(event->pos()),
+                m_tooltipProvider ? m_tooltipProvider(*index) : m_points[*index].tooltip, plot());
         else
             QToolTip::hideText();
     });
@@ -36,6 +37,11 @@ void ScatterChart::setPoints(QVector<ScatterPoint> points)
     replot();
     plot()->rescaleAxes();
     plot()->replot();
+}
+
+void ScatterChart::setTooltipProvider(std::function<QString(int index)> provider)
+{
+    m_tooltipProvider = std::move(provider);
 }
 
 void ScatterChart::setAxisTitles(const QString& x, const QString& y)

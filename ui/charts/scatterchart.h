@@ -6,6 +6,8 @@
 
 #include <QVector>
 
+#include <functional>
+
 #include <optional>
 
 namespace clusterplanner::ui {
@@ -26,6 +28,8 @@ public:
     void setPoints(QVector<ScatterPoint> points);
     void setAxisTitles(const QString& x, const QString& y);
     void setSelected(std::optional<int> index);
+    /// Builds the hover text of a point on demand (for many points, instead of ScatterPoint::tooltip).
+    void setTooltipProvider(std::function<QString(int index)> provider);
     /// Indices of the points no other point beats in both x and y (larger is better on both axes).
     static QVector<int> paretoFront(const QVector<ScatterPoint>& points);
     /// Nearest point within a few pixels of a plot position.
@@ -38,6 +42,7 @@ Q_SIGNALS:
 private:
     QVector<ScatterPoint> m_points;
     std::optional<int> m_selected;
+    std::function<QString(int)> m_tooltipProvider;
 };
 
 } // namespace clusterplanner::ui

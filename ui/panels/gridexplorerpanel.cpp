@@ -28,7 +28,7 @@ namespace clusterplanner::ui {
 namespace {
 
 constexpr int kTopRows = 200;
-constexpr std::size_t kMaxScatterPoints = 20000; // QCustomPlot stays fluid below this
+constexpr std::size_t kMaxScatterPoints = 5000; // keeps the redraw after a sweep well under 50 ms
 
 core::Scenario sweepKey(const core::Scenario& scenario)
 {
@@ -122,6 +122,13 @@ QWidget* GridExplorerPanel::createViews()
     m_scatter = new ScatterChart;
     m_scatter->setObjectName(QStringLiteral("memory-vs-throughput"));
     m_scatter->setAxisTitles(tr("memory headroom (GiB)"), tr("tokens/s per GPU"));
+    m_scatter->setTooltipProvider([this](int index) {
+        const auto& r = m_scatterResults.at(std::size_t(index));
+        return tr("%1\n%2 tokens/s per GPU · %3 GiB headroom")
+            .arg(layoutSummary(r.candidate))
+            .arg(r.tokensPerSPerGpu, 0, 'f', 0)
+            .arg(r.headroomGiB(), 0, 'f', 1);
+    });
     m_model = new LayoutTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
@@ -294,8 +301,10 @@ void GridExplorerPanel::refreshTableAndScatter()
     for (std::size_t i = 0; i < fitting.size(); i += stride)
         m_scatterResults.push_back(fitting[i]);
     QVector<ScatterPoint> points;
+    points.reserve(qsizetype(m_scatterResults.size()));
     for (const auto& r : m_scatterResults)
-        points.push_back({r.headroomGiB(), r.tokensPerSPerGpu, layoutSummary(r.candidate)});
+        points.push_back(
+            {r.headroomGiB(), r.tokensPerSPerGpu, {}}); // tooltips are built on hover: 20k strings cost 100 ms
     m_scatter->setPoints(std::move(points));
 }
 
