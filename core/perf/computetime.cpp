@@ -70,7 +70,10 @@ double mlpActivationPasses(const ModelConfig& m, const LayerShape& s)
 double elementwiseBytes(const ModelConfig& m, const LayerShape& s, double f, const EfficiencyParams& e)
 {
     const double tokens = s.microBatch * m.seqLen / s.contextParallel;
-    const double sbh = tokens * m.hidden * s.bytesPerActivation / (s.sequenceParallel ? s.tensorParallel : 1.0);
+    // Under autocast with fp32 weights the residual stream stays fp32 (the embedding output is fp32 and only GEMMs
+    // are cast down), so the norms and residual adds move 4-byte elements; GEMM outputs (the MLP) are 16 bit.
+    const double residualBytes = s.autocastWeights ? 4.0 : s.bytesPerActivation;
+    const double sbh = tokens * m.hidden * residualBytes / (s.sequenceParallel ? s.tensorParallel : 1.0);
     const double activationPasses = mlpActivationPasses(m, s);
     return elementwisePasses(s, e) * sbh + activationPasses * tokens * f / s.tensorParallel * s.bytesPerActivation;
 }
