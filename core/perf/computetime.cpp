@@ -57,15 +57,57 @@ double attentionCoreS(const ModelConfig& m, const LayerShape& s, const ComputePe
     return fullFlops / (p.tensorFlops * gemmEfficiency(fullFlops / heads, p)) + memoryTimeS(scoreBytes, p);
 }
 
+/// Passes over the b·s·f MLP activation, forward. Fused: SwiGLU reads gate + up and writes once (3), GELU reads
+/// and writes (2). Eager: SiLU then mul (2 + 3); the tanh-approximation GELU as 8 Python ops (pow, mul, add, mul,
+/// tanh, add, mul, mul: 2 passes each, 3 for the two binary ones on full tensors) = 18.
+double mlpActivationPasses(const ModelConfig& m, const LayerShape& s)
+{
+    if (m.mlp == MlpKind::SwiGlu)
+        return s.fusedKernels ? 3 : 5;
+    return s.fusedKernels ? 2 : 18;
+}
+
 double elementwiseBytes(const ModelConfig& m, const LayerShape& s, double f, const EfficiencyParams& e)
 {
     const double tokens = s.microBatch * m.seqLen / s.contextParallel;
-    const double sbh = tokens * m.hidden * s.bytesPerActivation / (s.sequenceParallel ? s.tensorParallel : 1.0);
-    const double activationPasses = m.mlp == MlpKind::SwiGlu ? 3 : 2; // read gate+up / write, or read / write
+    // Under autocast with fp32 weights the residual stream stays fp32 (the embedding output is fp32 and only GEMMs
+    // are cast down), so the norms and residual adds move 4-byte elements; GEMM outputs (the MLP) are 16 bit.
+    const double residualBytes = s.autocastWeights ? 4.0 : s.bytesPerActivation;
+    const double sbh = tokens * m.hidden * residualBytes / (s.sequenceParallel ? s.tensorParallel : 1.0);
+    const double activationPasses = mlpActivationPasses(m, s);
     return elementwisePasses(s, e) * sbh + activationPasses * tokens * f / s.tensorParallel * s.bytesPerActivation;
 }
 
+/// Eager ops of one norm: LayerNorm is one native kernel; Hugging Face RMSNorm runs in Python (upcast, pow, mean,
+/// add eps, rsqrt, mul, downcast, scale).
+double normOps(const ModelConfig& m)
+{
+    return m.norm == NormKind::RmsNorm ? 8 : 1;
+}
+
+/// Eager ops of the MLP: SwiGLU = gate, up, down GEMMs + SiLU + mul; GELU = 2 GEMMs + the tanh-approximation GELU
+/// written as Python arithmetic (pow, mul, add, mul, tanh, add, mul, mul).
+double mlpOps(const ModelConfig& m)
+{
+    return m.mlp == MlpKind::SwiGlu ? 5 : 2 + 8;
+}
+
 } // namespace
+
+double eagerOpsPerLayer(const ModelConfig& m, const LayerShape& s)
+{
+    const bool rotary = m.norm == NormKind::RmsNorm; // Llama-style: RoPE on q and k (mul, neg, cat, mul, add each)
+    const double gemms = 4 + (m.mlp == MlpKind::SwiGlu ? 3 : 2); // q, k, v, o + MLP
+    const double attention = 4 + (rotary ? 10 : 0) + (m.kvHeads < m.heads ? 2 : 0) // projections, RoPE, repeat_kv
+        + (s.attention == AttentionKind::Math ? 5 : 1) + 1; // attention core, output re-layout
+    const double casts = s.autocastWeights ? gemms + 2 : 0; // weight per GEMM, fp32 norm output per block
+    return 2 * normOps(m) + attention + mlpOps(m) + 2 + casts; // + 2 residual adds
+}
+
+double eagerOpsHead(const ModelConfig& m)
+{
+    return 1 + normOps(m) + 1 + 1 + 1 + 2;
+}
 
 ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const EfficiencyParams& e)
 {
@@ -113,11 +155,13 @@ LayerTime layerTime(
         elementS += memoryTimeS(6.0 * (4.0 * m.hidden * m.hidden + 3.0 * m.hidden * f) / t, p);
     LayerTime lt;
     lt.attentionCoreForwardS = attentionCoreS(m, s, p);
-    const double kernels = s.fusedKernels ? e.kernelsPerLayerFused : e.kernelsPerLayerEager;
-    // A layer never runs faster than the host can launch its kernels (backward launches about twice as many).
+    // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused
+    // frameworks are bounded by that floor alone; eager PyTorch's host issue time is compared per phase in the step.
+    const double kernels = s.fusedKernels ? e.kernelsPerLayerFused : eagerOpsPerLayer(m, s);
     lt.forwardS = std::max(gemmsS + elementS + lt.attentionCoreForwardS, kernels * p.kernelLaunchS);
     const double backwardS = std::max(2 * gemmsS + 2 * elementS + p.attentionBackwardFactor * lt.attentionCoreForwardS,
         2 * kernels * p.kernelLaunchS);
+    lt.hostForwardS = s.fusedKernels ? 0.0 : kernels * e.hostOpS;
     lt.backwardWeightS = std::min(gemmsS, backwardS / 2);
     lt.backwardInputS = backwardS - lt.backwardWeightS;
     return lt;

@@ -51,12 +51,23 @@ struct LayerTime
     double backwardInputS = 0; ///< input-gradient GEMMs + attention and element-wise backward
     double backwardWeightS = 0; ///< weight-gradient GEMMs (the W of zero-bubble schedules)
     double attentionCoreForwardS = 0; ///< what selective recompute runs again
+    /// Eager PyTorch only (0 for fused kernels): host time to issue the forward's ops. The GPU times above are then
+    /// pure kernel times; the step assembly takes max(host, GPU) per phase (backward issues about twice the ops).
+    double hostForwardS = 0;
     double backwardS() const { return backwardInputS + backwardWeightS; }
 };
 
 /// Dense layer (moe == false) or MoE layer of the model.
 LayerTime layerTime(const ModelConfig& model, const LayerShape& shape, bool moe, const ComputePeaks& peaks,
     const EfficiencyParams& efficiency);
+
+/// Ops (kernel launches) eager PyTorch issues for one layer forward, counted from the layer's structure:
+/// norms, projections, rotary embedding, attention, activation, residual adds, autocast weight/input casts.
+double eagerOpsPerLayer(const ModelConfig& model, const LayerShape& shape);
+
+/// Eager ops of the model's ends per forward: embedding lookup, final norm, LM head, fp32 upcast of the logits,
+/// shifted labels and cross-entropy (log-softmax + NLL).
+double eagerOpsHead(const ModelConfig& model);
 
 /// LM head and loss of the last stage (logits GEMM, cross-entropy), plus the embedding lookup, per micro-batch.
 LayerTime headTime(const ModelConfig& model, const LayerShape& shape, const ComputePeaks& peaks);

@@ -28,7 +28,7 @@ constexpr Key kKeys[] = {
     {"elementwise_passes_eager", &EfficiencyParams::elementwisePassesEager},
     {"kernel_launch_s", &EfficiencyParams::kernelLaunchS},
     {"kernels_per_layer_fused", &EfficiencyParams::kernelsPerLayerFused},
-    {"kernels_per_layer_eager", &EfficiencyParams::kernelsPerLayerEager},
+    {"host_op_s", &EfficiencyParams::hostOpS},
     {"tp_overlap", &EfficiencyParams::tpOverlap},
     {"cp_overlap", &EfficiencyParams::cpOverlap},
     {"ep_overlap", &EfficiencyParams::epOverlap},

@@ -26,10 +26,12 @@ struct EfficiencyParams
 
     // Memory-bound work per layer, in passes over a b·s·h activation tensor (forward; backward counts twice).
     double elementwisePassesFused = 16; ///< fused kernels (Megatron, NeMo, TorchTitan): norms, residuals, dropout
-    double elementwisePassesEager = 40; ///< eager PyTorch (Hugging Face, plain FSDP, DeepSpeed, other)
+    double elementwisePassesEager = 40; ///< eager PyTorch (Hugging Face, FSDP, other); MLP activation counted apart
     double kernelLaunchS = 6e-6; ///< floor per kernel: a kernel never takes less than its launch
     double kernelsPerLayerFused = 20; ///< kernels per layer forward (backward twice as many)
-    double kernelsPerLayerEager = 60;
+    /// Eager PyTorch: host time to issue one op (Python, dispatcher, launch). The host enqueues kernels ahead of
+    /// the GPU, so a phase takes max(ops x hostOpS, GPU time); the op count comes from the layer's structure.
+    double hostOpS = 8e-6;
 
     // Communication.
     LinkEfficiency link;
@@ -47,7 +49,9 @@ struct EfficiencyParams
     // Fixed costs.
     double stepOverheadS = 0.02; ///< per step: launch of the optimizer, data loading, logging, framework
     double microBatchOverheadS = 0.0005; ///< per micro-batch: scheduling and synchronisation
-    double recomputeLayerOverheadEagerS = 0.001; ///< per layer and micro-batch: eager activation checkpointing
+    /// Eager activation checkpointing, host time per layer and micro-batch (checkpoint bookkeeping, RNG and autocast
+    /// state save/restore, the nested autograd call); host-side, so hidden when the GPU is the bottleneck.
+    double recomputeLayerOverheadEagerS = 0.001;
 
     // Energy (reference.md §8).
     double gpuPowerUtilization = 0.9; ///< average GPU draw as a share of TDP while training

@@ -54,6 +54,7 @@ struct StageTimes
     double computeForwardS = 0, computeBackwardS = 0, computeRecomputeS = 0; ///< without exposed communication
     double tpTotalS = 0, tpExposedS = 0, cpTotalS = 0, cpExposedS = 0, epTotalS = 0, epExposedS = 0;
     double hiddenCommS = 0;
+    double hostForwardS = 0, hostBackwardS = 0; ///< eager PyTorch: host time to issue the ops (0 when fused)
 };
 
 struct Setup
@@ -101,10 +102,14 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.backwardWeightS += n * lt.backwardWeightS;
     st.computeForwardS += n * lt.forwardS;
     st.computeBackwardS += n * lt.backwardS();
-    const double checkpointS = s.shape.fusedKernels ? 0.0 : e.recomputeLayerOverheadEagerS;
-    st.recomputeS += full ? n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne + checkpointS)
+    st.recomputeS += full ? n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne)
                           : (selective ? n * lt.attentionCoreForwardS : 0.0);
-    st.computeRecomputeS += full ? n * (lt.forwardS + checkpointS) : (selective ? n * lt.attentionCoreForwardS : 0.0);
+    st.computeRecomputeS += full ? n * lt.forwardS : (selective ? n * lt.attentionCoreForwardS : 0.0);
+    // Eager host: the backward issues about twice the forward's ops; full recompute (checkpointing) issues the
+    // forward's ops again inside the backward, plus its per-layer bookkeeping.
+    const double checkpointS = s.shape.fusedKernels ? 0.0 : e.recomputeLayerOverheadEagerS;
+    st.hostForwardS += n * lt.hostForwardS;
+    st.hostBackwardS += n * (2 * lt.hostForwardS + (full ? lt.hostForwardS + checkpointS : 0.0));
     const double epCount = full ? 8 : 6; // 2 forward, 4 backward, 2 more when recomputed
     st.tpTotalS += n * tpCount * tpOne;
     st.tpExposedS += n * ((tpCount - 2) * tpExposedOne + tpBackwardExposed);
@@ -115,6 +120,21 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.hiddenCommS += n
         * (tpCount * tpOne - (tpCount - 2) * tpExposedOne - tpBackwardExposed + 3 * (cpFwd - cpFwdExposed)
             + epCount * (epOne - epExposedOne));
+}
+
+/// Eager PyTorch enqueues kernels asynchronously: each phase (forward; backward with its recompute) takes
+/// max(host issue time, GPU time). The host excess is charged to the forward and the input-gradient backward.
+void applyHostBound(StageTimes& st, double headHostForwardS)
+{
+    st.hostForwardS += headHostForwardS;
+    st.hostBackwardS += 2 * headHostForwardS;
+    const double forwardExcess = std::max(0.0, st.hostForwardS - st.forwardS);
+    const double backwardExcess
+        = std::max(0.0, st.hostBackwardS - (st.backwardInputS + st.backwardWeightS + st.recomputeS));
+    st.forwardS += forwardExcess;
+    st.computeForwardS += forwardExcess;
+    st.backwardInputS += backwardExcess;
+    st.computeBackwardS += backwardExcess;
 }
 
 StageTimes slowestStage(const Setup& s)
@@ -131,6 +151,8 @@ StageTimes slowestStage(const Setup& s)
     st.backwardWeightS += head.backwardWeightS;
     st.computeForwardS += head.forwardS;
     st.computeBackwardS += head.backwardS();
+    if (!s.shape.fusedKernels)
+        applyHostBound(st, eagerOpsHead(*s.c.model) * s.c.efficiency.hostOpS);
     return st;
 }
 

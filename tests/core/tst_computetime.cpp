@@ -82,7 +82,28 @@ private Q_SLOTS:
         tiny.seqLen = 16;
         LayerShape eager;
         eager.fusedKernels = false;
-        QCOMPARE(layerTime(tiny, eager, false, p, e).forwardS, e.kernelsPerLayerEager * e.kernelLaunchS);
+        // GPT-style eager layer: 2 LayerNorms, q/k/v/o, flash core, output re-layout, 2 MLP GEMMs + 8 GELU ops,
+        // 2 residual adds = 20 kernels, each at least one launch on the GPU and hostOpS on the host.
+        QCOMPARE(eagerOpsPerLayer(tiny, eager), 20.0);
+        const LayerTime lt = layerTime(tiny, eager, false, p, e);
+        QCOMPARE(lt.forwardS, 20 * e.kernelLaunchS);
+        QCOMPARE(lt.hostForwardS, 20 * e.hostOpS);
+        LayerShape fused;
+        QCOMPARE(layerTime(tiny, fused, false, p, e).hostForwardS, 0.0);
+    }
+
+    void llamaEagerOpsCountRotaryGqaAndAutocast()
+    {
+        ModelConfig llama = gpt3();
+        llama.norm = NormKind::RmsNorm;
+        llama.mlp = MlpKind::SwiGlu;
+        llama.kvHeads = llama.heads / 4;
+        LayerShape eager;
+        eager.fusedKernels = false;
+        // 2 RMSNorms of 8 ops, q/k/v/o, RoPE 10, repeat_kv 2, core 1, re-layout 1, SwiGLU 5, residuals 2 = 41.
+        QCOMPARE(eagerOpsPerLayer(llama, eager), 41.0);
+        eager.autocastWeights = true; // + a cast per GEMM (7) + the two fp32 norm outputs
+        QCOMPARE(eagerOpsPerLayer(llama, eager), 50.0);
     }
 
     void optimizerBytes()

@@ -39,6 +39,31 @@ StepTimeResult estimate(const Scenario& s)
     return estimateStepTime(s, gpu, EfficiencyTable::builtin().forGpu(gpu.id));
 }
 
+/// A small Llama-style model trained eagerly (Hugging Face) on one H100, pure bf16, no gradient accumulation.
+Scenario eagerLlamaCase(Recompute recompute)
+{
+    Scenario s;
+    s.model
+        = ModelConfig {"tiny", 4, 256, 4, 1, 704, 1000, 128, MlpKind::SwiGlu, NormKind::RmsNorm, false, std::nullopt};
+    s.cluster.gpuId = "H100-SXM-80GB";
+    s.cluster.gpuCount = 1;
+    s.training.globalBatch = 1;
+    s.training.microBatch = 1;
+    s.training.precision = Precision::Bf16;
+    s.training.zeroStage = 0;
+    s.training.attention = AttentionKind::Sdpa;
+    s.training.framework = Framework::HuggingFace;
+    s.training.recompute = recompute;
+    s.training.layout = ParallelLayout {1, 1, 1, 1, 1, 1, false};
+    return s;
+}
+
+double eagerStepS(Recompute recompute, const EfficiencyParams& e)
+{
+    const Scenario s = eagerLlamaCase(recompute);
+    return estimateStepTime(s, *GpuCatalog::builtin().find(s.cluster.gpuId), e).stepTimeS;
+}
+
 } // namespace
 
 class TestStepTime : public QObject
@@ -115,6 +140,43 @@ private Q_SLOTS:
         const double none = estimate(s).stepTimeS;
         s.training.recompute = Recompute::Full;
         QVERIFY(estimate(s).stepTimeS > none);
+    }
+
+    void eagerRecomputeCostsHostTimeWhenHostBound()
+    {
+        // Host-bound (1 ms per op): checkpointing adds, per layer, the forward's 41 ops issued again plus the
+        // bookkeeping; 4 layers x (41 x 1 ms + 10 ms) = 0.204 s.
+        EfficiencyParams e;
+        e.hostOpS = 1e-3;
+        e.recomputeLayerOverheadEagerS = 0.01;
+        const double added = eagerStepS(Recompute::Full, e) - eagerStepS(Recompute::None, e);
+        QVERIFY2(std::abs(added - 0.204) < 1e-9, qPrintable(QString::number(added)));
+    }
+
+    void eagerRecomputeHidesHostWorkWhenGpuBound()
+    {
+        // Negligible host time: the bookkeeping runs while the GPU works, so full recompute adds exactly the GPU
+        // time of the forward run again.
+        EfficiencyParams e;
+        e.hostOpS = 1e-12;
+        e.recomputeLayerOverheadEagerS = 1e-9;
+        const Scenario s = eagerLlamaCase(Recompute::Full);
+        const auto full = estimateStepTime(s, *GpuCatalog::builtin().find(s.cluster.gpuId), e);
+        const double added = full.stepTimeS - eagerStepS(Recompute::None, e);
+        QVERIFY2(std::abs(added - full.recomputeS) < 1e-12, qPrintable(QString::number(added / full.recomputeS)));
+        QVERIFY(full.recomputeS > 0);
+    }
+
+    void fusedFrameworksIgnoreEagerHostTime()
+    {
+        EfficiencyParams e;
+        Scenario s = eagerLlamaCase(Recompute::Full);
+        s.training.framework = Framework::Megatron;
+        const GpuSpec& gpu = *GpuCatalog::builtin().find(s.cluster.gpuId);
+        const double before = estimateStepTime(s, gpu, e).stepTimeS;
+        e.hostOpS = 1.0;
+        e.recomputeLayerOverheadEagerS = 1.0;
+        QCOMPARE(estimateStepTime(s, gpu, e).stepTimeS, before);
     }
 
     void moreDataParallelGpusMoreThroughput()
