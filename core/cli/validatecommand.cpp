@@ -18,7 +18,12 @@ int runValidate(const Args& args, std::ostream& out, std::ostream&)
     const auto cases = readValidationCases(readTextFile(casesPath));
     const auto truths = readValidationTruths(readTextFile(truthPath));
     const ValidationReport report = buildValidationReport(cases, truths);
-    out << (markdown ? reportMarkdown(report) : reportJson(report) + "\n");
+    if (markdown) // the whole docs/validation.md, so that the committed file is exactly this output
+        out << "<!-- Produced by: clusterplanner validate --cases " << casesPath << " --truth " << truthPath
+            << " --markdown -->\n\n# Validation on the development set\n\n"
+            << reportMarkdown(report);
+    else
+        out << reportJson(report) << "\n";
     return 0;
 }
 
