@@ -47,7 +47,8 @@ json chosenJson(const TrainingConfig& t)
         {"precision", toString(t.precision)}, {"optimizer", toString(t.optimizer)},
         {"recompute", toString(t.recompute)}, {"zero_stage", t.zeroStage},
         {"distributed_optimizer", t.distributedOptimizer}, {"attention", toString(t.attention)},
-        {"schedule", toString(t.schedule)}, {"framework", toString(t.framework)}};
+        {"schedule", toString(t.schedule)}, {"framework", toString(t.framework)},
+        {"rank_order", toString(t.layout.rankOrder)}};
 }
 
 json predictionJson(const CasePrediction& p)

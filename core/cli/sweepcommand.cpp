@@ -69,6 +69,8 @@ void applyFlags(Arguments& a, SweepConstraints& k)
         k.recompute = enumFlag<Recompute>("--recompute", *rc);
     if (const auto schedule = a.value("--schedule"))
         k.schedule = enumFlag<PipelineSchedule>("--schedule", *schedule);
+    if (const auto order = a.value("--rank-order"))
+        k.rankOrder = enumFlag<RankOrdering>("--rank-order", *order);
 }
 
 SweepObjective objectiveFlag(Arguments& a)
@@ -88,7 +90,7 @@ json layoutJson(const LayoutCandidate& c)
     const ParallelLayout& l = c.layout;
     return {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"vpp", l.virtualStages},
         {"micro_batch", c.microBatch}, {"recompute", toString(c.recompute)}, {"zero_stage", c.zeroStage},
-        {"schedule", toString(c.schedule)}};
+        {"schedule", toString(c.schedule)}, {"rank_order", toString(l.rankOrder)}};
 }
 
 json resultJson(const LayoutResult& r)
@@ -117,16 +119,16 @@ std::string csvRow(int rank, const LayoutResult& r)
     const LayoutCandidate& c = r.candidate;
     const ParallelLayout& l = c.layout;
     char text[400];
-    std::snprintf(text, sizeof text, "%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s,%.4f,%.4f,%.6g,%.2f,%.4f,%.4f\n", rank, l.dp,
+    std::snprintf(text, sizeof text, "%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s,%s,%.4f,%.4f,%.6g,%.2f,%.4f,%.4f\n", rank, l.dp,
         l.tp, l.pp, l.cp, l.ep, l.virtualStages, c.microBatch, std::string(toString(c.recompute)).c_str(), c.zeroStage,
-        std::string(toString(c.schedule)).c_str(), r.peakMemoryGiB, r.headroomGiB(), r.stepTimeS, r.tokensPerSPerGpu,
-        r.mfu, r.costPerMTokensUsd);
+        std::string(toString(c.schedule)).c_str(), std::string(toString(l.rankOrder)).c_str(), r.peakMemoryGiB,
+        r.headroomGiB(), r.stepTimeS, r.tokensPerSPerGpu, r.mfu, r.costPerMTokensUsd);
     return text;
 }
 
 void printCsv(const SweepResult& result, std::ostream& out)
 {
-    out << "rank,dp,tp,pp,cp,ep,vpp,micro_batch,recompute,zero_stage,schedule,peak_memory_gib,headroom_gib,"
+    out << "rank,dp,tp,pp,cp,ep,vpp,micro_batch,recompute,zero_stage,schedule,rank_order,peak_memory_gib,headroom_gib,"
            "step_time_s,tokens_per_s_per_gpu,mfu,cost_per_m_tokens_usd\n";
     int rank = 0;
     for (const auto& r : result.top)

@@ -99,6 +99,8 @@ ParallelLayout readLayout(const JsonFields& r)
     layout.ep = r.integer("ep", 1, 100'000);
     layout.virtualStages = r.integer("virtual_stages", 1, 1024);
     layout.sequenceParallel = r.boolean("sequence_parallel");
+    // Added after the first files were written; older files mean Megatron's default order.
+    layout.rankOrder = r.has("rank_order") ? choice<RankOrdering>(r, "rank_order") : RankOrdering::TpCpEpDpPp;
     return layout;
 }
 
@@ -153,7 +155,7 @@ json trainingToJson(const TrainingConfig& t)
         {"schedule", toString(t.schedule)}, {"framework", toString(t.framework)},
         {"layout",
             {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"virtual_stages", l.virtualStages},
-                {"sequence_parallel", l.sequenceParallel}}}};
+                {"sequence_parallel", l.sequenceParallel}, {"rank_order", toString(l.rankOrder)}}}};
 }
 
 } // namespace

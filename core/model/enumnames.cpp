@@ -28,6 +28,9 @@ constexpr NameTable<Framework, 7> kFramework {{{Framework::Megatron, "megatron"}
     {Framework::TorchTitan, "torchtitan"}, {Framework::Fsdp, "fsdp"}, {Framework::DeepSpeed, "deepspeed"},
     {Framework::HuggingFace, "hf"}, {Framework::Other, "other"}}};
 
+constexpr NameTable<RankOrdering, 2> kRankOrdering {
+    {{RankOrdering::TpCpEpDpPp, "tp-cp-ep-dp-pp"}, {RankOrdering::TpCpEpPpDp, "tp-cp-ep-pp-dp"}}};
+
 template <typename Enum, std::size_t N>
 std::string_view nameOf(const NameTable<Enum, N>& table, Enum value)
 {
@@ -81,6 +84,7 @@ CLUSTERPLANNER_ENUM_NAMES(Recompute, kRecompute)
 CLUSTERPLANNER_ENUM_NAMES(AttentionKind, kAttention)
 CLUSTERPLANNER_ENUM_NAMES(PipelineSchedule, kSchedule)
 CLUSTERPLANNER_ENUM_NAMES(Framework, kFramework)
+CLUSTERPLANNER_ENUM_NAMES(RankOrdering, kRankOrdering)
 
 #undef CLUSTERPLANNER_ENUM_NAMES
 

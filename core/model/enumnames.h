@@ -18,6 +18,7 @@ std::string_view toString(Recompute value);
 std::string_view toString(AttentionKind value);
 std::string_view toString(PipelineSchedule value);
 std::string_view toString(Framework value);
+std::string_view toString(RankOrdering value);
 
 /// Parses a name; std::nullopt when it is not one of the names above.
 template <typename Enum>

@@ -15,6 +15,9 @@ enum class Optimizer { AdamW, Adam, Sgd, SgdMomentum };
 enum class Recompute { None, Selective, Full };
 enum class AttentionKind { Flash, Sdpa, Math };
 enum class PipelineSchedule { GPipe, OneFOneB, Interleaved, ZbH1 };
+/// How ranks are numbered across the groups, fastest-varying first: TP is always innermost (inside a node); the
+/// choice is whether data-parallel or pipeline neighbours sit closer (Megatron's default vs its tp-pp-dp mapping).
+enum class RankOrdering { TpCpEpDpPp, TpCpEpPpDp };
 /// The training stack: decides framework-specific memory behaviour (e.g. fp32 logits upcast, fused kernels).
 enum class Framework { Megatron, NeMo, TorchTitan, Fsdp, DeepSpeed, HuggingFace, Other };
 
@@ -70,6 +73,7 @@ struct ParallelLayout
     int ep = 1;
     int virtualStages = 1; ///< interleaved chunks per pipeline rank
     bool sequenceParallel = true;
+    RankOrdering rankOrder = RankOrdering::TpCpEpDpPp;
     int gpuCount() const { return dp * tp * pp * cp; }
     bool operator==(const ParallelLayout&) const = default;
 };

@@ -338,6 +338,11 @@ StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& 
     return r;
 }
 
+StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& tr)
+{
+    return estimateStepTime(c, tr, rankOrderOf(tr.layout.rankOrder));
+}
+
 StepTimeResult estimateStepTime(const Scenario& scenario, const GpuSpec& gpu, const EfficiencyParams& efficiency)
 {
     const StepTimeContext context = makeStepTimeContext(scenario, gpu, efficiency);

@@ -65,8 +65,9 @@ struct StepTimeResult
 };
 
 /// The fast path: no allocation, no pipeline timeline.
-StepTimeResult estimateStepTime(
-    const StepTimeContext& context, const TrainingConfig& training, const RankOrder& order = {});
+StepTimeResult estimateStepTime(const StepTimeContext& context, const TrainingConfig& training, const RankOrder& order);
+/// The same with the rank order the layout names (training.layout.rankOrder).
+StepTimeResult estimateStepTime(const StepTimeContext& context, const TrainingConfig& training);
 /// Convenience: builds the context for the scenario and evaluates its training set-up.
 StepTimeResult estimateStepTime(const Scenario& scenario, const GpuSpec& gpu, const EfficiencyParams& efficiency);
 

@@ -57,6 +57,14 @@ RankOrder RankOrder::parse(const std::string& text)
     return order;
 }
 
+const RankOrder& rankOrderOf(RankOrdering ordering)
+{
+    static const RankOrder dpBeforePp; // tp-cp-ep-dp-pp, Megatron's default
+    static const RankOrder ppBeforeDp {
+        {ParallelDim::Tp, ParallelDim::Cp, ParallelDim::Ep, ParallelDim::Pp, ParallelDim::Dp}};
+    return ordering == RankOrdering::TpCpEpPpDp ? ppBeforeDp : dpBeforePp;
+}
+
 std::string RankOrder::toString() const
 {
     std::string text;

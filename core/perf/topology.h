@@ -26,6 +26,9 @@ struct RankOrder
     bool operator==(const RankOrder&) const = default;
 };
 
+/// The group order of a scenario's layout setting (no allocation; static instances).
+const RankOrder& rankOrderOf(RankOrdering ordering);
+
 /// Spans of every group a rank belongs to (the group of global rank 0; groups are alike up to uneven edges).
 struct LayoutSpans
 {

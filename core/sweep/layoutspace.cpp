@@ -87,6 +87,16 @@ std::vector<int> expertChoices(const Scenario& s, const SweepConstraints& c, int
         [&](int ep) { return foldable % ep == 0 && (!c.powersOfTwoOnly || isPowerOfTwo(ep)); });
 }
 
+/// The order only matters when both DP and PP groups exist: which of them gets the nearer ranks.
+std::vector<RankOrdering> orderChoices(const SweepConstraints& c, int dp, int pp)
+{
+    if (c.rankOrder)
+        return {*c.rankOrder};
+    if (dp == 1 || pp == 1)
+        return {RankOrdering::TpCpEpDpPp};
+    return {RankOrdering::TpCpEpDpPp, RankOrdering::TpCpEpPpDp};
+}
+
 struct Emitter
 {
     const Scenario& scenario;
@@ -110,6 +120,18 @@ struct Emitter
                         }
     }
 };
+
+/// Every EP degree and rank order of one DP×TP×PP×CP factoring.
+void emitFactoring(const Emitter& emitter, ParallelLayout layout)
+{
+    const int foldable = layout.dp * layout.cp * layout.tp;
+    for (int ep : expertChoices(emitter.scenario, emitter.constraints, foldable))
+        for (RankOrdering order : orderChoices(emitter.constraints, layout.dp, layout.pp)) {
+            layout.ep = ep;
+            layout.rankOrder = order;
+            emitter.emit(layout);
+        }
+}
 
 } // namespace
 
@@ -164,9 +186,8 @@ std::vector<LayoutCandidate> enumerateLayouts(const Scenario& scenario, const Sw
                 const int dp = gpus / (tp * cp * pp);
                 if (constraints.dp && *constraints.dp != dp)
                     continue;
-                for (int ep : expertChoices(scenario, constraints, dp * cp * tp))
-                    emitter.emit(
-                        ParallelLayout {dp, tp, pp, cp, ep, 1, tp > 1 && constraints.sequenceParallel.value_or(true)});
+                emitFactoring(emitter,
+                    ParallelLayout {dp, tp, pp, cp, 1, 1, tp > 1 && constraints.sequenceParallel.value_or(true)});
             }
     return out;
 }

@@ -28,6 +28,7 @@ struct SweepConstraints
     std::optional<int> tp, pp, cp, ep, dp, microBatch, virtualStages, zeroStage;
     std::optional<Recompute> recompute;
     std::optional<PipelineSchedule> schedule;
+    std::optional<RankOrdering> rankOrder;
     std::optional<bool> sequenceParallel; ///< free: on whenever TP > 1
     int maxTp = 0; ///< 0 = the GPU's scale-up (NVLink) domain, capped by GPUs per node
     int maxMicroBatch = 16;

@@ -31,7 +31,7 @@ private:
         s.training.attention = AttentionKind::Math;
         s.training.schedule = PipelineSchedule::ZbH1;
         s.training.framework = Framework::HuggingFace;
-        s.training.layout = {4, 2, 4, 4, 8, 2, false};
+        s.training.layout = {4, 2, 4, 4, 8, 2, false, RankOrdering::TpCpEpPpDp};
         s.economics = {3e12, 4.5, 0.12, 1.58};
         s.notes = "line one\nline \"two\"";
         return s;

@@ -71,6 +71,23 @@ class TestStepTime : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void rankOrderDecidesWhichGroupStaysInsideANode()
+    {
+        // TP 4 on 8-GPU nodes leaves two ranks per node for the next group: a DP pair (tp-cp-ep-dp-pp) or both
+        // pipeline stages (tp-cp-ep-pp-dp). The group kept inside the node communicates faster.
+        Scenario s = defaultScenario();
+        s.training.layout = ParallelLayout {32, 4, 2, 1, 1, 1, true};
+        s.training.schedule = PipelineSchedule::OneFOneB;
+        const GpuSpec& gpu = *GpuCatalog::builtin().find(s.cluster.gpuId);
+        const auto& efficiency = perf::EfficiencyTable::builtin().forGpu(gpu.id);
+        const auto dpInside = perf::estimateStepTime(s, gpu, efficiency);
+        s.training.layout.rankOrder = RankOrdering::TpCpEpPpDp;
+        const auto ppInside = perf::estimateStepTime(s, gpu, efficiency);
+        QVERIFY(dpInside.valid && ppInside.valid);
+        QVERIFY(dpInside.dpTotalS < ppInside.dpTotalS);
+        QVERIFY(ppInside.ppTotalS < dpInside.ppTotalS);
+    }
+
     void moeLayersWithoutADenseMlpHaveAFiniteTime()
     {
         // Every Mixtral layer is MoE (no dense MLP): an absent GEMM must count as zero time, not 0/0.

@@ -58,6 +58,7 @@ private Q_SLOTS:
         c.recompute = Recompute::None;
         c.zeroStage = 0;
         c.schedule = PipelineSchedule::OneFOneB;
+        c.rankOrder = RankOrdering::TpCpEpDpPp; // the reference counts factorings, not orders
         c.maxTp = 1024;
         QCOMPARE(enumerateLayouts(s, c).size(), std::size_t(286));
         c.maxTp = 8;
@@ -75,6 +76,7 @@ private Q_SLOTS:
         c.recompute = Recompute::None;
         c.zeroStage = 0;
         c.schedule = PipelineSchedule::OneFOneB;
+        c.rankOrder = RankOrdering::TpCpEpDpPp;
         std::set<std::tuple<int, int, int>> triples;
         int withMicroBatch = 0;
         for (const auto& candidate : enumerateLayouts(gpt3On1024(), c)) {
@@ -86,6 +88,25 @@ private Q_SLOTS:
         QCOMPARE(triples.size(), std::size_t(23));
         QCOMPARE(withMicroBatch, 192);
         QVERIFY(!triples.count({1, 1, 1024})); // 1536 % 1024 != 0
+    }
+
+    void bothRankOrdersOnlyWhereDpAndPpExist()
+    {
+        SweepConstraints c;
+        c.cp = 1;
+        c.microBatch = 1;
+        c.virtualStages = 1;
+        c.recompute = Recompute::None;
+        c.zeroStage = 0;
+        c.schedule = PipelineSchedule::OneFOneB;
+        int dpBeforePp = 0, ppBeforeDp = 0;
+        for (const auto& candidate : enumerateLayouts(gpt3On1024(), c)) {
+            const auto& l = candidate.layout;
+            (l.rankOrder == RankOrdering::TpCpEpDpPp ? dpBeforePp : ppBeforeDp) += 1;
+            if (l.dp == 1 || l.pp == 1)
+                QCOMPARE(l.rankOrder, RankOrdering::TpCpEpDpPp); // the order changes nothing there
+        }
+        QVERIFY(ppBeforeDp > 0 && dpBeforePp > ppBeforeDp);
     }
 
     void fixedDimensionsAreRespected()

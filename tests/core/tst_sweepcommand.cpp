@@ -120,7 +120,7 @@ private Q_SLOTS:
         std::string header, row;
         std::getline(lines, header);
         QCOMPARE(header,
-            std::string("rank,dp,tp,pp,cp,ep,vpp,micro_batch,recompute,zero_stage,schedule,peak_memory_gib,"
+            std::string("rank,dp,tp,pp,cp,ep,vpp,micro_batch,recompute,zero_stage,schedule,rank_order,peak_memory_gib,"
                         "headroom_gib,step_time_s,tokens_per_s_per_gpu,mfu,cost_per_m_tokens_usd"));
         int rows = 0;
         while (std::getline(lines, row))

@@ -94,6 +94,8 @@ const std::vector<FieldCase>& fieldCases()
         {"training.layout.ep", 8, 8, [](S s) { return s.training.layout.ep; }},
         {"training.layout.virtualStages", 2, 2, [](S s) { return s.training.layout.virtualStages; }},
         {"training.layout.sequenceParallel", false, false, [](S s) { return s.training.layout.sequenceParallel; }},
+        {"training.layout.rankOrder", "PP before DP", int(core::RankOrdering::TpCpEpPpDp),
+            [](S s) { return int(s.training.layout.rankOrder); }},
         // The widget shows billions of tokens: 15,000 billion = 1.5e13 tokens.
         {"economics.trainingTokens", 15000.0, 1.5e13, [](S s) { return s.economics.trainingTokens; }},
         {"economics.gpuHourUsd", 4.25, 4.25, [](S s) { return s.economics.gpuHourUsd; }},

@@ -120,7 +120,8 @@ bool LayoutGrid::matchesFixed(const core::LayoutCandidate& c) const
              LayoutAxis::VirtualStages})
         if (axis != m_x && axis != m_y && axisValue(c, axis) != axisValue(*m_fixed, axis))
             return false;
-    return c.recompute == m_fixed->recompute && c.zeroStage == m_fixed->zeroStage && c.schedule == m_fixed->schedule;
+    return c.recompute == m_fixed->recompute && c.zeroStage == m_fixed->zeroStage && c.schedule == m_fixed->schedule
+        && c.layout.rankOrder == m_fixed->layout.rankOrder;
 }
 
 void LayoutGrid::addOne(const core::LayoutResult& r)
@@ -203,6 +204,8 @@ QString layoutSummary(const core::LayoutCandidate& c)
         text += QStringLiteral(" · EP %1").arg(l.ep);
     if (l.virtualStages > 1)
         text += QStringLiteral(" · v %1").arg(l.virtualStages);
+    if (l.rankOrder != core::RankOrdering::TpCpEpDpPp)
+        text += QStringLiteral(" · order %1").arg(QString::fromLatin1(core::toString(l.rankOrder).data()));
     return text
         + QStringLiteral(" · mb %1 · %2 recompute · ZeRO %3 · %4")
               .arg(c.microBatch)

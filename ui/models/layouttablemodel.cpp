@@ -61,6 +61,8 @@ QVariant LayoutTableModel::sortValue(const core::LayoutResult& r, int column) co
         return c.zeroStage;
     case Schedule:
         return QString::fromLatin1(core::toString(c.schedule).data());
+    case RankOrder:
+        return QString::fromLatin1(core::toString(c.layout.rankOrder).data());
     case Fits:
         return r.fits;
     case PeakMemory:
@@ -112,8 +114,9 @@ QVariant LayoutTableModel::data(const QModelIndex& index, int role) const
     case SortRole:
         return sortValue(r, index.column());
     case Qt::TextAlignmentRole:
-        return index.column() == Recompute || index.column() == Schedule ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == Recompute || index.column() == Schedule || index.column() == RankOrder
+            ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+            : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         return r.fits ? QVariant() : QVariant(QColor(0xC0, 0x30, 0x30));
     default:
@@ -125,8 +128,9 @@ QVariant LayoutTableModel::headerData(int section, Qt::Orientation orientation, 
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const names[ColumnCount] = {"DP", "TP", "PP", "CP", "EP", "VPP", "Micro-batch", "Recompute",
-        "ZeRO", "Schedule", "Fits", "Peak GiB", "Headroom GiB", "Step s", "Tokens/s/GPU", "MFU %", "$/M tokens"};
+    static const char* const names[ColumnCount]
+        = {"DP", "TP", "PP", "CP", "EP", "VPP", "Micro-batch", "Recompute", "ZeRO", "Schedule", "Rank order", "Fits",
+            "Peak GiB", "Headroom GiB", "Step s", "Tokens/s/GPU", "MFU %", "$/M tokens"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

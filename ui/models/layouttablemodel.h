@@ -25,6 +25,7 @@ public:
         Recompute,
         ZeroStage,
         Schedule,
+        RankOrder,
         Fits,
         PeakMemory,
         Headroom,

@@ -103,6 +103,17 @@ QString enumLabel(core::Framework value)
     return {};
 }
 
+QString enumLabel(core::RankOrdering value)
+{
+    switch (value) {
+    case core::RankOrdering::TpCpEpDpPp:
+        return tr("TP·CP·EP·DP·PP (DP before PP)");
+    case core::RankOrdering::TpCpEpPpDp:
+        return tr("TP·CP·EP·PP·DP (PP before DP)");
+    }
+    return {};
+}
+
 QString enumLabel(core::PipelineSchedule value)
 {
     switch (value) {

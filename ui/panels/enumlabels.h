@@ -15,6 +15,7 @@ QString enumLabel(core::Optimizer value);
 QString enumLabel(core::Recompute value);
 QString enumLabel(core::AttentionKind value);
 QString enumLabel(core::Framework value);
+QString enumLabel(core::RankOrdering value);
 QString enumLabel(core::PipelineSchedule value);
 
 } // namespace clusterplanner::ui

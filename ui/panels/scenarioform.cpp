@@ -274,6 +274,11 @@ void ScenarioForm::createLayoutGroup()
         {"training.layout.sequenceParallel", tr("Sequence parallel"),
             tr("Split norm and dropout activations across the tensor-parallel group")},
         [](core::Scenario& s) -> bool& { return s.training.layout.sequenceParallel; });
+    m_binder->enumField<core::RankOrdering>(form,
+        {"training.layout.rankOrder", tr("Rank order"),
+            tr("How ranks map to nodes: TP innermost, then either DP or PP neighbours closer (Megatron's default "
+               "vs its tp-pp-dp mapping)")},
+        [](core::Scenario& s) -> core::RankOrdering& { return s.training.layout.rankOrder; });
     m_layoutCheckLabel = new QLabel;
     m_layoutCheckLabel->setWordWrap(true);
     m_binder->addRow(form, {"training.layout.check", tr("GPUs used"), tr("dp × tp × pp × cp must equal the GPU count")},
