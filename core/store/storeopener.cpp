@@ -35,14 +35,19 @@ StoreOpener::StoreOpener(std::string path, StoreOptions options)
     , m_options(std::move(options))
 { }
 
+OpenResult StoreOpener::openWritableResult()
+{
+    std::vector<std::string> warnings;
+    OpenResult result;
+    result.store.emplace(openWritable(warnings));
+    result.message = joined(warnings);
+    return result;
+}
+
 OpenResult StoreOpener::open()
 {
     try {
-        std::vector<std::string> warnings;
-        OpenResult result;
-        result.store.emplace(openWritable(warnings));
-        result.message = joined(warnings);
-        return result;
+        return openWritableResult();
     } catch (const StoreError& error) {
         switch (error.problem()) {
         case StoreProblem::NotADatabase:
@@ -62,11 +67,7 @@ OpenResult StoreOpener::open()
 OpenResult StoreOpener::openOrRecover()
 {
     try {
-        std::vector<std::string> warnings;
-        OpenResult result;
-        result.store.emplace(openWritable(warnings));
-        result.message = joined(warnings);
-        return result;
+        return openWritableResult();
     } catch (const StoreError& error) {
         switch (error.problem()) {
         case StoreProblem::NotADatabase:

@@ -21,6 +21,8 @@ public:
 
 private:
     ScenarioStore openWritable(std::vector<std::string>& warnings);
+    /// openWritable() with its warnings joined into the result's message; throws StoreError like it.
+    OpenResult openWritableResult();
     ScenarioStore openReadOnly(const std::string& reason);
     void checkLocation(bool existed) const;
     Database connect(Database::Mode mode) const;
