@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Smoke tests of the built clusterplanner binary: --version, --help, --screenshot and clean failures.
 #include "core/io/scenariojson.h"
+#include "tests/projectversion.h"
 
 #include <QDir>
 #include <QFile>
@@ -58,16 +59,6 @@ QSize pngSize(const QString& path)
     if (head.size() < 24 || !head.startsWith("\x89PNG\r\n\x1a\n") || head.mid(12, 4) != "IHDR")
         return {};
     return {int(qFromBigEndian<quint32>(head.constData() + 16)), int(qFromBigEndian<quint32>(head.constData() + 20))};
-}
-
-QString projectVersion()
-{
-    QFile file(QStringLiteral(CLUSTERPLANNER_SOURCE_DIR "/CMakeLists.txt"));
-    if (!file.open(QIODevice::ReadOnly))
-        return QStringLiteral("<no CMakeLists.txt>");
-    const auto match = QRegularExpression(QStringLiteral(R"(project\(ClusterPlanner VERSION ([0-9.]+))"))
-                           .match(QString::fromUtf8(file.readAll()));
-    return match.hasMatch() ? match.captured(1) : QStringLiteral("<no version>");
 }
 
 } // namespace

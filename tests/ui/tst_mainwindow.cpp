@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // MainWindow and Settings: persisted window state, dock toggles, title and modified marker, recent files.
 #include "core/io/scenariojson.h"
+#include "tests/projectversion.h"
 #include "ui/charts/exportablechart.h"
 #include "ui/dialogs/aboutdialog.h"
 #include "ui/document/scenariodocument.h"
@@ -31,17 +32,6 @@ public:
     QString chartTitle() const override { return QStringLiteral("fake"); }
     QString exportChart(const QString&, const QSize&) const override { return {}; }
 };
-
-/// The version in the top-level CMakeLists.txt, read independently of the compiled-in string.
-QString projectVersion()
-{
-    QFile file(QStringLiteral(CLUSTERPLANNER_SOURCE_DIR "/CMakeLists.txt"));
-    if (!file.open(QIODevice::ReadOnly))
-        return QStringLiteral("<no CMakeLists.txt>");
-    const auto match = QRegularExpression(QStringLiteral(R"(project\(ClusterPlanner VERSION ([0-9.]+))"))
-                           .match(QString::fromUtf8(file.readAll()));
-    return match.hasMatch() ? match.captured(1) : QStringLiteral("<no version>");
-}
 
 } // namespace
 
