@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Evaluations per second of estimateStepTime on one core (GPT-3 175B on 1,024 A100-80GB, varied layouts).
 #include "core/model/gpucatalog.h"
+#include "core/model/modelpresets.h"
 #include "core/perf/steptime.h"
 
 #include <chrono>
@@ -15,8 +16,7 @@ namespace {
 Scenario gpt3Scenario()
 {
     Scenario s;
-    s.model = ModelConfig {
-        "GPT-3 175B", 96, 12288, 96, 96, 49152, 51200, 2048, MlpKind::Gelu, NormKind::LayerNorm, true, std::nullopt};
+    s.model = gpt3Padded();
     s.cluster.gpuId = "A100-SXM-80GB";
     s.cluster.gpuCount = 1024;
     s.training.globalBatch = 1536;

@@ -2,6 +2,7 @@
 // Sweep speed: full layout evaluations per second on one core (layout check + memory + step time), the full
 // GPT-3 175B sweep on 1,024 A100-80GB (issue 4's target: <= 2 s on 2 cores), and Llama 3 70B on 1,024 H100
 // (time to the first results and to the whole sweep).
+#include "core/model/modelpresets.h"
 #include "core/sweep/layoutevaluator.h"
 #include "core/sweep/sweep.h"
 
@@ -33,7 +34,7 @@ double cpuSeconds(clockid_t clock)
 Scenario gpt3On1024A100()
 {
     Scenario s = defaultScenario();
-    s.model = {"GPT-3 175B", 96, 12288, 96, 96, 4 * 12288, 51200, 2048, MlpKind::Gelu, NormKind::LayerNorm, true, {}};
+    s.model = gpt3Padded();
     s.cluster.gpuId = "A100-SXM-80GB";
     s.cluster.gpuCount = 1024;
     s.cluster.gpusPerNode = 8;
@@ -45,7 +46,7 @@ Scenario gpt3On1024A100()
 Scenario llama70bOn1024H100()
 {
     Scenario s = defaultScenario();
-    s.model = {"Llama 3 70B", 80, 8192, 64, 8, 28672, 128256, 8192, MlpKind::SwiGlu, NormKind::RmsNorm, false, {}};
+    s.model = modelPreset("Llama 3 70B");
     s.cluster.gpuId = "H100-SXM-80GB";
     s.cluster.gpuCount = 1024;
     s.cluster.gpusPerNode = 8;

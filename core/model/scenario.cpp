@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/scenario.h"
 
+#include "core/model/modelpresets.h"
+
 namespace clusterplanner::core {
 
 Scenario defaultScenario()
 {
     Scenario scenario;
     scenario.name = "Llama 3 70B on 256 H100";
-    scenario.model = ModelConfig {
-        "Llama 3 70B", 80, 8192, 64, 8, 28672, 128256, 8192, MlpKind::SwiGlu, NormKind::RmsNorm, false, std::nullopt};
+    scenario.model = modelPreset("Llama 3 70B");
     scenario.cluster.gpuId = "H100-SXM-80GB";
     scenario.cluster.gpuCount = 256;
     scenario.cluster.gpusPerNode = 8;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Roofline GEMM times, size-dependent efficiency, layer and optimizer times, the efficiency table.
+#include "core/model/modelpresets.h"
 #include "core/perf/computetime.h"
 #include "core/perf/efficiencyparams.h"
 
@@ -23,8 +24,7 @@ ComputePeaks a100Peaks()
 
 ModelConfig gpt3()
 {
-    return ModelConfig {
-        "GPT-3", 96, 12288, 96, 96, 49152, 51200, 2048, MlpKind::Gelu, NormKind::LayerNorm, true, std::nullopt};
+    return gpt3Padded();
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // "clusterplanner library ..." on the command line: list, show, import/export round trip, trash, errors, paths.
 #include "core/cli/commands.h"
 #include "core/store/librarypaths.h"
+#include "tests/core/clitesthelpers.h"
 #include "tests/core/storetesthelpers.h"
 
 #include <QTest>
@@ -17,21 +18,12 @@ using namespace storetest;
 
 namespace {
 
-struct Run
-{
-    int code = 0;
-    std::string out;
-    std::string err;
-};
-
-Run library(const std::string& db, std::vector<std::string> words)
+clitest::Run library(const std::string& db, std::vector<std::string> words)
 {
     words.insert(words.begin(), "library");
     words.push_back("--db");
     words.push_back(db);
-    std::ostringstream out, err;
-    const int code = cli::runCommand(words, out, err);
-    return {code, out.str(), err.str()};
+    return clitest::run(words);
 }
 
 std::vector<std::string> sampleFiles()

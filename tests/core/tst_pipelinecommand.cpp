@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // "clusterplanner pipeline": output and errors of the subcommand.
 #include "core/cli/commands.h"
+#include "tests/core/clitesthelpers.h"
 
 #include <QTest>
 
@@ -9,23 +10,7 @@
 #include <sstream>
 
 using namespace clusterplanner::core;
-
-namespace {
-
-struct Run
-{
-    int code;
-    std::string out, err;
-};
-
-Run run(const std::vector<std::string>& argv)
-{
-    std::ostringstream out, err;
-    const int code = cli::runCommand(argv, out, err);
-    return {code, out.str(), err.str()};
-}
-
-} // namespace
+using clitest::run;
 
 class TestPipelineCommand : public QObject
 {

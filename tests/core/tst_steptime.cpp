@@ -2,6 +2,7 @@
 // Step time of whole layouts: the seeds' GPT-3 case, cost and energy arithmetic, bookkeeping, monotonicity.
 #include "core/io/scenariojson.h"
 #include "core/memory/memorymodel.h"
+#include "core/model/modelpresets.h"
 #include "core/perf/steptime.h"
 
 #include <QTest>
@@ -19,8 +20,7 @@ namespace {
 Scenario gpt3Case()
 {
     Scenario s;
-    s.model = ModelConfig {
-        "GPT-3 175B", 96, 12288, 96, 96, 49152, 51200, 2048, MlpKind::Gelu, NormKind::LayerNorm, true, std::nullopt};
+    s.model = gpt3Padded();
     s.cluster.gpuId = "A100-SXM-80GB";
     s.cluster.gpuCount = 1024;
     s.training.globalBatch = 1536;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/model/modelpresets.h"
 #include "core/sweep/sweep.h"
 
 #include <QTest>
@@ -13,7 +14,7 @@ namespace {
 Scenario gpt3On1024()
 {
     Scenario s = defaultScenario();
-    s.model = {"GPT-3", 96, 12288, 96, 96, 4 * 12288, 51200, 2048, MlpKind::Gelu, NormKind::LayerNorm, true, {}};
+    s.model = gpt3Padded();
     s.cluster.gpuId = "A100-SXM-80GB";
     s.cluster.gpuCount = 1024;
     s.training.globalBatch = 1536;

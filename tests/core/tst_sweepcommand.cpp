@@ -4,6 +4,7 @@
 #include "core/io/validationcase.h"
 #include "core/model/enumnames.h"
 #include "core/sweep/layoutevaluator.h"
+#include "tests/core/clitesthelpers.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -14,22 +15,10 @@
 #include <sstream>
 
 using namespace clusterplanner::core;
+using clitest::run;
 using nlohmann::json;
 
 namespace {
-
-struct Run
-{
-    int code;
-    std::string out, err;
-};
-
-Run run(const std::vector<std::string>& argv)
-{
-    std::ostringstream out, err;
-    const int code = cli::runCommand(argv, out, err);
-    return {code, out.str(), err.str()};
-}
 
 /// A 1.3B GPT on 16 A100-80GB in the validation schema; pp is stated (2), everything else of the layout is open.
 json smallCase()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/io/validationcase.h"
+#include "tests/core/clitesthelpers.h"
 
 #include <QTest>
 
@@ -7,18 +8,7 @@
 #include <sstream>
 
 using namespace clusterplanner::core;
-
-namespace {
-
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-} // namespace
+using clitest::readFile;
 
 class TestValidationCase : public QObject
 {

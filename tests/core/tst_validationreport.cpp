@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/cli/commands.h"
 #include "core/cli/validationreport.h"
+#include "tests/core/clitesthelpers.h"
 
 #include <QDir>
 #include <QTest>
@@ -12,20 +13,13 @@
 #include <sstream>
 
 using namespace clusterplanner::core;
+using clitest::readFile;
 using namespace clusterplanner::core::cli;
 
 namespace {
 
 const std::string kCases = CLUSTERPLANNER_SHARED_DIR "/validation/dev_cases.json";
 const std::string kTruth = CLUSTERPLANNER_SHARED_DIR "/validation/dev_truth.json";
-
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 const QuantitySummary& summaryOf(const ValidationReport& r, const std::string& quantity)
 {

@@ -2,10 +2,10 @@
 #include "ui/panels/scenarioform.h"
 
 #include "core/model/gpucatalog.h"
+#include "core/model/modelpresets.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/panels/columnflow.h"
 #include "ui/panels/formbinder.h"
-#include "ui/panels/modelpresets.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -93,7 +93,7 @@ void ScenarioForm::createModelGroup()
 {
     QFormLayout* form = addGroup(tr("Model"), "group.model");
     QStringList presetNames;
-    for (const auto& preset : modelPresets())
+    for (const auto& preset : core::modelPresets())
         presetNames << QString::fromStdString(preset.name);
     auto* preset = new QComboBox;
     preset->addItems(presetNames);
@@ -106,7 +106,7 @@ void ScenarioForm::createModelGroup()
     connect(preset, &QComboBox::currentIndexChanged, this, &ScenarioForm::applyPreset);
     m_binder->addRefresher([this, preset](core::Scenario&) {
         const QSignalBlocker blocker(preset);
-        const int index = findModelPreset(m_document->scenario().model);
+        const int index = core::findModelPreset(m_document->scenario().model);
         preset->setCurrentIndex(index >= 0 ? index : preset->count() - 1);
     });
     m_binder->textField(form, {"model.name", tr("Model name"), tr("Display name of the model architecture")},
@@ -353,7 +353,7 @@ void ScenarioForm::setMoeEnabled(bool enabled)
 
 void ScenarioForm::applyPreset(int index)
 {
-    const auto& presets = modelPresets();
+    const auto& presets = core::modelPresets();
     if (index < 0 || index >= static_cast<int>(presets.size()))
         return; // "Custom" keeps the current model
     core::Scenario next = m_document->scenario();

@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/panels/modelpresets.h"
+#include "core/model/modelpresets.h"
 
-namespace clusterplanner::ui {
+#include <stdexcept>
+
+namespace clusterplanner::core {
 
 namespace {
-
-using core::MlpKind;
-using core::ModelConfig;
-using core::MoeConfig;
-using core::NormKind;
 
 std::vector<ModelConfig> makePresets()
 {
@@ -33,13 +30,13 @@ std::vector<ModelConfig> makePresets()
 
 } // namespace
 
-const std::vector<core::ModelConfig>& modelPresets()
+const std::vector<ModelConfig>& modelPresets()
 {
-    static const std::vector<core::ModelConfig> presets = makePresets();
+    static const std::vector<ModelConfig> presets = makePresets();
     return presets;
 }
 
-int findModelPreset(const core::ModelConfig& model)
+int findModelPreset(const ModelConfig& model)
 {
     const auto& presets = modelPresets();
     for (std::size_t i = 0; i < presets.size(); ++i)
@@ -48,4 +45,19 @@ int findModelPreset(const core::ModelConfig& model)
     return -1;
 }
 
-} // namespace clusterplanner::ui
+ModelConfig gpt3Padded()
+{
+    ModelConfig model = modelPreset("GPT-3 175B");
+    model.vocab = 51200; // Megatron pads V to a multiple of 128 × TP
+    return model;
+}
+
+const ModelConfig& modelPreset(const std::string& name)
+{
+    for (const auto& preset : modelPresets())
+        if (preset.name == name)
+            return preset;
+    throw std::out_of_range("no model preset named \"" + name + "\"");
+}
+
+} // namespace clusterplanner::core

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Published model architectures: the scenario form's preset menu, sample scenarios, tests and benchmarks.
+#pragma once
+
+#include "core/model/scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace clusterplanner::core {
+
+/// The presets in menu order; each preset's name is ModelConfig::name.
+const std::vector<ModelConfig>& modelPresets();
+/// Index into modelPresets() of the preset equal to `model`, or -1 for a custom model.
+int findModelPreset(const ModelConfig& model);
+/// GPT-3 175B with the vocabulary padded to 51,200 as Megatron trains it: the model of the seeds' case study,
+/// Narayanan et al. 2021 and Korthikanti et al. 2022 (reference.md §11 items 3 and 5).
+ModelConfig gpt3Padded();
+/// The preset of that name; throws std::out_of_range for an unknown name.
+const ModelConfig& modelPreset(const std::string& name);
+
+} // namespace clusterplanner::core
