@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Calibration report: step-time model vs the development set (shared/validation), per case and summarised.
 // Layouts are chosen exactly as `clusterplanner validate` chooses them (predictCase: the sweep for null fields).
-// Usage: bench_calibrate [efficiency.json]   (default: the built-in data/efficiency.json)
+// Usage: bench_calibrate [efficiency.json]
+//          report with the given (default: built-in data/efficiency.json) parameters
+//        bench_calibrate --fit FAMILY KEY... [--from efficiency.json]
+//          coordinate descent of the named keys of one family ("defaults" or a family name) on
+//          median + p90 of the absolute throughput and MFU errors; prints the fitted family as JSON.
+//          This is how data/efficiency.json was produced; keys not named keep their values.
 #include "core/cli/casepredictor.h"
 #include "core/io/validationcase.h"
 #include "core/model/enumnames.h"
 #include "core/model/gpucatalog.h"
 #include "core/perf/steptime.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -48,56 +55,173 @@ struct Errors
     }
 };
 
-} // namespace
+struct DevSet
+{
+    std::vector<ValidationCase> cases;
+    std::map<std::string, ValidationTruth> truths;
+};
 
-int main(int argc, char** argv)
+DevSet loadDevSet()
 {
     const std::string dir = std::string(CLUSTERPLANNER_SHARED_DIR) + "/validation/";
-    auto cases = readValidationCases(readFile(dir + "dev_cases.json"));
-    std::map<std::string, ValidationTruth> truths;
+    DevSet set;
+    set.cases = readValidationCases(readFile(dir + "dev_cases.json"));
     for (auto& t : readValidationTruths(readFile(dir + "dev_truth.json")))
-        truths[t.id] = t;
-    const EfficiencyTable table = argc > 1 ? EfficiencyTable::fromJson(readFile(argv[1])) : EfficiencyTable::builtin();
+        set.truths[t.id] = t;
+    return set;
+}
+
+struct Summary
+{
     Errors tokens, step, mfu, all;
-    std::printf("%-48s %16s %5s %2s %9s %9s %7s %6s %6s %7s\n", "case", "tp.pp.cp.dp/b.v", "rc", "z", "tok/s/gpu",
-        "truth", "err", "mfu", "truth", "err");
-    for (auto& c : cases) {
+    /// What the fit minimises: the throughput errors' median and p90, and MFU's likewise.
+    double objective() const { return all.quantile(0.5) + all.quantile(0.9) + mfu.quantile(0.5) + mfu.quantile(0.9); }
+};
+
+Summary evaluate(const DevSet& set, const EfficiencyTable& table, bool print)
+{
+    Summary s;
+    if (print)
+        std::printf("%-48s %16s %5s %2s %9s %9s %7s %6s %6s %7s\n", "case", "tp.pp.cp.dp/b.v", "rc", "z", "tok/s/gpu",
+            "truth", "err", "mfu", "truth", "err");
+    for (const auto& c : set.cases) {
         const auto p = cli::predictCase(c, &table);
         const auto& r = p.time;
-        const auto& t = truths[c.id];
+        const auto& t = set.truths.at(c.id);
         const auto& l = p.chosen.layout;
         char layout[48];
         std::snprintf(
             layout, sizeof layout, "%dx%dx%dx%d/%dv%d", l.tp, l.pp, l.cp, l.dp, p.chosen.microBatch, l.virtualStages);
         if (!p.ok || !r.valid) {
-            std::printf("%-52s %s invalid: %s %s\n", c.id.c_str(), layout, p.error.c_str(), r.error);
+            if (print)
+                std::printf("%-52s %s invalid: %s %s\n", c.id.c_str(), layout, p.error.c_str(), r.error);
+            s.all.values.push_back(1.0); // a missing prediction counts as a 100 % error
             continue;
         }
         const double tokTruth = t.tokensPerSPerGpu.value_or(NAN);
         const double mfuTruth = t.mfu.value_or(NAN);
         if (t.tokensPerSPerGpu) {
-            tokens.add(r.tokensPerSPerGpu, tokTruth);
-            all.add(r.tokensPerSPerGpu, tokTruth);
+            s.tokens.add(r.tokensPerSPerGpu, tokTruth);
+            s.all.add(r.tokensPerSPerGpu, tokTruth);
         } else if (t.mfu) {
-            all.add(r.mfu, mfuTruth); // no throughput published: MFU stands in for it
+            s.all.add(r.mfu, mfuTruth); // no throughput published: MFU stands in for it
         }
         if (t.stepTimeS)
-            step.add(r.stepTimeS, *t.stepTimeS);
+            s.step.add(r.stepTimeS, *t.stepTimeS);
         if (t.mfu)
-            mfu.add(r.mfu, mfuTruth);
-        std::printf("%-48s %16s %5s z%d %9.1f %9.1f %+6.1f%% %6.3f %6.3f %+6.1f%%\n", c.id.substr(0, 48).c_str(),
-            layout, std::string(toString(p.chosen.recompute)).substr(0, 5).c_str(), p.chosen.zeroStage,
-            r.tokensPerSPerGpu, tokTruth, 100 * (r.tokensPerSPerGpu / tokTruth - 1), r.mfu, mfuTruth,
-            100 * (r.mfu / mfuTruth - 1));
+            s.mfu.add(r.mfu, mfuTruth);
+        if (print)
+            std::printf("%-48s %16s %5s z%d %9.1f %9.1f %+6.1f%% %6.3f %6.3f %+6.1f%%\n", c.id.substr(0, 48).c_str(),
+                layout, std::string(toString(p.chosen.recompute)).substr(0, 5).c_str(), p.chosen.zeroStage,
+                r.tokensPerSPerGpu, tokTruth, 100 * (r.tokensPerSPerGpu / tokTruth - 1), r.mfu, mfuTruth,
+                100 * (r.mfu / mfuTruth - 1));
     }
+    return s;
+}
+
+void printSummary(const Summary& s)
+{
     auto line = [](const char* name, const Errors& e) {
         std::printf("%-34s n=%2zu  median %5.1f %%  p90 %5.1f %%  max %5.1f %%\n", name, e.values.size(),
             100 * e.quantile(0.5), 100 * e.quantile(0.9), 100 * e.quantile(1.0));
     };
     std::printf("\nsummary (absolute relative error)\n");
-    line("tokens/s per GPU", tokens);
-    line("step time", step);
-    line("MFU", mfu);
-    line("throughput (tokens/s, else MFU)", all);
+    line("tokens/s per GPU", s.tokens);
+    line("step time", s.step);
+    line("MFU", s.mfu);
+    line("throughput (tokens/s, else MFU)", s.all);
+}
+
+nlohmann::json& familyEntry(nlohmann::json& document, const std::string& family)
+{
+    if (family == "defaults")
+        return document.at("defaults");
+    for (auto& entry : document.at("families"))
+        if (entry.value("name", "") == family)
+            return entry;
+    throw std::runtime_error("no family \"" + family + "\" in the efficiency document");
+}
+
+/// Value of a key for a family: its own entry, else the defaults.
+double currentValue(nlohmann::json& document, const std::string& family, const std::string& key)
+{
+    const auto& entry = familyEntry(document, family);
+    if (entry.contains(key))
+        return entry.at(key).get<double>();
+    return document.at("defaults").at(key).get<double>();
+}
+
+double objectiveWith(
+    const DevSet& set, nlohmann::json& document, const std::string& family, const std::string& key, double value)
+{
+    familyEntry(document, family)[key] = value;
+    return evaluate(set, EfficiencyTable::fromJson(document.dump()), false).objective();
+}
+
+/// Coordinate descent with multiplicative steps that halve when no key improves; values stay non-negative and
+/// fractions (keys ending in _fraction, _overlap, _hierarchy, link_scale_*) stay within [0, 1].
+int fit(const DevSet& set, nlohmann::json document, const std::string& family, const std::vector<std::string>& keys)
+{
+    auto bounded = [](const std::string& key, double v) {
+        const bool fraction = key.ends_with("_fraction") || key.ends_with("_overlap") || key.ends_with("_hierarchy")
+            || key.starts_with("link_scale_");
+        return std::clamp(v, 0.0, fraction ? 1.0 : 1e9);
+    };
+    double best = evaluate(set, EfficiencyTable::fromJson(document.dump()), false).objective();
+    std::fprintf(stderr, "start objective %.4f\n", best);
+    for (double step = 0.2; step > 0.004; step /= 2) {
+        bool improved = true;
+        while (improved) {
+            improved = false;
+            for (const auto& key : keys) {
+                const double value = currentValue(document, family, key);
+                for (double sign : {+1.0, -1.0}) {
+                    const double candidate = bounded(key, value == 0 ? sign * step * 0.1 : value * (1 + sign * step));
+                    if (candidate == value)
+                        continue;
+                    const double score = objectiveWith(set, document, family, key, candidate);
+                    if (score < best - 1e-6) {
+                        best = score;
+                        improved = true;
+                        std::fprintf(
+                            stderr, "  %-28s %.4g -> %.4g  objective %.4f\n", key.c_str(), value, candidate, best);
+                        break;
+                    }
+                    familyEntry(document, family)[key] = value;
+                }
+            }
+        }
+    }
+    std::printf("%s\n", familyEntry(document, family).dump(1).c_str());
+    printSummary(evaluate(set, EfficiencyTable::fromJson(document.dump()), false));
     return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    try {
+        const DevSet set = loadDevSet();
+        const std::vector<std::string> args(argv + 1, argv + argc);
+        if (!args.empty() && args[0] == "--fit") {
+            if (args.size() < 3)
+                throw std::runtime_error("usage: bench_calibrate --fit FAMILY KEY... [--from efficiency.json]");
+            std::vector<std::string> keys(args.begin() + 2, args.end());
+            std::string text = EfficiencyTable::builtinJsonText();
+            if (auto from = std::find(keys.begin(), keys.end(), "--from");
+                from != keys.end() && from + 1 != keys.end()) {
+                text = readFile(*(from + 1));
+                keys.erase(from, from + 2);
+            }
+            return fit(set, nlohmann::json::parse(text), args[1], keys);
+        }
+        const EfficiencyTable table
+            = args.empty() ? EfficiencyTable::builtin() : EfficiencyTable::fromJson(readFile(args[0]));
+        printSummary(evaluate(set, table, true));
+        return 0;
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "bench_calibrate: %s\n", error.what());
+        return 1;
+    }
 }

@@ -5,6 +5,7 @@
 #include "core/memory/layoutcheck.h"
 #include "core/memory/layoutchooser.h"
 #include "core/memory/memorymodel.h"
+#include "core/model/frameworks.h"
 #include "core/model/gpucatalog.h"
 #include "core/model/modelmath.h"
 #include "core/perf/steptime.h"
@@ -34,22 +35,19 @@ std::optional<int> zeroConstraint(const ValidationCase& c)
     const TrainingConfig& t = c.scenario.training;
     if (!c.unknown.zeroStage)
         return t.zeroStage;
-    if (t.framework == Framework::Megatron && !c.unknown.distributedOptimizer)
+    if (frameworkCapabilities(t.framework).distributedOptimizer && !c.unknown.distributedOptimizer)
         return t.distributedOptimizer ? 1 : 0;
     return std::nullopt;
 }
 
-/// Megatron-style sequence parallelism (norm/dropout activations split over TP) exists in Megatron-LM and the
-/// frameworks built on its TP plan (NeMo, TorchTitan); the Megatron-DeepSpeed fork of the MT-NLG era and the
-/// others do not have it, so an unstated flag is only left free for the former.
+/// Megatron-style sequence parallelism (norm/dropout activations split over TP) exists only in the frameworks
+/// built on Megatron's TP plan (data/frameworks.json), so an unstated flag is only left free for those.
 std::optional<bool> sequenceParallelConstraint(const ValidationCase& c)
 {
     const TrainingConfig& t = c.scenario.training;
     if (!c.unknown.sequenceParallel)
         return t.layout.sequenceParallel;
-    const bool available
-        = t.framework == Framework::Megatron || t.framework == Framework::NeMo || t.framework == Framework::TorchTitan;
-    return available ? std::nullopt : std::optional<bool>(false);
+    return frameworkCapabilities(t.framework).sequenceParallel ? std::nullopt : std::optional<bool>(false);
 }
 
 } // namespace
@@ -85,7 +83,7 @@ std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::E
     if (result.top.empty())
         return std::nullopt;
     TrainingConfig t = evaluator.trainingFor(result.top.front().candidate);
-    if (!c.unknown.distributedOptimizer && t.framework != Framework::Megatron)
+    if (!c.unknown.distributedOptimizer && !frameworkCapabilities(t.framework).distributedOptimizer)
         t.distributedOptimizer = c.scenario.training.distributedOptimizer;
     return t;
 }

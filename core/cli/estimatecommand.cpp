@@ -3,6 +3,7 @@
 #include "core/cli/arguments.h"
 #include "core/cli/casepredictor.h"
 #include "core/cli/commandlist.h"
+#include "core/cli/efficiencyoption.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/enumnames.h"
 
@@ -51,7 +52,20 @@ json chosenJson(const TrainingConfig& t)
         {"rank_order", toString(t.layout.rankOrder)}};
 }
 
-json predictionJson(const CasePrediction& p)
+/// Where the step time goes: exposed terms (on the critical path) and each dimension's total before overlap.
+json timeBreakdownJson(const perf::StepTimeResult& t)
+{
+    return {{"micro_batches", t.microBatches}, {"forward", t.computeForwardS}, {"backward", t.computeBackwardS},
+        {"recompute", t.recomputeS}, {"bubble", t.bubbleS}, {"bubble_fraction", t.bubbleFraction},
+        {"optimizer", t.optimizerS}, {"overhead", t.overheadS}, {"overlap_slowdown", t.overlapSlowdownS},
+        {"exposed",
+            {{"tp", t.tpExposedS}, {"cp", t.cpExposedS}, {"ep", t.epExposedS}, {"dp", t.dpExposedS},
+                {"pp", t.ppExposedS}}},
+        {"total",
+            {{"tp", t.tpTotalS}, {"cp", t.cpTotalS}, {"ep", t.epTotalS}, {"dp", t.dpTotalS}, {"pp", t.ppTotalS}}}};
+}
+
+json predictionJson(const CasePrediction& p, const perf::EfficiencyTable& table, const std::string& gpuId)
 {
     json out = {{"id", p.id}, {"ok", p.ok}};
     if (!p.ok) {
@@ -74,6 +88,11 @@ json predictionJson(const CasePrediction& p)
     out.update({{"params", p.params}, {"model_flops_per_token", p.modelFlopsPerToken},
         {"step_time_s", optionalJson(p.stepTimeS)}, {"tokens_per_s_per_gpu", optionalJson(p.tokensPerSPerGpu)},
         {"model_tflops_per_gpu", optionalJson(p.modelTflopsPerGpu)}, {"mfu", optionalJson(p.mfu)}});
+    if (p.time.valid) {
+        out["time_breakdown_s"] = timeBreakdownJson(p.time);
+        // The assumptions behind the times, so that a user can see them and override them with --efficiency.
+        out["efficiency"] = json::parse(perf::toJsonText(table.forGpu(gpuId)));
+    }
     return out;
 }
 
@@ -93,10 +112,12 @@ int runEstimate(const Args& args, std::ostream& out, std::ostream&)
 {
     Arguments arguments(args);
     const std::string path = arguments.required("--case");
+    const auto efficiency = efficiencyOption(arguments);
     arguments.finish();
+    const perf::EfficiencyTable& table = efficiencyTable(efficiency);
     json list = json::array();
     for (const ValidationCase& c : readValidationCases(readTextFile(path)))
-        list.push_back(predictionJson(predictCase(c)));
+        list.push_back(predictionJson(predictCase(c, &table), table, c.scenario.cluster.gpuId));
     out << list.dump(2) << "\n";
     return 0;
 }

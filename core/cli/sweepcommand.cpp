@@ -3,6 +3,7 @@
 #include "core/cli/arguments.h"
 #include "core/cli/casepredictor.h"
 #include "core/cli/commandlist.h"
+#include "core/cli/efficiencyoption.h"
 #include "core/io/scenariojson.h"
 #include "core/model/enumnames.h"
 #include "core/sweep/layoutevaluator.h"
@@ -161,9 +162,10 @@ int runSweep(const Args& args, std::ostream& out, std::ostream& err)
     const bool quiet = arguments.flag("--quiet");
     SweepInput input = readSweepInput(path);
     applyFlags(arguments, input.constraints);
+    const auto efficiency = efficiencyOption(arguments);
     arguments.finish();
     spec.constraints = input.constraints;
-    const TrainingLayoutEvaluator evaluator(input.scenario);
+    const TrainingLayoutEvaluator evaluator(input.scenario, &efficiencyTable(efficiency));
     int reported = 0; // tenths of the sweep already announced
     const SweepProgress progress = [&](double fraction, std::span<const LayoutResult>) {
         if (quiet || int(fraction * 10) <= reported)

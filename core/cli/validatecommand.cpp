@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// clusterplanner validate --cases FILE --truth FILE [--markdown]: predicted vs measured, with error summaries.
+// clusterplanner validate --cases FILE --truth FILE [--markdown] [--efficiency FILE]: predicted vs measured, with error
+// summaries.
 #include "core/cli/arguments.h"
 #include "core/cli/commandlist.h"
+#include "core/cli/efficiencyoption.h"
 #include "core/cli/validationreport.h"
 
 #include <ostream>
@@ -14,10 +16,11 @@ int runValidate(const Args& args, std::ostream& out, std::ostream&)
     const std::string casesPath = arguments.required("--cases");
     const std::string truthPath = arguments.required("--truth");
     const bool markdown = arguments.flag("--markdown");
+    const auto efficiency = efficiencyOption(arguments);
     arguments.finish();
     const auto cases = readValidationCases(readTextFile(casesPath));
     const auto truths = readValidationTruths(readTextFile(truthPath));
-    const ValidationReport report = buildValidationReport(cases, truths);
+    const ValidationReport report = buildValidationReport(cases, truths, &efficiencyTable(efficiency));
     if (markdown) // the whole docs/validation.md, so that the committed file is exactly this output
         out << "<!-- Produced by: clusterplanner validate --cases " << casesPath << " --truth " << truthPath
             << " --markdown -->\n\n# Validation on the development set\n\n"

@@ -41,10 +41,10 @@ std::optional<double> predictedValue(const Quantity& q, const CasePrediction& p,
     return p.*(q.predicted);
 }
 
-void addCase(const ValidationCase& c, const ValidationTruth& t, ValidationReport& report,
-    std::map<std::string, QuantitySummary>& summaries)
+void addCase(const ValidationCase& c, const ValidationTruth& t, const perf::EfficiencyTable* table,
+    ValidationReport& report, std::map<std::string, QuantitySummary>& summaries)
 {
-    const CasePrediction p = predictCase(c);
+    const CasePrediction p = predictCase(c, table);
     if (!p.ok)
         report.failures.push_back(c.id + ": " + p.error);
     for (const Quantity& q : kQuantities) {
@@ -94,15 +94,15 @@ double medianAbs(std::vector<double> values)
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-ValidationReport buildValidationReport(
-    const std::vector<ValidationCase>& cases, const std::vector<ValidationTruth>& truths)
+ValidationReport buildValidationReport(const std::vector<ValidationCase>& cases,
+    const std::vector<ValidationTruth>& truths, const perf::EfficiencyTable* table)
 {
     ValidationReport report;
     std::map<std::string, QuantitySummary> summaries;
     for (const ValidationCase& c : cases) {
         const auto truth = std::find_if(truths.begin(), truths.end(), [&](const auto& t) { return t.id == c.id; });
         if (truth != truths.end())
-            addCase(c, *truth, report, summaries);
+            addCase(c, *truth, table, report, summaries);
     }
     for (const Quantity& q : kQuantities) {
         QuantitySummary s = summaries[q.name];

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/io/validationcase.h"
+#include "core/perf/efficiencyparams.h"
 
 #include <string>
 #include <vector>
@@ -35,9 +36,10 @@ struct ValidationReport
     std::vector<std::string> failures; ///< "id: error" for cases the planner could not evaluate
 };
 
-/// Matches truths to cases by id and compares every quantity both sides have.
-ValidationReport buildValidationReport(
-    const std::vector<ValidationCase>& cases, const std::vector<ValidationTruth>& truths);
+/// Matches truths to cases by id and compares every quantity both sides have; table = nullptr uses the built-in
+/// efficiency parameters.
+ValidationReport buildValidationReport(const std::vector<ValidationCase>& cases,
+    const std::vector<ValidationTruth>& truths, const perf::EfficiencyTable* table = nullptr);
 
 /// Nearest-rank percentile (q in 0..1) and median of absolute values; 0 for an empty list.
 double percentileAbs(std::vector<double> values, double q);

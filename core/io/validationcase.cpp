@@ -2,6 +2,8 @@
 #include "core/io/validationcase.h"
 
 #include "core/model/enumnames.h"
+#include "core/model/frameworks.h"
+#include "core/model/gpucatalog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -144,8 +146,12 @@ void readParallelism(const NullableReader& r, ValidationCase& c)
 void applyDependentDefaults(ValidationCase& c)
 {
     auto& t = c.scenario.training;
+    const FrameworkCapabilities& caps = frameworkCapabilities(t.framework);
     if (c.unknown.sequenceParallel)
-        t.layout.sequenceParallel = t.layout.tp > 1 && t.framework == Framework::Megatron;
+        t.layout.sequenceParallel = t.layout.tp > 1 && caps.sequenceParallel;
+    // An unstated kernel is the one the framework uses by default (e.g. Megatron-DeepSpeed materialises scores).
+    if (c.unknown.attention)
+        t.attention = caps.defaultAttention;
     if (c.unknown.globalBatch)
         t.globalBatch = t.layout.dp * t.microBatch;
     c.scenario.name = c.id;
@@ -163,6 +169,9 @@ ValidationCase readCase(const json& object)
     cluster.gpuCount = clusterReader.positive("num_gpus", 1);
     cluster.gpusPerNode
         = clusterReader.positive("gpus_per_node", std::min(8, cluster.gpuCount), &c.unknown.gpusPerNode);
+    // Cases do not state the network: take the GPU's reference system (DGX A100: 200 Gb/s HDR per GPU, ...).
+    if (const GpuSpec* gpu = GpuCatalog::builtin().find(cluster.gpuId); gpu && gpu->scaleoutGbpsPerGpu > 0)
+        cluster.nicGbps = gpu->scaleoutGbpsPerGpu;
     readModel(root.object("model"), c);
     readTraining(root.object("training"), c);
     readParallelism(root.object("parallelism"), c);

@@ -33,6 +33,7 @@ struct GpuSpec
     std::string scaleupFabric;
     double scaleupGBsBidir = 0; ///< per GPU, both directions
     int scaleupDomainGpus = 1;
+    double scaleoutGbpsPerGpu = 0; ///< scale-out NIC per GPU in the reference system, Gbit/s each way; 0 = unknown
     PriceRange cloudUsdPerGpuHour;
     PriceRange purchaseUsd;
     std::string notes;

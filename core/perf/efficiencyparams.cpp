@@ -82,6 +82,11 @@ void apply(EfficiencyParams& params, const nlohmann::json& object, const std::st
 
 } // namespace
 
+const char* EfficiencyTable::builtinJsonText()
+{
+    return kBuiltinEfficiencyJson;
+}
+
 const EfficiencyTable& EfficiencyTable::builtin()
 {
     static const EfficiencyTable table = fromJson(kBuiltinEfficiencyJson);

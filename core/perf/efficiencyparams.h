@@ -64,6 +64,8 @@ class EfficiencyTable
 public:
     /// The table compiled into the library from data/efficiency.json.
     static const EfficiencyTable& builtin();
+    /// The document behind builtin(), as compiled in (for tools that edit and re-parse it).
+    static const char* builtinJsonText();
     /// Parses an efficiency document; throws std::runtime_error naming the family and key that are wrong.
     static EfficiencyTable fromJson(const std::string& text);
 

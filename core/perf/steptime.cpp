@@ -3,6 +3,8 @@
 // pipeline makespan (closed form), then DP synchronisation, the optimizer and fixed costs.
 #include "core/perf/steptime.h"
 
+#include "core/model/frameworks.h"
+
 #include "core/perf/computetime.h"
 #include "core/perf/pipeline.h"
 
@@ -18,9 +20,15 @@ bool fusedFramework(Framework f)
     return f == Framework::Megatron || f == Framework::NeMo || f == Framework::TorchTitan || f == Framework::DeepSpeed;
 }
 
-double gradBytes(Precision p)
+/// Bytes per gradient element on the wire: fp32 for fp32 training and for mixed precision in frameworks that
+/// reduce fp32 main gradients (Megatron, PyTorch autocast); the 16-bit dtype otherwise (DeepSpeed, FSDP recipes).
+double gradBytes(Precision p, const FrameworkCapabilities& caps)
 {
-    return p == Precision::Bf16 ? 2.0 : 4.0; // mixed precision reduces fp32 (main) gradients
+    if (p == Precision::Fp32)
+        return 4.0;
+    if (p == Precision::Bf16)
+        return 2.0;
+    return caps.gradReduceFp32 ? 4.0 : 2.0;
 }
 
 double weightBytes(Precision p)
@@ -178,7 +186,8 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
     if (group.size <= 1)
         return dp;
     const Precision prec = s.tr.precision;
-    const double gradS = gpuParams * gradBytes(prec), weightS = gpuParams * weightBytes(prec);
+    const FrameworkCapabilities& caps = frameworkCapabilities(s.tr.framework);
+    const double gradS = gpuParams * gradBytes(prec, caps), weightS = gpuParams * weightBytes(prec);
     const double ov = s.c.efficiency.dpOverlap;
     const Fabric& f = s.c.fabric;
     if (s.tr.zeroStage >= 3) { // parameters gathered forward and backward, grads reduce-scattered: every micro-batch
@@ -187,8 +196,13 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
         auto cost = [&](Collective c, double bytes) {
             return h * groupCollectiveS(c, bytes, group, f) + (1 - h) * groupCollectiveS(c, bytes, flat, f);
         };
-        const double perMb = 2 * cost(Collective::AllGather, weightS) + cost(Collective::ReduceScatter, gradS);
-        const double window = st.forwardS + st.backwardInputS + st.backwardWeightS;
+        // Forward and backward gather the parameters; where the framework's hooks fire again on a recomputed
+        // forward (DeepSpeed), full recompute gathers them a third time (data/frameworks.json).
+        const bool regather = s.tr.recompute == Recompute::Full && caps.zero3GathersOnRecompute;
+        const double gathers = regather ? 3 : 2;
+        const double perMb = gathers * cost(Collective::AllGather, weightS) + cost(Collective::ReduceScatter, gradS);
+        // Prefetched gathers run under every kernel of the micro-batch, the recomputed forward included.
+        const double window = st.forwardS + st.backwardInputS + st.backwardWeightS + st.recomputeS;
         dp.totalS = m * perMb;
         dp.exposedS = m * std::max(0.0, perMb - s.c.efficiency.zero3Overlap * window);
     } else if (s.tr.zeroStage >= 1 || s.tr.distributedOptimizer) { // RS grads under backward, AG params under forward

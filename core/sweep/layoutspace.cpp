@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/sweep/layoutspace.h"
 
+#include "core/model/frameworks.h"
 #include "core/model/gpucatalog.h"
 
 #include <algorithm>
@@ -37,22 +38,30 @@ int tpLimit(const Scenario& scenario, const SweepConstraints& constraints)
     return std::min(domain, scenario.cluster.gpuCount);
 }
 
-std::vector<Recompute> recomputeChoices(const SweepConstraints& c)
+// Free dimensions offer only what the scenario's framework can run (data/frameworks.json); a value the user
+// fixed is taken as given, so a stated set-up is always evaluated.
+
+std::vector<Recompute> recomputeChoices(const SweepConstraints& c, const FrameworkCapabilities& caps)
 {
     if (c.recompute)
         return {*c.recompute};
-    return {Recompute::None, Recompute::Selective, Recompute::Full};
+    return caps.recomputeModes;
 }
 
-std::vector<int> zeroChoices(const SweepConstraints& c)
+std::vector<int> zeroChoices(const SweepConstraints& c, const FrameworkCapabilities& caps, int pp)
 {
     if (c.zeroStage)
         return {*c.zeroStage};
-    return {0, 1, 2, 3};
+    std::vector<int> stages;
+    for (int stage = 0; stage <= 3; ++stage)
+        if (caps.supportsZeroStage(stage, pp))
+            stages.push_back(stage);
+    return stages;
 }
 
 /// Schedules that make sense for pp stages with v chunks: interleaving needs v > 1, the others v == 1.
-std::vector<PipelineSchedule> scheduleChoices(const SweepConstraints& c, int pp, int v)
+std::vector<PipelineSchedule> scheduleChoices(
+    const SweepConstraints& c, const FrameworkCapabilities& caps, int pp, int v)
 {
     std::vector<PipelineSchedule> all;
     if (pp == 1)
@@ -61,10 +70,12 @@ std::vector<PipelineSchedule> scheduleChoices(const SweepConstraints& c, int pp,
         all = {PipelineSchedule::Interleaved};
     else
         all = {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe, PipelineSchedule::ZbH1};
-    if (!c.schedule)
-        return all;
-    return std::find(all.begin(), all.end(), *c.schedule) != all.end() ? std::vector {*c.schedule}
-                                                                       : std::vector<PipelineSchedule> {};
+    if (c.schedule)
+        return std::find(all.begin(), all.end(), *c.schedule) != all.end() ? std::vector {*c.schedule}
+                                                                           : std::vector<PipelineSchedule> {};
+    if (pp > 1)
+        std::erase_if(all, [&](PipelineSchedule s) { return !caps.supports(s); });
+    return all;
 }
 
 std::vector<int> virtualStageChoices(const Scenario& s, const SweepConstraints& c, int pp)
@@ -72,7 +83,7 @@ std::vector<int> virtualStageChoices(const Scenario& s, const SweepConstraints& 
     if (c.virtualStages)
         return {*c.virtualStages};
     std::vector<int> values {1};
-    if (pp > 1)
+    if (pp > 1 && (c.schedule || frameworkCapabilities(s.training.framework).supports(PipelineSchedule::Interleaved)))
         for (int v = 2; v <= c.maxVirtualStages; ++v)
             if (s.model.layers % (pp * v) == 0)
                 values.push_back(v);
@@ -110,11 +121,14 @@ struct Emitter
             return;
         const auto microBatches
             = choices(constraints.microBatch, perRank, [&](int b) { return b <= constraints.maxMicroBatch; });
+        const FrameworkCapabilities& caps = frameworkCapabilities(scenario.training.framework);
+        const auto recomputeModes = recomputeChoices(constraints, caps);
+        const auto zeroStages = zeroChoices(constraints, caps, layout.pp);
         for (int v : virtualStageChoices(scenario, constraints, layout.pp))
-            for (PipelineSchedule schedule : scheduleChoices(constraints, layout.pp, v))
+            for (PipelineSchedule schedule : scheduleChoices(constraints, caps, layout.pp, v))
                 for (int b : microBatches)
-                    for (Recompute recompute : recomputeChoices(constraints))
-                        for (int zero : zeroChoices(constraints)) {
+                    for (Recompute recompute : recomputeModes)
+                        for (int zero : zeroStages) {
                             layout.virtualStages = v;
                             out.push_back({layout, b, recompute, zero, schedule});
                         }
@@ -156,7 +170,7 @@ TrainingConfig applyCandidate(TrainingConfig t, const LayoutCandidate& candidate
     t.recompute = candidate.recompute;
     t.zeroStage = candidate.zeroStage;
     t.schedule = candidate.schedule;
-    t.distributedOptimizer = candidate.zeroStage == 1 && t.framework == Framework::Megatron;
+    t.distributedOptimizer = candidate.zeroStage == 1 && frameworkCapabilities(t.framework).distributedOptimizer;
     return t;
 }
 
@@ -179,10 +193,11 @@ std::vector<LayoutCandidate> enumerateLayouts(const Scenario& scenario, const Sw
     const int gpus = scenario.cluster.gpuCount;
     const int maxTp = tpLimit(scenario, constraints);
     const bool pow2 = constraints.powersOfTwoOnly;
+    const int maxPp = frameworkCapabilities(scenario.training.framework).maxPipelineStages;
     for (int tp : choices(constraints.tp, gpus, [&](int t) { return t <= maxTp && (!pow2 || isPowerOfTwo(t)); }))
         for (int cp : choices(constraints.cp, gpus / tp, [&](int c) { return !pow2 || isPowerOfTwo(c); }))
-            for (int pp :
-                choices(constraints.pp, gpus / (tp * cp), [&](int p) { return p <= scenario.model.layers; })) {
+            for (int pp : choices(constraints.pp, gpus / (tp * cp),
+                     [&](int p) { return p <= scenario.model.layers && (maxPp == 0 || p <= maxPp); })) {
                 const int dp = gpus / (tp * cp * pp);
                 if (constraints.dp && *constraints.dp != dp)
                     continue;

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cli/efficiencyoption.h"
+
+#include "core/cli/commandlist.h"
+
+#include <stdexcept>
+
+namespace clusterplanner::core::cli {
+
+std::optional<perf::EfficiencyTable> efficiencyOption(Arguments& arguments)
+{
+    const auto path = arguments.value("--efficiency");
+    if (!path)
+        return std::nullopt;
+    try {
+        return perf::EfficiencyTable::fromJson(readTextFile(*path));
+    } catch (const UsageError&) {
+        throw;
+    } catch (const std::exception& error) {
+        throw UsageError("--efficiency " + *path + ": " + error.what());
+    }
+}
+
+} // namespace clusterplanner::core::cli

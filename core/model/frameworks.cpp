@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/model/frameworks.h"
+
+#include "core/model/enumnames.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace clusterplanner::core {
+
+extern const char* const kBuiltinFrameworksJson; // generated from data/frameworks.json at build time
+
+namespace {
+
+template <typename Enum>
+Enum parseName(const nlohmann::json& value, const std::string& where)
+{
+    const auto text = value.get<std::string>();
+    if (const auto parsed = enumFromString<Enum>(text))
+        return *parsed;
+    throw std::runtime_error(where + ": unknown value \"" + text + "\"");
+}
+
+template <typename Enum>
+std::vector<Enum> parseNames(const nlohmann::json& entry, const char* key, const std::string& where)
+{
+    std::vector<Enum> values;
+    for (const auto& item : entry.at(key))
+        values.push_back(parseName<Enum>(item, where + "." + key));
+    if (values.empty())
+        throw std::runtime_error(where + "." + key + ": must list at least one value");
+    return values;
+}
+
+FrameworkCapabilities parseEntry(const nlohmann::json& entry)
+{
+    FrameworkCapabilities caps;
+    const std::string where = "frameworks[" + entry.value("id", std::string("?")) + "]";
+    caps.framework = parseName<Framework>(entry.at("id"), where + ".id");
+    caps.schedules = parseNames<PipelineSchedule>(entry, "schedules", where);
+    caps.recomputeModes = parseNames<Recompute>(entry, "recompute", where);
+    caps.zeroStages = entry.at("zero_stages").get<std::vector<int>>();
+    for (int stage : caps.zeroStages)
+        if (stage < 0 || stage > 3)
+            throw std::runtime_error(where + ".zero_stages: stages are 0..3 (got " + std::to_string(stage) + ")");
+    caps.maxZeroStageWithPipeline = entry.at("max_zero_stage_with_pipeline").get<int>();
+    caps.maxPipelineStages = entry.at("max_pipeline_stages").get<int>();
+    caps.sequenceParallel = entry.at("sequence_parallel").get<bool>();
+    caps.distributedOptimizer = entry.at("distributed_optimizer").get<bool>();
+    caps.defaultAttention = parseName<AttentionKind>(entry.at("default_attention"), where + ".default_attention");
+    caps.zero3GathersOnRecompute = entry.at("zero3_gathers_on_recompute").get<bool>();
+    caps.gradReduceFp32 = entry.at("grad_reduce_fp32").get<bool>();
+    caps.source = entry.value("source", "");
+    return caps;
+}
+
+std::vector<FrameworkCapabilities> loadBuiltin()
+{
+    auto list = parseFrameworkCapabilities(kBuiltinFrameworksJson);
+    for (Framework framework : allValues<Framework>()) {
+        const bool present = std::any_of(
+            list.begin(), list.end(), [&](const FrameworkCapabilities& c) { return c.framework == framework; });
+        if (!present)
+            throw std::runtime_error(
+                "data/frameworks.json has no entry for \"" + std::string(toString(framework)) + "\"");
+    }
+    return list;
+}
+
+} // namespace
+
+bool FrameworkCapabilities::supports(PipelineSchedule schedule) const
+{
+    return std::find(schedules.begin(), schedules.end(), schedule) != schedules.end();
+}
+
+bool FrameworkCapabilities::supports(Recompute recompute) const
+{
+    return std::find(recomputeModes.begin(), recomputeModes.end(), recompute) != recomputeModes.end();
+}
+
+bool FrameworkCapabilities::supportsZeroStage(int stage, int pipelineStages) const
+{
+    if (pipelineStages > 1 && stage > maxZeroStageWithPipeline)
+        return false;
+    return std::find(zeroStages.begin(), zeroStages.end(), stage) != zeroStages.end();
+}
+
+const FrameworkCapabilities& frameworkCapabilities(Framework framework)
+{
+    static const std::vector<FrameworkCapabilities> all = loadBuiltin();
+    for (const auto& caps : all)
+        if (caps.framework == framework)
+            return caps;
+    return all.back(); // unreachable: loadBuiltin checked every value
+}
+
+std::vector<FrameworkCapabilities> parseFrameworkCapabilities(const std::string& text)
+{
+    const auto document = nlohmann::json::parse(text);
+    std::vector<FrameworkCapabilities> list;
+    for (const auto& entry : document.at("frameworks")) {
+        try {
+            list.push_back(parseEntry(entry));
+        } catch (const nlohmann::json::exception& error) {
+            throw std::runtime_error(
+                "frameworks[" + entry.value("id", std::string("?")) + "]: " + std::string(error.what()));
+        }
+    }
+    return list;
+}
+
+} // namespace clusterplanner::core

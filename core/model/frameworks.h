@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What each training framework can run (pipeline schedules, recompute modes, ZeRO stages, sequence
+// parallelism) and what it does when a setting is left open, from data/frameworks.json.
+#pragma once
+
+#include "core/model/scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace clusterplanner::core {
+
+struct FrameworkCapabilities
+{
+    Framework framework = Framework::Other;
+    std::vector<PipelineSchedule> schedules;
+    std::vector<Recompute> recomputeModes;
+    std::vector<int> zeroStages; ///< 0..3; 1 is Megatron's distributed optimizer where distributedOptimizer
+    int maxZeroStageWithPipeline = 3; ///< DeepSpeed: ZeRO-2/3 do not combine with pipeline stages
+    int maxPipelineStages = 0; ///< 0 = no limit; 1 = no pipeline engine
+    bool sequenceParallel = true; ///< Megatron-style norm/dropout activations split over TP
+    bool distributedOptimizer = false; ///< stage 1 is Megatron's distributed optimizer (over DP×CP)
+    AttentionKind defaultAttention = AttentionKind::Flash; ///< used when the attention kernel is not stated
+    bool zero3GathersOnRecompute = false; ///< a recomputed forward gathers ZeRO-3 parameters once more
+    bool gradReduceFp32 = true; ///< mixed-precision gradients are reduced as fp32 (else in the 16-bit dtype)
+    std::string source;
+
+    bool supports(PipelineSchedule schedule) const;
+    bool supports(Recompute recompute) const;
+    /// Whether the stage is offered, given how many pipeline stages the layout has.
+    bool supportsZeroStage(int stage, int pipelineStages) const;
+};
+
+/// The capabilities compiled in from data/frameworks.json; every Framework value has an entry.
+const FrameworkCapabilities& frameworkCapabilities(Framework framework);
+
+/// Parses a frameworks document; throws std::runtime_error naming the entry and field that are wrong.
+std::vector<FrameworkCapabilities> parseFrameworkCapabilities(const std::string& text);
+
+} // namespace clusterplanner::core
