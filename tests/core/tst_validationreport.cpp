@@ -112,7 +112,8 @@ private Q_SLOTS:
                      "tokens_per_s_per_gpu", "model_tflops_per_gpu", "mfu"})
                 QVERIFY2(entry.contains(key), key);
             QVERIFY(entry["ok"].get<bool>());
-            for (const char* key : {"fits", "peak_memory_gib", "peak_reserved_gib", "memory_gib", "chosen"})
+            for (const char* key : {"fits", "peak_memory_gib", "peak_reserved_gib", "memory_gib", "chosen",
+                     "time_breakdown_s", "efficiency"})
                 QVERIFY2(entry.contains(key), key);
             QVERIFY(entry["step_time_s"].get<double>() > 0);
             const double tokens = entry["tokens_per_s_per_gpu"].get<double>();
@@ -151,6 +152,45 @@ private Q_SLOTS:
         const std::string error = list[0]["error"].get<std::string>();
         QVERIFY2(error.find("TP 3 does not divide") != std::string::npos, error.c_str());
         QVERIFY2(error.find("but the cluster has 1 GPUs") != std::string::npos, error.c_str());
+    }
+
+    void efficiencyFileOverridesTheBuiltInParameters()
+    {
+        // Halving the large-GEMM efficiency of every family must slow every 16-bit case down, and the parameters the
+        // estimate reports must be the file's.
+        auto document = nlohmann::json::parse(perf::EfficiencyTable::builtinJsonText());
+        document["defaults"]["gemm_peak_fraction"] = 0.3;
+        for (auto& family : document["families"])
+            family.erase("gemm_peak_fraction");
+        const QString path = QDir::temp().filePath("cp-efficiency-override.json");
+        std::ofstream(path.toStdString()) << document.dump();
+        std::ostringstream builtinOut, overrideOut, err;
+        QCOMPARE(runCommand({"estimate", "--case", kCases}, builtinOut, err), 0);
+        QCOMPARE(runCommand({"estimate", "--case", kCases, "--efficiency", path.toStdString()}, overrideOut, err), 0);
+        const auto builtin = nlohmann::json::parse(builtinOut.str());
+        const auto slower = nlohmann::json::parse(overrideOut.str());
+        QCOMPARE(builtin.size(), slower.size());
+        for (std::size_t i = 0; i < builtin.size(); ++i) {
+            QCOMPARE(slower[i]["efficiency"]["gemm_peak_fraction"].get<double>(), 0.3);
+            if (builtin[i]["chosen"]["precision"] == "fp32")
+                continue; // fp32 GEMMs run at fp32_peak_fraction
+            QVERIFY2(slower[i]["step_time_s"].get<double>() > builtin[i]["step_time_s"].get<double>(),
+                builtin[i]["id"].get<std::string>().c_str());
+        }
+        QFile::remove(path);
+    }
+
+    void badEfficiencyFileIsNamed()
+    {
+        const QString path = QDir::temp().filePath("cp-efficiency-bad.json");
+        std::ofstream(path.toStdString()) << R"({"defaults": {"gemm_peek_fraction": 0.5}, "families": []})";
+        std::ostringstream out, err;
+        QVERIFY(
+            runCommand({"validate", "--cases", kCases, "--truth", kTruth, "--efficiency", path.toStdString()}, out, err)
+            != 0);
+        QVERIFY2(err.str().find(path.toStdString()) != std::string::npos, err.str().c_str());
+        QVERIFY2(err.str().find("gemm_peek_fraction") != std::string::npos, err.str().c_str());
+        QFile::remove(path);
     }
 };
 
