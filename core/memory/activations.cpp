@@ -72,7 +72,7 @@ void eagerMlp(const MemoryContext& ctx, const TrainingConfig& t, const Dtypes& d
         p.sharded += 4 * d.compute * f; // gate (SiLU input), SiLU output, up, product (down input)
         return;
     }
-    if (t.framework == Framework::HuggingFace || t.framework == Framework::Other) {
+    if (t.framework == Framework::HuggingFace) {
         // gelu_new written with pow/tanh: pow input, tanh output and 1+tanh in fp32 under autocast, plus 0.5·x
         // and the down-projection input.
         const double upcast = d.autocast ? 4 : d.compute;
@@ -150,6 +150,7 @@ KernelStyle kernelStyle(Framework framework)
     case Framework::Megatron:
     case Framework::NeMo:
     case Framework::DeepSpeed:
+    case Framework::Other: // production stacks (XLA, Megatron-derived, in-house) fuse like Megatron
         return KernelStyle::Fused;
     default:
         return KernelStyle::Eager;

@@ -35,7 +35,9 @@ LayoutProblems checkModelSplit(const ModelConfig& m, const TrainingConfig& t)
     if (l.pp > m.layers)
         p |= bit(LayoutProblem::PpLayers);
     if (t.schedule == PipelineSchedule::Interleaved && l.virtualStages > 1) {
-        if (m.layers % (l.pp * l.virtualStages) != 0)
+        // Uneven chunks are allowed (Llama 3 405B: 126 layers over PP 16; Megatron-Core's first/last-stage layer
+        // counts), but every model chunk needs a layer.
+        if (m.layers < l.pp * l.virtualStages)
             p |= bit(LayoutProblem::InterleavedLayers);
         if (microBatchesPerStep(t) % l.pp != 0)
             p |= bit(LayoutProblem::InterleavedMicroBatches);
@@ -96,7 +98,8 @@ std::vector<std::string> describeLayoutProblems(
         "TP " + n(l.tp) + " neither divides the " + n(m.kvHeads) + " KV heads nor is a multiple of them");
     add(LayoutProblem::PpLayers, "PP " + n(l.pp) + " is larger than the " + n(m.layers) + " layers");
     add(LayoutProblem::InterleavedLayers,
-        "interleaved schedule: " + n(m.layers) + " layers are not divisible by PP × v = " + n(l.pp * l.virtualStages));
+        "interleaved schedule: " + n(m.layers) + " layers are fewer than PP × v = " + n(l.pp * l.virtualStages)
+            + " model chunks");
     add(LayoutProblem::InterleavedMicroBatches,
         "interleaved schedule: " + n(microBatchesPerStep(t)) + " micro-batches per step are not divisible by PP "
             + n(l.pp));

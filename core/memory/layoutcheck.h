@@ -17,7 +17,7 @@ enum class LayoutProblem : std::uint32_t {
     TpHeads = 1u << 2, ///< TP must divide the attention heads
     TpKvHeads = 1u << 3, ///< TP must divide the KV heads, or be a multiple of them (GQA replication)
     PpLayers = 1u << 4, ///< more pipeline stages than layers (uneven splits are modeled otherwise)
-    InterleavedLayers = 1u << 5, ///< interleaved: layers % (PP × v) == 0
+    InterleavedLayers = 1u << 5, ///< interleaved: at least one layer per model chunk (layers >= PP × v)
     InterleavedMicroBatches = 1u << 6, ///< interleaved: micro-batches per step % PP == 0
     CpSequence = 1u << 7, ///< CP: sequence % (2 × CP) == 0 (load-balanced causal chunks)
     EpExperts = 1u << 8, ///< EP must divide the experts

@@ -14,7 +14,7 @@ bool isMixed(Precision p)
 
 bool keepsLowPrecisionWeights(Framework f)
 {
-    return f == Framework::Megatron || f == Framework::NeMo || f == Framework::DeepSpeed;
+    return f == Framework::Megatron || f == Framework::NeMo || f == Framework::DeepSpeed || f == Framework::Other;
 }
 
 double adamLikeStates(Optimizer o)

@@ -52,6 +52,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.defaultAttention = parseName<AttentionKind>(entry.at("default_attention"), where + ".default_attention");
     caps.zero3GathersOnRecompute = entry.at("zero3_gathers_on_recompute").get<bool>();
     caps.gradReduceFp32 = entry.at("grad_reduce_fp32").get<bool>();
+    caps.fusedKernels = entry.at("fused_kernels").get<bool>();
     caps.source = entry.value("source", "");
     return caps;
 }

@@ -22,6 +22,7 @@ struct FrameworkCapabilities
     bool distributedOptimizer = false; ///< stage 1 is Megatron's distributed optimizer (over DP×CP)
     AttentionKind defaultAttention = AttentionKind::Flash; ///< used when the attention kernel is not stated
     bool zero3GathersOnRecompute = false; ///< a recomputed forward gathers ZeRO-3 parameters once more
+    bool fusedKernels = true; ///< fused kernels (time model); false = eager PyTorch ops issued from Python
     bool gradReduceFp32 = true; ///< mixed-precision gradients are reduced as fp32 (else in the 16-bit dtype)
     std::string source;
 

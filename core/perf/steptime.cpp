@@ -17,7 +17,7 @@ namespace {
 
 bool fusedFramework(Framework f)
 {
-    return f == Framework::Megatron || f == Framework::NeMo || f == Framework::TorchTitan || f == Framework::DeepSpeed;
+    return frameworkCapabilities(f).fusedKernels;
 }
 
 /// Bytes per gradient element on the wire: fp32 for fp32 training and for mixed precision in frameworks that

@@ -84,9 +84,8 @@ std::vector<int> virtualStageChoices(const Scenario& s, const SweepConstraints& 
         return {*c.virtualStages};
     std::vector<int> values {1};
     if (pp > 1 && (c.schedule || frameworkCapabilities(s.training.framework).supports(PipelineSchedule::Interleaved)))
-        for (int v = 2; v <= c.maxVirtualStages; ++v)
-            if (s.model.layers % (pp * v) == 0)
-                values.push_back(v);
+        for (int v = 2; v <= c.maxVirtualStages && pp * v <= s.model.layers; ++v)
+            values.push_back(v); // uneven chunks allowed: the slowest stage carries ceil(layers / pp)
     return values;
 }
 

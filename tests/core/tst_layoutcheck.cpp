@@ -60,11 +60,14 @@ private Q_SLOTS:
         ModelConfig m;
         TrainingConfig t = layout(2, 1, 4, 1);
         t.schedule = PipelineSchedule::Interleaved;
-        t.layout.virtualStages = 3; // 32 % 12 != 0
+        t.layout.virtualStages = 3; // 32 % 12 != 0: uneven chunks of 2 and 3 layers are fine
         t.globalBatch = 2 * 6; // 6 micro-batches, not a multiple of 4
-        const LayoutProblems p = checkLayout(m, t, 8);
-        QVERIFY(hasProblem(p, LayoutProblem::InterleavedLayers));
+        LayoutProblems p = checkLayout(m, t, 8);
+        QVERIFY(!hasProblem(p, LayoutProblem::InterleavedLayers));
         QVERIFY(hasProblem(p, LayoutProblem::InterleavedMicroBatches));
+        t.layout.virtualStages = 9; // 36 chunks for 32 layers
+        p = checkLayout(m, t, 8);
+        QVERIFY(hasProblem(p, LayoutProblem::InterleavedLayers));
     }
 
     void expertRules()
