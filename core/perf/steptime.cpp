@@ -192,7 +192,9 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
     const Fabric& f = s.c.fabric;
     if (s.tr.zeroStage >= 3) { // parameters gathered forward and backward, grads reduce-scattered: every micro-batch
         const double h = s.c.efficiency.zero3Hierarchy;
-        const GroupSpan flat {group.size, 1, group.size};
+        // "Flat" is a ring whose every hop may cross the network, so NIC bandwidth bounds it; a group inside one
+        // scale-up domain stays on NVLink either way.
+        const GroupSpan flat = group.domains <= 1 ? group : GroupSpan {group.size, 1, group.size};
         auto cost = [&](Collective c, double bytes) {
             return h * groupCollectiveS(c, bytes, group, f) + (1 - h) * groupCollectiveS(c, bytes, flat, f);
         };

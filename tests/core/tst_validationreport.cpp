@@ -49,9 +49,9 @@ private Q_SLOTS:
         QVERIFY2(report.failures.empty(), report.failures.empty() ? "" : report.failures.front().c_str());
     }
 
-    // Issue 4's targets (median <= 7 %, p90 <= 15 %): tokens/s and MFU meet them and are held to them; step time
-    // and model TFLOP/s do not yet, and are held to the committed figures of docs/validation.md (step 5.3 / 16.0 %,
-    // TFLOP/s 6.6 / 21.2 %) plus a small margin, so that a regression fails.
+    // Issue 4's targets (median <= 7 %, p90 <= 15 %): tokens/s, step time and MFU meet them and are held to them;
+    // model TFLOP/s (9 cases, not a target) is held to the committed figure of docs/validation.md (p90 16.3 %) plus
+    // a small margin, so that a regression fails.
     void devSetTimeErrorDoesNotRegress_data()
     {
         QTest::addColumn<QString>("quantity");
@@ -59,9 +59,9 @@ private Q_SLOTS:
         QTest::addColumn<double>("median");
         QTest::addColumn<double>("p90");
         QTest::newRow("tokens/s") << "tokens_per_s_per_gpu" << 66 << 7.0 << 15.0;
-        QTest::newRow("step time") << "step_time_s" << 66 << 6.0 << 17.0;
+        QTest::newRow("step time") << "step_time_s" << 66 << 7.0 << 15.0;
         QTest::newRow("MFU") << "mfu" << 21 << 7.0 << 15.0;
-        QTest::newRow("model TFLOP/s") << "model_tflops_per_gpu" << 9 << 7.0 << 22.5;
+        QTest::newRow("model TFLOP/s") << "model_tflops_per_gpu" << 9 << 7.0 << 17.5;
     }
 
     void devSetTimeErrorDoesNotRegress()
