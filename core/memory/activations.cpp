@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/memory/activations.h"
 
+#include "core/model/frameworks.h"
+
 #include "core/memory/modelstates.h"
 
 #include <algorithm>
@@ -29,7 +31,8 @@ Dtypes dtypesOf(const TrainingConfig& t)
     const StateBytesPerParam r = stateBytesPerParam(t);
     Dtypes d;
     d.compute = r.computeBytes;
-    d.autocast = r.autocastCopies && kernelStyle(t.framework) == KernelStyle::Eager;
+    d.autocast = r.autocastCopies && kernelStyle(t.framework) == KernelStyle::Eager
+        && frameworkCapabilities(t.framework).autocast;
     d.residual = d.autocast ? 4 : d.compute;
     return d;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/memory/memorymodel.h"
 
+#include "core/model/frameworks.h"
+
 #include "core/memory/activations.h"
 #include "core/memory/modelstates.h"
 #include "core/memory/pipelinememory.h"
@@ -66,7 +68,8 @@ MemoryBreakdown backwardStart(const MemoryContext& ctx, const TrainingConfig& t,
     const bool full = t.recompute == Recompute::Full;
     perMicroBatch += full ? params.layers * layerInputBytes(ctx, t) : stageLayerBytes(ctx, t, params.layers);
     b.activationsBytes = in.inFlight * perMicroBatch;
-    if (regime.autocastCopies && kernelStyle(t.framework) == KernelStyle::Eager)
+    if (regime.autocastCopies && kernelStyle(t.framework) == KernelStyle::Eager
+        && frameworkCapabilities(t.framework).autocast)
         applyCastCache(ctx, t, in, params, logits, b);
     return b;
 }

@@ -53,6 +53,12 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.zero3GathersOnRecompute = entry.at("zero3_gathers_on_recompute").get<bool>();
     caps.gradReduceFp32 = entry.at("grad_reduce_fp32").get<bool>();
     caps.fusedKernels = entry.at("fused_kernels").get<bool>();
+    caps.autocast = entry.at("autocast").get<bool>();
+    if (const auto& overlap = entry.at("zero3_overlap"); !overlap.is_null()) {
+        caps.zero3Overlap = overlap.get<double>();
+        if (*caps.zero3Overlap < 0 || *caps.zero3Overlap > 1)
+            throw std::runtime_error(where + ".zero3_overlap: a share between 0 and 1");
+    }
     caps.source = entry.value("source", "");
     return caps;
 }

@@ -5,6 +5,7 @@
 
 #include "core/model/scenario.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct FrameworkCapabilities
     bool distributedOptimizer = false; ///< stage 1 is Megatron's distributed optimizer (over DP×CP)
     AttentionKind defaultAttention = AttentionKind::Flash; ///< used when the attention kernel is not stated
     bool zero3GathersOnRecompute = false; ///< a recomputed forward gathers ZeRO-3 parameters once more
+    bool autocast = false; ///< 16-bit training is torch.autocast over fp32 parameters (else 16-bit parameters)
+    std::optional<double> zero3Overlap; ///< replaces the family's zero3_overlap for frameworks that prefetch
     bool fusedKernels = true; ///< fused kernels (time model); false = eager PyTorch ops issued from Python
     bool gradReduceFp32 = true; ///< mixed-precision gradients are reduced as fp32 (else in the 16-bit dtype)
     std::string source;

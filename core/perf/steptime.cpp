@@ -206,7 +206,8 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
         // Prefetched gathers run under every kernel of the micro-batch, the recomputed forward included.
         const double window = st.forwardS + st.backwardInputS + st.backwardWeightS + st.recomputeS;
         dp.totalS = m * perMb;
-        dp.exposedS = m * std::max(0.0, perMb - s.c.efficiency.zero3Overlap * window);
+        const double overlap = caps.zero3Overlap.value_or(s.c.efficiency.zero3Overlap);
+        dp.exposedS = m * std::max(0.0, perMb - overlap * window);
     } else if (s.tr.zeroStage >= 1 || s.tr.distributedOptimizer) { // RS grads under backward, AG params under forward
         const double rs = groupCollectiveS(Collective::ReduceScatter, gradS, group, f);
         const double ag = groupCollectiveS(Collective::AllGather, weightS, group, f);
