@@ -7,6 +7,8 @@
 //          coordinate descent of the named keys of one family ("defaults" or a family name) on
 //          median + p90 of the absolute throughput and MFU errors; prints the fitted family as JSON.
 //          This is how data/efficiency.json was produced; keys not named keep their values.
+//        bench_calibrate --cross-validate
+//          leave-one-source-out: re-fit on the other sources, predict the one left out (docs/cross-validation.md)
 #include "core/cli/casepredictor.h"
 #include "core/io/validationcase.h"
 #include "core/model/enumnames.h"
@@ -159,8 +161,10 @@ double objectiveWith(
 }
 
 /// Coordinate descent with multiplicative steps that halve when no key improves; values stay non-negative and
-/// fractions (keys ending in _fraction, _overlap, _hierarchy, link_scale_*) stay within [0, 1].
-int fit(const DevSet& set, nlohmann::json document, const std::string& family, const std::vector<std::string>& keys)
+/// fractions (keys ending in _fraction, _overlap, _hierarchy, link_scale_*) stay within [0, 1]. Returns the
+/// document with the fitted values.
+nlohmann::json fitKeys(const DevSet& set, nlohmann::json document, const std::string& family,
+    const std::vector<std::string>& keys, bool verbose, double finestStep = 0.004)
 {
     auto bounded = [](const std::string& key, double v) {
         const bool fraction = key.ends_with("_fraction") || key.ends_with("_overlap") || key.ends_with("_hierarchy")
@@ -168,8 +172,9 @@ int fit(const DevSet& set, nlohmann::json document, const std::string& family, c
         return std::clamp(v, 0.0, fraction ? 1.0 : 1e9);
     };
     double best = evaluate(set, EfficiencyTable::fromJson(document.dump()), false).objective();
-    std::fprintf(stderr, "start objective %.4f\n", best);
-    for (double step = 0.2; step > 0.004; step /= 2) {
+    if (verbose)
+        std::fprintf(stderr, "start objective %.4f\n", best);
+    for (double step = 0.2; step > finestStep; step /= 2) {
         bool improved = true;
         while (improved) {
             improved = false;
@@ -183,8 +188,9 @@ int fit(const DevSet& set, nlohmann::json document, const std::string& family, c
                     if (score < best - 1e-6) {
                         best = score;
                         improved = true;
-                        std::fprintf(
-                            stderr, "  %-28s %.4g -> %.4g  objective %.4f\n", key.c_str(), value, candidate, best);
+                        if (verbose)
+                            std::fprintf(
+                                stderr, "  %-28s %.4g -> %.4g  objective %.4f\n", key.c_str(), value, candidate, best);
                         break;
                     }
                     familyEntry(document, family)[key] = value;
@@ -192,8 +198,76 @@ int fit(const DevSet& set, nlohmann::json document, const std::string& family, c
             }
         }
     }
-    std::printf("%s\n", familyEntry(document, family).dump(1).c_str());
-    printSummary(evaluate(set, EfficiencyTable::fromJson(document.dump()), false));
+    return document;
+}
+
+int fit(
+    const DevSet& set, const nlohmann::json& document, const std::string& family, const std::vector<std::string>& keys)
+{
+    nlohmann::json fitted = fitKeys(set, document, family, keys, true);
+    std::printf("%s\n", familyEntry(fitted, family).dump(1).c_str());
+    printSummary(evaluate(set, EfficiencyTable::fromJson(fitted.dump()), false));
+    return 0;
+}
+
+/// The keys data/efficiency.json was fitted on, per family (its comment says which were held at physical values).
+const std::vector<std::pair<std::string, std::vector<std::string>>> kFittedKeys = {
+    {"defaults",
+        {"gemm_peak_fraction", "gemm_half_gflop", "hbm_fraction", "elementwise_passes_eager", "host_op_s", "tp_overlap",
+            "step_overhead_s"}},
+    {"Ampere", {"link_scale_up", "tp_overlap", "pp_overlap", "zero3_overlap"}},
+};
+
+DevSet subset(const DevSet& set, const std::string& source, bool keep)
+{
+    DevSet out;
+    out.truths = set.truths;
+    for (const auto& c : set.cases)
+        if ((set.truths.at(c.id).source == source) == keep)
+            out.cases.push_back(c);
+    return out;
+}
+
+/// Leave one source out: re-fit the fitted keys on every other source, predict the one left out. The held-out
+/// errors say how the model does on a source it was not calibrated on, which is what unseen cases face.
+int crossValidate(const DevSet& set)
+{
+    std::vector<std::string> sources;
+    for (const auto& c : set.cases)
+        if (std::find(sources.begin(), sources.end(), set.truths.at(c.id).source) == sources.end())
+            sources.push_back(set.truths.at(c.id).source);
+    const nlohmann::json builtin = nlohmann::json::parse(EfficiencyTable::builtinJsonText());
+    Summary heldOut, inSample;
+    std::printf("# Leave-one-source-out cross-validation\n\n"
+                "Produced by `bench_calibrate --cross-validate`. For each source of the development set, the keys that "
+                "`data/efficiency.json` was fitted on are re-fitted on all other sources (coordinate descent from the "
+                "shipped values), then the left-out source is predicted. Layouts are chosen as `validate` chooses "
+                "them.\n\n"
+                "| left-out source | cases | throughput median | throughput max | in-sample median |\n"
+                "|---|---:|---:|---:|---:|\n");
+    for (const auto& source : sources) {
+        const DevSet train = subset(set, source, false), test = subset(set, source, true);
+        nlohmann::json document = builtin;
+        for (const auto& [family, keys] : kFittedKeys)
+            document = fitKeys(train, document, family, keys, false, 0.02);
+        const Summary shipped = evaluate(test, EfficiencyTable::builtin(), false);
+        const Summary s = evaluate(test, EfficiencyTable::fromJson(document.dump()), false);
+        for (double e : s.all.values)
+            heldOut.all.values.push_back(e);
+        for (double e : s.mfu.values)
+            heldOut.mfu.values.push_back(e);
+        for (double e : shipped.all.values)
+            inSample.all.values.push_back(e);
+        std::printf("| %s | %zu | %.1f %% | %.1f %% | %.1f %% |\n", source.c_str(), test.cases.size(),
+            100 * s.all.quantile(0.5), 100 * s.all.quantile(1.0), 100 * shipped.all.quantile(0.5));
+        std::fflush(stdout);
+    }
+    std::printf("\nAll held-out predictions (throughput: tokens/s, else MFU; n = %zu): median %.1f %%, p90 %.1f %%; "
+                "MFU (n = %zu): median %.1f %%, p90 %.1f %%. In-sample with the shipped parameters: median %.1f %%, "
+                "p90 %.1f %%.\n",
+        heldOut.all.values.size(), 100 * heldOut.all.quantile(0.5), 100 * heldOut.all.quantile(0.9),
+        heldOut.mfu.values.size(), 100 * heldOut.mfu.quantile(0.5), 100 * heldOut.mfu.quantile(0.9),
+        100 * inSample.all.quantile(0.5), 100 * inSample.all.quantile(0.9));
     return 0;
 }
 
@@ -204,6 +278,8 @@ int main(int argc, char** argv)
     try {
         const DevSet set = loadDevSet();
         const std::vector<std::string> args(argv + 1, argv + argc);
+        if (!args.empty() && args[0] == "--cross-validate")
+            return crossValidate(set);
         if (!args.empty() && args[0] == "--fit") {
             if (args.size() < 3)
                 throw std::runtime_error("usage: bench_calibrate --fit FAMILY KEY... [--from efficiency.json]");

@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -105,6 +106,29 @@ private Q_SLOTS:
         qInfo("first results %lld ms after the edit", firstResultMs);
         QVERIFY(firstResultMs >= 0);
         QVERIFY(everyBestUsesGpus(panel, 64));
+    }
+
+    void sweepOffersOnlyTheFrameworksOptions()
+    {
+        // DeepSpeed runs 1F1B only and no selective recompute: no swept layout may use anything else, and the
+        // status line says why.
+        ScenarioDocument document;
+        core::Scenario edited = document.scenario();
+        edited.training.framework = core::Framework::DeepSpeed;
+        document.edit(edited, QStringLiteral("DeepSpeed"));
+        GridExplorerPanel panel(&document);
+        QSignalSpy finished(&panel, &GridExplorerPanel::sweepFinished);
+        QVERIFY(finished.wait(60000));
+        const auto& top = panel.runner()->lastResult().top;
+        QVERIFY(!top.empty());
+        for (const auto& r : top) {
+            QVERIFY(r.candidate.schedule == core::PipelineSchedule::OneFOneB);
+            QVERIFY(r.candidate.recompute != core::Recompute::Selective);
+        }
+        const auto* status = panel.findChild<QLabel*>(QStringLiteral("grid.status"));
+        QVERIFY(status);
+        QVERIFY2(status->toolTip().contains(QStringLiteral("schedules")), qPrintable(status->toolTip()));
+        QVERIFY2(status->toolTip().contains(QStringLiteral("DeepSpeed")), qPrintable(status->toolTip()));
     }
 
     void guiThreadKeepsTickingDuringARealSweep()

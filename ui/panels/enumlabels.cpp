@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/enumlabels.h"
 
+#include "core/model/frameworks.h"
+
+#include <QObject>
+#include <QStringList>
+
 #include <QCoreApplication>
 
 namespace clusterplanner::ui {
@@ -127,6 +132,28 @@ QString enumLabel(core::PipelineSchedule value)
         return tr("Zero bubble (ZB-H1)");
     }
     return {};
+}
+
+QString frameworkOptionsText(core::Framework framework)
+{
+    const core::FrameworkCapabilities& caps = core::frameworkCapabilities(framework);
+    auto join = [](const auto& values) {
+        QStringList labels;
+        for (const auto& value : values)
+            labels << enumLabel(value);
+        return labels.join(QStringLiteral(", "));
+    };
+    QStringList zero;
+    for (int stage : caps.zeroStages)
+        zero << QString::number(stage);
+    QStringList lines {QObject::tr("%1 runs:").arg(enumLabel(framework)),
+        QObject::tr("schedules: %1").arg(join(caps.schedules)),
+        QObject::tr("recompute: %1").arg(join(caps.recomputeModes)),
+        QObject::tr("ZeRO stages: %1").arg(zero.join(", "))};
+    if (caps.maxPipelineStages == 1)
+        lines << QObject::tr("no pipeline stages");
+    lines << QObject::tr("Settings fixed in the scenario are swept as given.");
+    return lines.join('\n');
 }
 
 } // namespace clusterplanner::ui

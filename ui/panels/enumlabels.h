@@ -18,4 +18,7 @@ QString enumLabel(core::Framework value);
 QString enumLabel(core::RankOrdering value);
 QString enumLabel(core::PipelineSchedule value);
 
+/// What a sweep offers for the framework's free dimensions (data/frameworks.json), one line per dimension.
+QString frameworkOptionsText(core::Framework framework);
+
 } // namespace clusterplanner::ui

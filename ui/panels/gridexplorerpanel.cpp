@@ -6,6 +6,7 @@
 #include "ui/charts/scatterchart.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/models/layouttablemodel.h"
+#include "ui/panels/enumlabels.h"
 #include "ui/sweep/sweeprunner.h"
 
 #include <QComboBox>
@@ -96,6 +97,7 @@ QWidget* GridExplorerPanel::createControls()
     m_progress->setMaximumWidth(160);
     m_cancel = new QPushButton(tr("Cancel"));
     m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("grid.status"));
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long texts must not widen the window
     auto* controls = new QWidget;
     auto* rows = new QVBoxLayout(controls);
@@ -205,6 +207,8 @@ void GridExplorerPanel::restartSweep()
     m_progress->setValue(0);
     m_cancel->setEnabled(true);
     m_status->setText(tr("Sweeping…"));
+    // The framework bounds the free dimensions; say which, so a missing schedule or ZeRO stage is explained.
+    m_status->setToolTip(frameworkOptionsText(m_document->scenario().training.framework));
     core::SweepSpec spec;
     spec.keepAll = false; // the panel keeps what streams in; the final result needs only the top and the front
     m_runner->start(m_document->scenario(), spec, m_document->revision());
