@@ -52,9 +52,9 @@ double attentionCoreS(const ModelConfig& m, const LayerShape& s, const ComputePe
     const double headDim = double(m.hidden) / m.heads;
     const double fullFlops = 4.0 * queries * m.seqLen * heads * headDim;
     if (s.attention != AttentionKind::Math)
-        return 0.5 * fullFlops / (p.tensorFlops * p.attentionPeakFraction);
+        return 0.5 * fullFlops / (p.attentionFlops * p.attentionPeakFraction);
     const double scoreBytes = 4.0 * queries * m.seqLen * heads * s.bytesPerActivation;
-    return fullFlops / (p.tensorFlops * gemmEfficiency(fullFlops / heads, p)) + memoryTimeS(scoreBytes, p);
+    return fullFlops / (p.attentionFlops * gemmEfficiency(fullFlops / heads, p)) + memoryTimeS(scoreBytes, p);
 }
 
 /// Passes over the b·s·f MLP activation, forward. Fused: SwiGLU reads gate + up and writes once (3), GELU reads
@@ -115,7 +115,14 @@ ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const Efficie
     p.tensorFlops = gpu.peakFlops(precision);
     p.hbmBytesPerS = gpu.hbmTBs * 1e12;
     p.gemmPeakFraction = precision == Precision::Fp32 ? e.fp32PeakFraction : e.gemmPeakFraction;
-    p.gemmHalfFlops = e.gemmHalfGflop * 1e9 * (precision == Precision::Fp32 ? 0.1 : 1.0); // fp32: 10× lower peak
+    // F½ (the size at which fixed costs halve a GEMM's efficiency) scales with the peak: fp32 10× lower.
+    const double sixteenBitPeak = gpu.peakFlops(Precision::AmpBf16);
+    p.gemmHalfFlops = e.gemmHalfGflop * 1e9 * (precision == Precision::Fp32 ? 0.1 : p.tensorFlops / sixteenBitPeak);
+    // Transformer Engine's default FP8 recipe runs GEMMs in FP8 but attention in bf16, and quantizes every GEMM
+    // input: read 2 B, write 1 B per element (plus its transpose for the backward, another 1 + 1 B).
+    const bool fp8 = precision == Precision::Fp8 && p.tensorFlops > sixteenBitPeak;
+    p.attentionFlops = fp8 ? sixteenBitPeak : p.tensorFlops;
+    p.fp8CastBytesPerInput = fp8 ? 5.0 : 0.0;
     p.attentionPeakFraction = precision == Precision::Fp32 ? e.fp32PeakFraction * 0.5 : e.attentionPeakFraction;
     p.attentionBackwardFactor = e.attentionBackwardFactor;
     p.hbmFraction = e.hbmFraction;
@@ -134,7 +141,8 @@ double gemmTimeS(double m, double k, double n, double beta, const ComputePeaks& 
         return 0; // an absent GEMM (e.g. no dense MLP in an MoE layer); 0/0 would poison the step time with NaN
     const double flops = 2.0 * m * k * n;
     const double computeS = flops / (p.tensorFlops * gemmEfficiency(flops, p));
-    return std::max(computeS, memoryTimeS((m * k + k * n + m * n) * beta, p));
+    const double castS = memoryTimeS(m * k * p.fp8CastBytesPerInput, p);
+    return std::max(computeS, memoryTimeS((m * k + k * n + m * n) * beta, p)) + castS;
 }
 
 double memoryTimeS(double bytes, const ComputePeaks& p)

@@ -13,6 +13,8 @@ namespace clusterplanner::core::perf {
 struct ComputePeaks
 {
     double tensorFlops = 0; ///< dense peak for the GEMM precision, FLOP/s (fp32: the fp32 peak)
+    double attentionFlops = 0; ///< peak the attention core runs at (FP8 recipes keep attention in bf16)
+    double fp8CastBytesPerInput = 0; ///< FP8: bytes moved to quantize a GEMM input element (0 otherwise)
     double hbmBytesPerS = 0; ///< datasheet bandwidth, B/s
     double gemmPeakFraction = 0.8; ///< η∞ for this precision
     double gemmHalfFlops = 2e9; ///< F½ in FLOP

@@ -123,6 +123,31 @@ private Q_SLOTS:
         QCOMPARE(p.tensorFlops, 66.9e12);
     }
 
+    void fp8SpeedsUpGemmsButNotAttention()
+    {
+        // FP8 doubles the GEMM peak but keeps attention in bf16 and pays a quantization pass per GEMM input, so a
+        // layer gains well under 2x (TE's default recipe).
+        const GpuSpec& h100 = *GpuCatalog::builtin().find("H100-SXM-80GB");
+        const EfficiencyParams e;
+        const auto bf16 = computePeaks(h100, Precision::AmpBf16, e);
+        const auto fp8 = computePeaks(h100, Precision::Fp8, e);
+        const double peakRatio = fp8.tensorFlops / bf16.tensorFlops;
+        QVERIFY(std::abs(peakRatio - 2) < 0.01); // 1,979 vs 989 TFLOP/s dense
+        QCOMPARE(fp8.attentionFlops, bf16.tensorFlops);
+        QCOMPARE(fp8.gemmHalfFlops, peakRatio * bf16.gemmHalfFlops); // fixed costs weigh the same at twice the rate
+        const double bigGemmRatio = gemmTimeS(8192, 8192, 8192, 1, fp8) / gemmTimeS(8192, 8192, 8192, 2, bf16);
+        QVERIFY2(bigGemmRatio > 0.5 && bigGemmRatio < 0.6, qPrintable(QString::number(bigGemmRatio)));
+        const ModelConfig llama = modelPreset("Llama 3 70B");
+        LayerShape shape;
+        shape.tensorParallel = 8;
+        shape.sequenceParallel = true;
+        const auto slow = layerTime(llama, shape, false, bf16, e);
+        const auto fast = layerTime(llama, shape, false, fp8, e);
+        QCOMPARE(fast.attentionCoreForwardS, slow.attentionCoreForwardS);
+        const double speedup = slow.forwardS / fast.forwardS;
+        QVERIFY2(speedup > 1.2 && speedup < 1.8, qPrintable(QString::number(speedup)));
+    }
+
     void efficiencyTableByFamily()
     {
         const auto& table = EfficiencyTable::builtin();
