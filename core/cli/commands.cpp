@@ -20,7 +20,7 @@ const std::vector<Command>& commands()
         {"cost", "capex, opex, TCO, cloud and energy: --gpus N --gpu ID --hours H, or --scenario FILE", &runCost},
         {"estimate", "per-GPU memory and step time of a case file (--case FILE [--efficiency FILE]), JSON",
             &runEstimate},
-        {"validate", "predicted vs measured (--cases FILE --truth FILE [--markdown] [--efficiency FILE])",
+        {"validate", "predicted vs measured (--cases FILE --truth FILE [--markdown [--title T]] [--efficiency FILE])",
             &runValidate},
         {"sweep",
             "rank every valid layout of a case (--case FILE [--json | --format csv] [--top N] [--tp N ...] "

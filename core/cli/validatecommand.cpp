@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// clusterplanner validate --cases FILE --truth FILE [--markdown] [--efficiency FILE]: predicted vs measured, with error
-// summaries.
+// clusterplanner validate --cases FILE --truth FILE [--markdown [--title TEXT]] [--efficiency FILE]: predicted vs
+// measured, with error summaries.
 #include "core/cli/arguments.h"
 #include "core/cli/commandlist.h"
 #include "core/cli/efficiencyoption.h"
@@ -16,6 +16,8 @@ int runValidate(const Args& args, std::ostream& out, std::ostream&)
     const std::string casesPath = arguments.required("--cases");
     const std::string truthPath = arguments.required("--truth");
     const bool markdown = arguments.flag("--markdown");
+    const auto titleOption = arguments.value("--title");
+    const std::string title = titleOption.value_or("Validation on the development set");
     const auto efficiency = efficiencyOption(arguments);
     arguments.finish();
     const auto cases = readValidationCases(readTextFile(casesPath));
@@ -23,7 +25,8 @@ int runValidate(const Args& args, std::ostream& out, std::ostream&)
     const ValidationReport report = buildValidationReport(cases, truths, &efficiencyTable(efficiency));
     if (markdown) // the whole docs/validation.md, so that the committed file is exactly this output
         out << "<!-- Produced by: clusterplanner validate --cases " << casesPath << " --truth " << truthPath
-            << " --markdown -->\n\n# Validation on the development set\n\n"
+            << " --markdown" << (titleOption ? " --title \"" + title + "\"" : std::string()) << " -->\n\n# " << title
+            << "\n\n"
             << reportMarkdown(report);
     else
         out << reportJson(report) << "\n";

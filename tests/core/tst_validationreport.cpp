@@ -99,6 +99,25 @@ private Q_SLOTS:
         std::ostringstream md;
         QCOMPARE(runCommand({"validate", "--cases", kCases, "--truth", kTruth, "--markdown"}, md, err), 0);
         QVERIFY(md.str().find("| `peak_memory_gib` | 32 |") != std::string::npos);
+        QVERIFY(md.str().find("# Validation on the development set") != std::string::npos);
+        std::ostringstream titled;
+        QCOMPARE(runCommand({"validate", "--cases", kCases, "--truth", kTruth, "--markdown", "--title", "Other set"},
+                     titled, err),
+            0);
+        QVERIFY(titled.str().find("\n# Other set\n") != std::string::npos);
+        QVERIFY(titled.str().find("--title \"Other set\"") != std::string::npos); // the command reproduces it
+    }
+
+    void externalCheckFilesAreReadable()
+    {
+        // data/checks holds public measurements outside the development set (docs/external-checks.md): every case
+        // must still get a prediction.
+        const std::string dir = CLUSTERPLANNER_SOURCE_DIR "/data/checks/";
+        const auto report = buildValidationReport(readValidationCases(readFile(dir + "torchtitan_a100_cases.json")),
+            readValidationTruths(readFile(dir + "torchtitan_a100_truth.json")));
+        QVERIFY2(report.failures.empty(), report.failures.empty() ? "" : report.failures.front().c_str());
+        QCOMPARE(summaryOf(report, "tokens_per_s_per_gpu").count, 6);
+        QCOMPARE(summaryOf(report, "tokens_per_s_per_gpu").missing, 0);
     }
 
     void estimateCommandKeepsStableKeys()
