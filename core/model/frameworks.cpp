@@ -34,6 +34,18 @@ std::vector<Enum> parseNames(const nlohmann::json& entry, const char* key, const
     return values;
 }
 
+/// A share in [0, 1] or null.
+std::optional<double> optionalShare(const nlohmann::json& entry, const char* key, const std::string& where)
+{
+    const auto& value = entry.at(key);
+    if (value.is_null())
+        return std::nullopt;
+    const double share = value.get<double>();
+    if (share < 0 || share > 1)
+        throw std::runtime_error(where + "." + key + ": a share between 0 and 1 (got " + std::to_string(share) + ")");
+    return share;
+}
+
 FrameworkCapabilities parseEntry(const nlohmann::json& entry)
 {
     FrameworkCapabilities caps;
@@ -54,11 +66,8 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.gradReduceFp32 = entry.at("grad_reduce_fp32").get<bool>();
     caps.fusedKernels = entry.at("fused_kernels").get<bool>();
     caps.autocast = entry.at("autocast").get<bool>();
-    if (const auto& overlap = entry.at("zero3_overlap"); !overlap.is_null()) {
-        caps.zero3Overlap = overlap.get<double>();
-        if (*caps.zero3Overlap < 0 || *caps.zero3Overlap > 1)
-            throw std::runtime_error(where + ".zero3_overlap: a share between 0 and 1");
-    }
+    caps.zero3Overlap = optionalShare(entry, "zero3_overlap", where);
+    caps.zero3Hierarchy = optionalShare(entry, "zero3_hierarchy", where);
     caps.source = entry.value("source", "");
     return caps;
 }

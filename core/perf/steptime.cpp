@@ -191,7 +191,7 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
     const double ov = s.c.efficiency.dpOverlap;
     const Fabric& f = s.c.fabric;
     if (s.tr.zeroStage >= 3) { // parameters gathered forward and backward, grads reduce-scattered: every micro-batch
-        const double h = s.c.efficiency.zero3Hierarchy;
+        const double h = caps.zero3Hierarchy.value_or(s.c.efficiency.zero3Hierarchy);
         // "Flat" is a ring whose every hop may cross the network, so NIC bandwidth bounds it; a group inside one
         // scale-up domain stays on NVLink either way.
         const GroupSpan flat = group.domains <= 1 ? group : GroupSpan {group.size, 1, group.size};

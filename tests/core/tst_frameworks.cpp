@@ -94,7 +94,8 @@ private Q_SLOTS:
         auto document = nlohmann::json::parse(R"({"frameworks": [{"id": "deepspeed", "schedules": ["1f1b", "dualpipe"],
             "recompute": ["full"], "zero_stages": [0], "max_zero_stage_with_pipeline": 1, "max_pipeline_stages": 0,
             "sequence_parallel": false, "distributed_optimizer": false, "default_attention": "math",
-            "zero3_gathers_on_recompute": true, "grad_reduce_fp32": false, "fused_kernels": true, "autocast": false, "zero3_overlap": null}]})");
+            "zero3_gathers_on_recompute": true, "grad_reduce_fp32": false, "fused_kernels": true, "autocast": false, "zero3_overlap": null,
+            "zero3_hierarchy": null}]})");
         try {
             parseFrameworkCapabilities(document.dump());
             QFAIL("an unknown schedule was accepted");
