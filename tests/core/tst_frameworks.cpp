@@ -159,14 +159,24 @@ private Q_SLOTS:
 
     void deepSpeedGathersAgainOnRecompute()
     {
-        // Per micro-batch: forward and backward all-gathers plus one reduce-scatter of equal size (bf16 gradients
-        // in both frameworks); DeepSpeed's hooks add a third gather for the recomputed forward, FSDP's do not.
-        const auto ds = estimate(zero3Case(Framework::DeepSpeed, Recompute::Full));
-        const auto fsdp = estimate(zero3Case(Framework::Fsdp, Recompute::Full));
+        // Per micro-batch: forward and backward all-gathers plus one reduce-scatter of equal size (bf16 gradients);
+        // DeepSpeed's hooks add a third gather for the recomputed forward.
+        const auto full = estimate(zero3Case(Framework::DeepSpeed, Recompute::Full));
+        const auto none = estimate(zero3Case(Framework::DeepSpeed, Recompute::None));
+        QVERIFY(full.valid && none.valid);
+        QVERIFY2(
+            std::abs(full.dpTotalS / none.dpTotalS - 4.0 / 3.0) < 0.01, qPrintable(QString::number(full.dpTotalS)));
+    }
+
+    void fsdpGathersWholeBlocksOverEveryNic()
+    {
+        // FSDP gathers a block in one large collective that NCCL spreads over the node's 8 NICs; DeepSpeed's
+        // per-parameter collectives were measured at one NIC per rank. Same bytes (bf16 both ways), no recompute.
+        const auto ds = estimate(zero3Case(Framework::DeepSpeed, Recompute::None));
+        const auto fsdp = estimate(zero3Case(Framework::Fsdp, Recompute::None));
         QVERIFY(ds.valid && fsdp.valid);
-        QVERIFY2(std::abs(ds.dpTotalS / fsdp.dpTotalS - 4.0 / 3.0) < 0.01, qPrintable(QString::number(ds.dpTotalS)));
-        const auto dsNoRecompute = estimate(zero3Case(Framework::DeepSpeed, Recompute::None));
-        QVERIFY(std::abs(dsNoRecompute.dpTotalS / fsdp.dpTotalS - 1.0) < 1e-9);
+        QVERIFY2(fsdp.dpTotalS < ds.dpTotalS / 4, qPrintable(QString::number(ds.dpTotalS / fsdp.dpTotalS)));
+        QVERIFY(fsdp.dpExposedS <= ds.dpExposedS);
     }
 
     void gradientsTravelInTheFrameworksDtype()
