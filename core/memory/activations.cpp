@@ -111,11 +111,15 @@ PerToken fusedLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
 {
     const double scale = dtypesOf(t).compute / 2; // K22 counts 2-byte activations
     const bool dropout = hasDropout(ctx, t);
+    // Transformer Engine's FP8 recipe saves every GEMM input for the backward as its FP8 copy (1 byte): the QKV
+    // and MLP inputs, the projection input and the second MLP GEMM's input.
+    const double gemmInput = t.precision == Precision::Fp8 ? 1 : 2 * scale;
     PerToken p;
     // Two norm inputs, QKV input, MLP input (+ two 1-byte dropout masks): K22's replicated 10sbh.
-    p.replicated = scale * 8 * ctx.h + (dropout ? 2 * ctx.h : 0);
-    const double attention = scale * (2 * ctx.h + 2 * ctx.hKv + 2 * ctx.hKv + 2 * ctx.h); // Q, K, V, proj input
-    const double mlp = scale * (ctx.model.mlp == MlpKind::SwiGlu ? 6 * f : 4 * f); // fused SwiGLU keeps gate+up
+    p.replicated = scale * 4 * ctx.h + 2 * gemmInput * ctx.h + (dropout ? 2 * ctx.h : 0);
+    const double attention = scale * (2 * ctx.h + 2 * ctx.hKv + 2 * ctx.hKv) + gemmInput * ctx.h; // Q, K, V, proj
+    // Fused SwiGLU keeps gate and up (the activation's input); GELU its input; then the down GEMM's input.
+    const double mlp = scale * (ctx.model.mlp == MlpKind::SwiGlu ? 4 * f : 2 * f) + gemmInput * f;
     p.sharded = attention + mlp;
     return p;
 }

@@ -102,6 +102,20 @@ private Q_SLOTS:
             bytes -= 2048.0 * 96 * 4 / tp; // remove the flash log-sum-exp the paper does not count
         QCOMPARE(std::round(bytes / kMiB), expectedMiB);
     }
+    void fp8SavesGemmInputsAsOneByte()
+    {
+        // TE's FP8 recipe keeps the QKV, projection, MLP and down-projection inputs as FP8 copies. GPT-3 (GELU
+        // 4h MLP, MHA, dropout) at TP 8 with SP, per token: K22's (8h + 2h masks)/t + (8h + 16h)/t = 34h/t becomes
+        // (4h + 2h + 2h masks)/t + (6h + h + 8h + 4h)/t = 27h/t, before the flash statistics.
+        const MemoryContext ctx = makeMemoryContext(gpt3(), nullptr);
+        TrainingConfig t = megatron(8, true, Recompute::Selective);
+        const double bf16 = layerActivationBytes(ctx, t, false);
+        t.precision = Precision::Fp8;
+        const double fp8 = layerActivationBytes(ctx, t, false);
+        const double lse = 2048.0 * 96 * 4 / 8;
+        QVERIFY2(std::abs((fp8 - lse) / (bf16 - lse) - 27.0 / 34.0) < 1e-9, qPrintable(QString::number(fp8 / bf16)));
+    }
+
     void korthikantiFullRecomputeKeepsLayerInput()
     {
         const MemoryContext ctx = makeMemoryContext(gpt3(), nullptr);
