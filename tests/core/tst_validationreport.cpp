@@ -117,6 +117,7 @@ private Q_SLOTS:
             readValidationCases(readFile(dir + "cases.json")), readValidationTruths(readFile(dir + "truth.json")));
         QVERIFY2(report.failures.empty(), report.failures.empty() ? "" : report.failures.front().c_str());
         QCOMPARE(summaryOf(report, "tokens_per_s_per_gpu").count, 13);
+        QCOMPARE(summaryOf(report, "mfu").count, 7);
         QCOMPARE(summaryOf(report, "tokens_per_s_per_gpu").missing, 0);
     }
 
