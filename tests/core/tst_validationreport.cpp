@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cli/casepredictor.h"
 #include "core/cli/commands.h"
 #include "core/cli/validationreport.h"
 #include "tests/core/clitesthelpers.h"
@@ -8,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -154,6 +156,28 @@ private Q_SLOTS:
         const auto& chosen = (*strong)["chosen"];
         QCOMPARE(chosen["tp"].get<int>() * chosen["pp"].get<int>() * chosen["dp"].get<int>(), 96);
         QVERIFY(!(*strong)["choices"].empty());
+    }
+
+    void aBatchThatDpDoesNotDivideIsRoundedAndSaidSo()
+    {
+        // OPT-175B style: 1,024 sequences on DP 124. The case is laid out with 992 (8 per rank), the step time
+        // scaled back to the stated 1,024, and the choice reported.
+        auto cases = nlohmann::json::parse(readFile(kCases));
+        auto c = *std::find_if(
+            cases.begin(), cases.end(), [](const auto& e) { return e["id"] == "narayanan21_t2_ptdp_174p6b_1536gpu"; });
+        c["id"] = "rounded";
+        c["cluster"]["num_gpus"] = 992;
+        c["training"]["global_batch_seqs"] = 1024;
+        c["training"]["micro_batch"] = nullptr;
+        c["parallelism"]
+            = {{"tp", 8}, {"pp", 1}, {"cp", 1}, {"dp", 124}, {"ep", nullptr}, {"vpp", nullptr}, {"schedule", nullptr}};
+        const CasePrediction p = predictCase(readValidationCases(nlohmann::json::array({c}).dump()).front());
+        QVERIFY2(p.ok, p.error.c_str());
+        QCOMPARE(p.chosen.globalBatch, 992);
+        QVERIFY(std::any_of(p.choices.begin(), p.choices.end(),
+            [](const std::string& s) { return s.find("global_batch 992 instead of 1024") != std::string::npos; }));
+        const double tokensFromStep = 1024.0 * 2048 / *p.stepTimeS / 992;
+        QVERIFY(std::abs(tokensFromStep / *p.tokensPerSPerGpu - 1) < 1e-9);
     }
 
     void estimateReportsAnInvalidLayout()
