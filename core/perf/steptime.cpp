@@ -179,6 +179,33 @@ struct DataParallelTimes
     double totalS = 0, exposedS = 0, hiddenS = 0;
 };
 
+/// ZeRO-3: parameters gathered for forward and backward and gradients reduce-scattered, every micro-batch.
+DataParallelTimes zero3Times(
+    const Setup& s, const FrameworkCapabilities& caps, double weightS, double gradS, const StageTimes& st, int m)
+{
+    const GroupSpan& group = s.spans.dpCp;
+    const Fabric& f = s.c.fabric;
+    const double h = caps.zero3Hierarchy.value_or(s.c.efficiency.zero3Hierarchy);
+    // "Flat" is a ring whose every hop may cross the network, so NIC bandwidth bounds it; a group inside one
+    // scale-up domain stays on NVLink either way.
+    const GroupSpan flat = group.domains <= 1 ? group : GroupSpan {group.size, 1, group.size};
+    auto cost = [&](Collective c, double bytes) {
+        return h * groupCollectiveS(c, bytes, group, f) + (1 - h) * groupCollectiveS(c, bytes, flat, f);
+    };
+    // Where the framework's hooks fire again on a recomputed forward (DeepSpeed), full recompute gathers the
+    // parameters a third time (data/frameworks.json).
+    const bool regather = s.tr.recompute == Recompute::Full && caps.zero3GathersOnRecompute;
+    const double gathers = regather ? 3 : 2;
+    const double perMb = gathers * cost(Collective::AllGather, weightS) + cost(Collective::ReduceScatter, gradS);
+    // Prefetched gathers run under every kernel of the micro-batch, the recomputed forward included.
+    const double window = st.forwardS + st.backwardInputS + st.backwardWeightS + st.recomputeS;
+    const double overlap = caps.zero3Overlap.value_or(s.c.efficiency.zero3Overlap);
+    DataParallelTimes dp;
+    dp.totalS = m * perMb;
+    dp.exposedS = m * std::max(0.0, perMb - overlap * window);
+    return dp;
+}
+
 DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTimes& st, int m)
 {
     DataParallelTimes dp;
@@ -190,24 +217,8 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
     const double gradS = gpuParams * gradBytes(prec, caps), weightS = gpuParams * weightBytes(prec);
     const double ov = s.c.efficiency.dpOverlap;
     const Fabric& f = s.c.fabric;
-    if (s.tr.zeroStage >= 3) { // parameters gathered forward and backward, grads reduce-scattered: every micro-batch
-        const double h = caps.zero3Hierarchy.value_or(s.c.efficiency.zero3Hierarchy);
-        // "Flat" is a ring whose every hop may cross the network, so NIC bandwidth bounds it; a group inside one
-        // scale-up domain stays on NVLink either way.
-        const GroupSpan flat = group.domains <= 1 ? group : GroupSpan {group.size, 1, group.size};
-        auto cost = [&](Collective c, double bytes) {
-            return h * groupCollectiveS(c, bytes, group, f) + (1 - h) * groupCollectiveS(c, bytes, flat, f);
-        };
-        // Forward and backward gather the parameters; where the framework's hooks fire again on a recomputed
-        // forward (DeepSpeed), full recompute gathers them a third time (data/frameworks.json).
-        const bool regather = s.tr.recompute == Recompute::Full && caps.zero3GathersOnRecompute;
-        const double gathers = regather ? 3 : 2;
-        const double perMb = gathers * cost(Collective::AllGather, weightS) + cost(Collective::ReduceScatter, gradS);
-        // Prefetched gathers run under every kernel of the micro-batch, the recomputed forward included.
-        const double window = st.forwardS + st.backwardInputS + st.backwardWeightS + st.recomputeS;
-        dp.totalS = m * perMb;
-        const double overlap = caps.zero3Overlap.value_or(s.c.efficiency.zero3Overlap);
-        dp.exposedS = m * std::max(0.0, perMb - overlap * window);
+    if (s.tr.zeroStage >= 3) {
+        dp = zero3Times(s, caps, weightS, gradS, st, m);
     } else if (s.tr.zeroStage >= 1 || s.tr.distributedOptimizer) { // RS grads under backward, AG params under forward
         const double rs = groupCollectiveS(Collective::ReduceScatter, gradS, group, f);
         const double ag = groupCollectiveS(Collective::AllGather, weightS, group, f);
