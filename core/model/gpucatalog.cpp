@@ -35,6 +35,7 @@ GpuSpec parseGpu(const nlohmann::json& g)
     spec.name = g.at("name").get<std::string>();
     spec.vendor = g.value("vendor", "");
     spec.memoryGB = g.at("memory_gb").get<double>();
+    spec.memoryTotalMiB = optionalNumber(g, "memory_total_mib");
     spec.hbmTBs = g.at("hbm_tb_s").get<double>();
     spec.bf16Tflops = optionalNumber(g, "bf16_tflops");
     spec.fp16Tflops = optionalNumber(g, "fp16_tflops");

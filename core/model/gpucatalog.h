@@ -39,7 +39,13 @@ struct GpuSpec
     std::string notes;
     std::string source;
 
-    double memoryBytes() const { return memoryGB * 1e9; }
+    std::optional<double> memoryTotalMiB; ///< what the driver reports as total (nvidia-smi), where known
+    /// Device memory the driver reports, in bytes: the measured total where known, else the datasheet figure read
+    /// as GiB (HBM and GDDR come in binary sizes: an "80 GB" A100 reports 81,920 MiB).
+    double memoryBytes() const
+    {
+        return memoryTotalMiB ? *memoryTotalMiB * 1024.0 * 1024.0 : memoryGB * 1024.0 * 1024.0 * 1024.0;
+    }
     /// Dense tensor peak for the training precision in FLOP/s; falls back to the nearest supported type
     /// (fp16 for V100 bf16, bf16 for fp8 where FP8 is missing).
     double peakFlops(Precision precision) const;

@@ -154,7 +154,8 @@ private Q_SLOTS:
             [](const auto& e) { return e["id"] == "megatron_core_h100_strong_gpt3_175b_96gpu"; });
         QVERIFY(strong != list.end());
         const auto& chosen = (*strong)["chosen"];
-        QCOMPARE(chosen["tp"].get<int>() * chosen["pp"].get<int>() * chosen["dp"].get<int>(), 96);
+        QCOMPARE(
+            chosen["tp"].get<int>() * chosen["pp"].get<int>() * chosen["cp"].get<int>() * chosen["dp"].get<int>(), 96);
         QVERIFY(!(*strong)["choices"].empty());
     }
 
