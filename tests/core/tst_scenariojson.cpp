@@ -146,6 +146,22 @@ private Q_SLOTS:
         QCOMPARE(catalog.find("H100-SXM-80GB")->peakFlops(Precision::AmpBf16), 989.4e12);
         QCOMPARE(catalog.find("V100-SXM-32GB")->peakFlops(Precision::AmpBf16), 125e12); // falls back to fp16
     }
+
+    void capacityIsWhatTheDriverReports()
+    {
+        // "80 GB" parts report 80 GiB-ish totals (nvidia-smi), not 80·10^9 bytes; without a measured total the
+        // datasheet figure is read as GiB. Every GPU says where its scale-out network figure comes from.
+        const auto& catalog = GpuCatalog::builtin();
+        QCOMPARE(catalog.find("A100-SXM-80GB")->memoryBytes(), 81920.0 * 1024 * 1024);
+        QCOMPARE(catalog.find("H100-SXM-80GB")->memoryBytes(), 81559.0 * 1024 * 1024);
+        const GpuSpec* mi300 = catalog.find("MI300X");
+        QVERIFY(!mi300->memoryTotalMiB);
+        QCOMPARE(mi300->memoryBytes(), mi300->memoryGB * 1024 * 1024 * 1024);
+        for (const GpuSpec& gpu : catalog.gpus())
+            QVERIFY2(gpu.scaleoutGbpsPerGpu > 0, gpu.id.c_str());
+        QCOMPARE(catalog.find("A100-SXM-80GB")->scaleoutGbpsPerGpu, 200.0); // DGX A100: HDR per GPU
+        QCOMPARE(catalog.find("H100-SXM-80GB")->scaleoutGbpsPerGpu, 400.0); // DGX H100: NDR per GPU
+    }
 };
 
 QTEST_GUILESS_MAIN(TestScenarioJson)
