@@ -30,7 +30,8 @@ int runCatalog(const Args& args, std::ostream& out, std::ostream&)
         for (const auto& gpu : catalog.gpus())
             list.push_back({{"id", gpu.id}, {"name", gpu.name}, {"memory_gb", gpu.memoryGB}, {"hbm_tb_s", gpu.hbmTBs},
                 {"bf16_tflops", optionalJson(gpu.bf16Tflops)}, {"tdp_w", gpu.tdpW},
-                {"scaleup_domain_gpus", gpu.scaleupDomainGpus}});
+                {"scaleup_domain_gpus", gpu.scaleupDomainGpus}, {"memory_total_gib", gpu.memoryBytes() / (1u << 30)},
+                {"scaleout_gbps_per_gpu", gpu.scaleoutGbpsPerGpu}});
         out << list.dump(2) << "\n";
         return 0;
     }
