@@ -26,6 +26,7 @@ struct FrameworkCapabilities
     bool autocast = false; ///< 16-bit training is torch.autocast over fp32 parameters (else 16-bit parameters)
     std::optional<double> zero3Overlap; ///< replaces the family's zero3_overlap for frameworks that prefetch
     std::optional<double> zero3Hierarchy; ///< replaces the family's zero3_hierarchy (1 = every NIC of a node)
+    bool asyncP2p = true; ///< pipeline sends/receives overlap compute (else they run in turn, fully exposed)
     bool fusedKernels = true; ///< fused kernels (time model); false = eager PyTorch ops issued from Python
     bool gradReduceFp32 = true; ///< mixed-precision gradients are reduced as fp32 (else in the 16-bit dtype)
     std::string source;

@@ -332,7 +332,8 @@ StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& 
     // PP: one activation (or its gradient) per micro-batch per stage boundary each way; scattered over TP with SP.
     const double p2pBytes = tr.microBatch * (double(c.model->seqLen) / l.cp) * c.model->hidden * beta / (sp ? l.tp : 1);
     const double p2pS = l.pp > 1 ? groupCollectiveS(Collective::SendRecv, p2pBytes, s.spans.pp, c.fabric) : 0.0;
-    const double p2pExposedS = (1 - c.efficiency.ppOverlap) * p2pS;
+    const double ppOverlap = frameworkCapabilities(tr.framework).asyncP2p ? c.efficiency.ppOverlap : 0.0;
+    const double p2pExposedS = (1 - ppOverlap) * p2pS;
     const PipelineParams pp = pipelineParams(tr, st, p2pExposedS, m);
     const double makespan = l.pp > 1 ? fastMakespan(pp) : m * (pp.forward + pp.backward + pp.weightGrad);
 
