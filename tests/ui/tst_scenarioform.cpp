@@ -256,6 +256,24 @@ private Q_SLOTS:
         QCOMPARE(m_doc->scenario().model.layers, 126);
     }
 
+    void nicFollowsTheGpuUntilTheUserSetsIt()
+    {
+        // The start scenario's NIC is the H100 reference (400 Gb/s): picking an A100 takes DGX A100's 200 Gb/s in
+        // the same undo step; a NIC the user typed stays when the GPU changes.
+        QCOMPARE(m_doc->scenario().cluster.gpuId, std::string("H100-SXM-80GB"));
+        QCOMPARE(m_doc->scenario().cluster.nicGbps, 400.0);
+        auto* gpu = field<QComboBox>("cluster.gpu");
+        setWidgetValue(gpu, QStringLiteral("A100 SXM4 80GB"));
+        QCOMPARE(m_doc->scenario().cluster.gpuId, std::string("A100-SXM-80GB"));
+        QCOMPARE(m_doc->scenario().cluster.nicGbps, 200.0);
+        m_doc->undoStack()->undo();
+        QCOMPARE(m_doc->scenario().cluster.gpuId, std::string("H100-SXM-80GB"));
+        QCOMPARE(m_doc->scenario().cluster.nicGbps, 400.0);
+        setWidgetValue(field("cluster.nicGbps"), 300.0);
+        setWidgetValue(gpu, QStringLiteral("A100 SXM4 80GB"));
+        QCOMPARE(m_doc->scenario().cluster.nicGbps, 300.0);
+    }
+
     void formFollowsEditsMadeElsewhere()
     {
         Scenario s = m_doc->scenario();

@@ -191,7 +191,15 @@ void ScenarioForm::createClusterGroup()
             = std::find_if(gpus.begin(), gpus.end(), [&](const auto& gpu) { return gpu.id == s.cluster.gpuId; });
         return it == gpus.end() ? -1 : static_cast<int>(it - gpus.begin());
     };
-    auto write = [&gpus](core::Scenario& s, int index) { s.cluster.gpuId = gpus.at(index).id; };
+    // A NIC still at the old GPU's reference figure follows the new GPU's (DGX A100 200 Gb/s, DGX H100 400 Gb/s):
+    // one edit, so undo restores both; a NIC the user set stays.
+    auto write = [&gpus](core::Scenario& s, int index) {
+        const core::GpuSpec* old = core::GpuCatalog::builtin().find(s.cluster.gpuId);
+        const core::GpuSpec& chosen = gpus.at(index);
+        if (old && old->scaleoutGbpsPerGpu == s.cluster.nicGbps && chosen.scaleoutGbpsPerGpu > 0)
+            s.cluster.nicGbps = chosen.scaleoutGbpsPerGpu;
+        s.cluster.gpuId = chosen.id;
+    };
     m_binder->choiceField(
         form, {"cluster.gpu", tr("GPU type"), tr("Accelerator from the built-in GPU catalog")}, labels, read, write);
     m_binder->intField(
