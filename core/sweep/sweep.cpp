@@ -46,11 +46,15 @@ void work(SharedState& state)
         const std::size_t end = std::min(total, begin + kChunk);
         for (std::size_t i = begin; i < end; ++i)
             state.results[i] = state.evaluator.evaluate(state.candidates[i]);
-        const std::size_t done = state.done.fetch_add(end - begin) + (end - begin);
-        if (state.progress) {
-            std::lock_guard lock(state.progressMutex);
-            state.progress(double(done) / double(total), {state.results.data() + begin, end - begin});
+        if (!state.progress) {
+            state.done.fetch_add(end - begin);
+            continue;
         }
+        // Count under the lock that serialises the reports, so the fraction each report carries never falls
+        // behind an earlier one (two workers finishing together could otherwise report out of order).
+        std::lock_guard lock(state.progressMutex);
+        const std::size_t done = state.done.fetch_add(end - begin) + (end - begin);
+        state.progress(double(done) / double(total), {state.results.data() + begin, end - begin});
     }
 }
 
