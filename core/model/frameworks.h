@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What each training framework can run (pipeline schedules, recompute modes, ZeRO stages, sequence
-// parallelism) and what it does when a setting is left open, from data/frameworks.json.
+// parallelism), what it does when a setting is left open, and how it behaves where the time and memory models
+// depend on it (kernels, mixed precision, ZeRO-3 collectives, pipeline transfers), from data/frameworks.json.
 #pragma once
 
 #include "core/model/scenario.h"
