@@ -150,6 +150,8 @@ QString frameworkOptionsText(core::Framework framework)
         QObject::tr("schedules: %1").arg(join(caps.schedules)),
         QObject::tr("recompute: %1").arg(join(caps.recomputeModes)),
         QObject::tr("ZeRO stages: %1").arg(zero.join(", "))};
+    if (caps.maxZeroStageWithPipeline < 3)
+        lines << QObject::tr("with pipeline stages: ZeRO stage %1 at most").arg(caps.maxZeroStageWithPipeline);
     if (caps.maxPipelineStages == 1)
         lines << QObject::tr("no pipeline stages");
     lines << QObject::tr("Settings fixed in the scenario are swept as given.");

@@ -212,7 +212,10 @@ void ScenarioForm::createClusterGroup()
     m_binder->addRow(form, {"cluster.nodeCount", tr("Nodes"), tr("Servers needed: GPUs / GPUs per node, rounded up")},
         m_nodeCountLabel);
     m_binder->numberField(
-        form, {"cluster.nicGbps", tr("Scale-out NIC"), tr("Network bandwidth per GPU, each way")},
+        form,
+        {"cluster.nicGbps", tr("Scale-out NIC"),
+            tr("Network bandwidth per GPU, each way; follows the GPU type's reference system (DGX A100: "
+               "200 Gb/s) until you set it")},
         [](core::Scenario& s) -> double& { return s.cluster.nicGbps; }, 0.1, 100'000, 1, tr(" Gbit/s"));
     m_binder->numberField(
         form,
@@ -249,7 +252,8 @@ void ScenarioForm::createTrainingGroup()
         [](core::Scenario& s) -> core::AttentionKind& { return s.training.attention; });
     m_binder->enumField<core::Framework>(form,
         {"training.framework", tr("Framework"),
-            tr("Training stack: decides fused kernels and what eager PyTorch keeps alive (e.g. fp32 logits)")},
+            tr("Training stack: decides which schedules, recompute modes and ZeRO stages the explorer offers, fused "
+               "kernels vs eager PyTorch, and how gradients and ZeRO-3 traffic move")},
         [](core::Scenario& s) -> core::Framework& { return s.training.framework; });
     m_binder->enumField<core::PipelineSchedule>(form,
         {"training.schedule", tr("Pipeline schedule"), tr("Order of micro-batches across pipeline stages")},
