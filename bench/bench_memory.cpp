@@ -2,6 +2,7 @@
 // Nanoseconds per memory evaluation of a full layout (all stages' terms, fit) for Llama 3 8B and a 175B GPT.
 #include "core/memory/layoutcheck.h"
 #include "core/memory/memorymodel.h"
+#include "core/model/modelpresets.h"
 
 #include <chrono>
 #include <cstdio>
@@ -36,16 +37,7 @@ int main()
     std::printf(
         "memory evaluation, Llama 3 8B, DP16 TP4 PP4 (check + evaluate): %.1f ns\n", nsPerEvaluation(llama, t, 256));
 
-    ModelConfig gpt;
-    gpt.layers = 96;
-    gpt.hidden = 12288;
-    gpt.heads = 96;
-    gpt.kvHeads = 96;
-    gpt.ffnHidden = 4 * 12288;
-    gpt.vocab = 51200;
-    gpt.seqLen = 2048;
-    gpt.mlp = MlpKind::Gelu;
-    gpt.norm = NormKind::LayerNorm;
+    const ModelConfig gpt = gpt3Padded();
     t.layout = {16, 8, 8, 1, 1, 3, true};
     t.schedule = PipelineSchedule::Interleaved;
     const MemoryContext ctx = makeMemoryContext(gpt, h100);

@@ -52,6 +52,20 @@ std::optional<bool> sequenceParallelConstraint(const ValidationCase& c)
     return frameworkCapabilities(t.framework).sequenceParallel ? std::nullopt : std::optional<bool>(false);
 }
 
+/// A stated global batch that DP (times a stated micro-batch) does not divide cannot be laid out as given; sources
+/// sometimes round one of them. The case is then predicted with the nearest batch that can, and the step time
+/// scaled back to the stated batch (tokens/s per GPU and MFU do not depend on it).
+std::optional<int> layableGlobalBatch(const ValidationCase& c)
+{
+    const TrainingConfig& t = c.scenario.training;
+    if (c.unknown.globalBatch || c.unknown.dp)
+        return std::nullopt;
+    const int unit = t.layout.dp * (c.unknown.microBatch ? 1 : t.microBatch);
+    if (unit <= 0 || t.globalBatch % unit == 0)
+        return std::nullopt;
+    return std::max(unit, int(std::lround(double(t.globalBatch) / unit)) * unit);
+}
+
 } // namespace
 
 SweepConstraints caseConstraints(const ValidationCase& c)
@@ -90,33 +104,15 @@ std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::E
     return t;
 }
 
-namespace {
-
-/// A stated global batch that DP (times a stated micro-batch) does not divide cannot be laid out as given; sources
-/// sometimes round one of them. The case is then predicted with the nearest batch that can, and the step time
-/// scaled back to the stated batch (tokens/s per GPU and MFU do not depend on it).
-std::optional<int> layableGlobalBatch(const ValidationCase& c)
-{
-    const TrainingConfig& t = c.scenario.training;
-    if (c.unknown.globalBatch || c.unknown.dp)
-        return std::nullopt;
-    const int unit = t.layout.dp * (c.unknown.microBatch ? 1 : t.microBatch);
-    if (unit <= 0 || t.globalBatch % unit == 0)
-        return std::nullopt;
-    return std::max(unit, int(std::lround(double(t.globalBatch) / unit)) * unit);
-}
-
-} // namespace
-
 CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable* table)
 {
     if (const auto batch = layableGlobalBatch(c)) {
         ValidationCase adjusted = c;
         adjusted.scenario.training.globalBatch = *batch;
         CasePrediction p = predictCase(adjusted, table);
-        const double stated = c.scenario.training.globalBatch;
-        p.choices.push_back("global_batch " + std::to_string(*batch) + " instead of "
-            + std::to_string(c.scenario.training.globalBatch) + " (not divisible by DP x micro-batch)");
+        const int stated = c.scenario.training.globalBatch;
+        p.choices.push_back("global_batch " + std::to_string(*batch) + " instead of " + std::to_string(stated)
+            + " (not divisible by DP x micro-batch)");
         if (p.stepTimeS)
             p.stepTimeS = *p.stepTimeS * stated / *batch;
         return p;

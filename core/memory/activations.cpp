@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/memory/activations.h"
 
-#include "core/model/frameworks.h"
-
 #include "core/memory/modelstates.h"
+#include "core/model/frameworks.h"
 
 #include <algorithm>
 
@@ -26,13 +25,18 @@ struct Dtypes
     bool autocast = false;
 };
 
+bool autocastRegime(const StateBytesPerParam& r, const TrainingConfig& t)
+{
+    return r.autocastCopies && kernelStyle(t.framework) == KernelStyle::Eager
+        && frameworkCapabilities(t.framework).autocast;
+}
+
 Dtypes dtypesOf(const TrainingConfig& t)
 {
     const StateBytesPerParam r = stateBytesPerParam(t);
     Dtypes d;
     d.compute = r.computeBytes;
-    d.autocast = r.autocastCopies && kernelStyle(t.framework) == KernelStyle::Eager
-        && frameworkCapabilities(t.framework).autocast;
+    d.autocast = autocastRegime(r, t);
     d.residual = d.autocast ? 4 : d.compute;
     return d;
 }
@@ -150,6 +154,11 @@ double replicatedDivisor(const TrainingConfig& t)
 }
 
 } // namespace
+
+bool usesAutocast(const TrainingConfig& t)
+{
+    return autocastRegime(stateBytesPerParam(t), t);
+}
 
 KernelStyle kernelStyle(Framework framework)
 {

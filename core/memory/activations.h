@@ -6,13 +6,16 @@
 
 namespace clusterplanner::core {
 
-/// How the framework's kernels keep tensors. Fused (Megatron, NeMo, DeepSpeed) follows K22 Table 2 with
-/// fused SwiGLU, fused cross-entropy and bf16 residuals. Eager (Hugging Face, FSDP, TorchTitan, other PyTorch
-/// code) keeps every autograd input of unfused ops; under autocast (HF/other with fp32 weights) the residual
-/// stream and norms stay fp32 and every linear layer saves its own bf16 cast of its input.
+/// How the framework's kernels keep tensors. Fused (Megatron, NeMo, DeepSpeed and an unnamed production stack)
+/// follows K22 Table 2 with fused SwiGLU, fused cross-entropy and bf16 residuals. Eager (Hugging Face, FSDP,
+/// TorchTitan) keeps every autograd input of unfused ops; under autocast (Hugging Face over fp32 weights) the
+/// residual stream and norms stay fp32 and every linear layer saves its own bf16 cast of its input.
 enum class KernelStyle { Fused, Eager };
-
 KernelStyle kernelStyle(Framework framework);
+
+/// Mixed precision as torch.autocast over fp32 weights in an eager framework (data/frameworks.json "autocast"):
+/// the fp32 residual stream and the per-forward bf16 weight casts.
+bool usesAutocast(const TrainingConfig& training);
 
 /// Bytes one micro-batch keeps for backward in one transformer layer (reference.md §3.3), on one GPU.
 /// moeLayer selects the expert MLP; recompute is applied by the caller (full keeps only layerInputBytes).

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/memory/memorymodel.h"
 
-#include "core/model/frameworks.h"
-
 #include "core/memory/activations.h"
 #include "core/memory/modelstates.h"
 #include "core/memory/pipelinememory.h"
@@ -68,8 +66,7 @@ MemoryBreakdown backwardStart(const MemoryContext& ctx, const TrainingConfig& t,
     const bool full = t.recompute == Recompute::Full;
     perMicroBatch += full ? params.layers * layerInputBytes(ctx, t) : stageLayerBytes(ctx, t, params.layers);
     b.activationsBytes = in.inFlight * perMicroBatch;
-    if (regime.autocastCopies && kernelStyle(t.framework) == KernelStyle::Eager
-        && frameworkCapabilities(t.framework).autocast)
+    if (usesAutocast(t))
         applyCastCache(ctx, t, in, params, logits, b);
     return b;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/memory/modelstates.h"
 
+#include "core/memory/activations.h"
+
 #include <algorithm>
 
 namespace clusterplanner::core {
@@ -14,7 +16,7 @@ bool isMixed(Precision p)
 
 bool keepsLowPrecisionWeights(Framework f)
 {
-    return f == Framework::Megatron || f == Framework::NeMo || f == Framework::DeepSpeed || f == Framework::Other;
+    return kernelStyle(f) == KernelStyle::Fused; // Megatron-style mixed precision comes with the fused stacks
 }
 
 double adamLikeStates(Optimizer o)

@@ -4,7 +4,6 @@
 #include "core/perf/steptime.h"
 
 #include "core/model/frameworks.h"
-
 #include "core/perf/computetime.h"
 #include "core/perf/pipeline.h"
 
@@ -14,11 +13,6 @@
 namespace clusterplanner::core::perf {
 
 namespace {
-
-bool fusedFramework(Framework f)
-{
-    return frameworkCapabilities(f).fusedKernels;
-}
 
 /// Bytes per gradient element on the wire: fp32 for fp32 training and for mixed precision in frameworks that
 /// reduce fp32 main gradients (Megatron, PyTorch autocast); the 16-bit dtype otherwise (DeepSpeed, FSDP recipes).
@@ -69,6 +63,7 @@ struct Setup
 {
     const StepTimeContext& c;
     const TrainingConfig& tr;
+    const FrameworkCapabilities& caps; ///< of tr.framework, looked up once per evaluation
     LayoutSpans spans;
     LayerShape shape;
     ComputePeaks peaks;
@@ -180,9 +175,9 @@ struct DataParallelTimes
 };
 
 /// ZeRO-3: parameters gathered for forward and backward and gradients reduce-scattered, every micro-batch.
-DataParallelTimes zero3Times(
-    const Setup& s, const FrameworkCapabilities& caps, double weightS, double gradS, const StageTimes& st, int m)
+DataParallelTimes zero3Times(const Setup& s, double weightS, double gradS, const StageTimes& st, int m)
 {
+    const FrameworkCapabilities& caps = s.caps;
     const GroupSpan& group = s.spans.dpCp;
     const Fabric& f = s.c.fabric;
     const double h = caps.zero3Hierarchy.value_or(s.c.efficiency.zero3Hierarchy);
@@ -213,12 +208,11 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
     if (group.size <= 1)
         return dp;
     const Precision prec = s.tr.precision;
-    const FrameworkCapabilities& caps = frameworkCapabilities(s.tr.framework);
-    const double gradS = gpuParams * gradBytes(prec, caps), weightS = gpuParams * weightBytes(prec);
+    const double gradS = gpuParams * gradBytes(prec, s.caps), weightS = gpuParams * weightBytes(prec);
     const double ov = s.c.efficiency.dpOverlap;
     const Fabric& f = s.c.fabric;
     if (s.tr.zeroStage >= 3) {
-        dp = zero3Times(s, caps, weightS, gradS, st, m);
+        dp = zero3Times(s, weightS, gradS, st, m);
     } else if (s.tr.zeroStage >= 1 || s.tr.distributedOptimizer) { // RS grads under backward, AG params under forward
         const double rs = groupCollectiveS(Collective::ReduceScatter, gradS, group, f);
         const double ag = groupCollectiveS(Collective::AllGather, weightS, group, f);
@@ -320,11 +314,12 @@ StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& 
         r.error = "interleaved schedule needs micro-batches divisible by pp";
         return r;
     }
-    const bool fused = fusedFramework(tr.framework);
+    const FrameworkCapabilities& caps = frameworkCapabilities(tr.framework);
+    const bool fused = caps.fusedKernels;
     const bool sp = l.sequenceParallel && l.tp > 1;
     const double beta = tr.precision == Precision::Fp32 ? 4.0 : 2.0;
     const bool autocast = !fused && (tr.precision == Precision::AmpBf16 || tr.precision == Precision::AmpFp16);
-    const Setup s {c, tr, layoutSpans(l, c.fabric.domainGpus, order),
+    const Setup s {c, tr, caps, layoutSpans(l, c.fabric.domainGpus, order),
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, beta, tr.attention},
         computePeaks(*c.gpu, tr.precision, c.efficiency)};
     const StageTimes st = slowestStage(s);
@@ -332,7 +327,7 @@ StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& 
     // PP: one activation (or its gradient) per micro-batch per stage boundary each way; scattered over TP with SP.
     const double p2pBytes = tr.microBatch * (double(c.model->seqLen) / l.cp) * c.model->hidden * beta / (sp ? l.tp : 1);
     const double p2pS = l.pp > 1 ? groupCollectiveS(Collective::SendRecv, p2pBytes, s.spans.pp, c.fabric) : 0.0;
-    const double ppOverlap = frameworkCapabilities(tr.framework).asyncP2p ? c.efficiency.ppOverlap : 0.0;
+    const double ppOverlap = caps.asyncP2p ? c.efficiency.ppOverlap : 0.0;
     const double p2pExposedS = (1 - ppOverlap) * p2pS;
     const PipelineParams pp = pipelineParams(tr, st, p2pExposedS, m);
     const double makespan = l.pp > 1 ? fastMakespan(pp) : m * (pp.forward + pp.backward + pp.weightGrad);

@@ -78,12 +78,13 @@ std::vector<PipelineSchedule> scheduleChoices(
     return all;
 }
 
-std::vector<int> virtualStageChoices(const Scenario& s, const SweepConstraints& c, int pp)
+std::vector<int> virtualStageChoices(
+    const Scenario& s, const SweepConstraints& c, const FrameworkCapabilities& caps, int pp)
 {
     if (c.virtualStages)
         return {*c.virtualStages};
     std::vector<int> values {1};
-    if (pp > 1 && (c.schedule || frameworkCapabilities(s.training.framework).supports(PipelineSchedule::Interleaved)))
+    if (pp > 1 && (c.schedule || caps.supports(PipelineSchedule::Interleaved)))
         for (int v = 2; v <= c.maxVirtualStages && pp * v <= s.model.layers; ++v)
             values.push_back(v); // uneven chunks allowed: the slowest stage carries ceil(layers / pp)
     return values;
@@ -111,6 +112,7 @@ struct Emitter
 {
     const Scenario& scenario;
     const SweepConstraints& constraints;
+    const FrameworkCapabilities& caps; ///< of the scenario's framework: what the free dimensions may take
     std::vector<LayoutCandidate>& out;
 
     void emit(ParallelLayout layout) const
@@ -120,10 +122,9 @@ struct Emitter
             return;
         const auto microBatches
             = choices(constraints.microBatch, perRank, [&](int b) { return b <= constraints.maxMicroBatch; });
-        const FrameworkCapabilities& caps = frameworkCapabilities(scenario.training.framework);
         const auto recomputeModes = recomputeChoices(constraints, caps);
         const auto zeroStages = zeroChoices(constraints, caps, layout.pp);
-        for (int v : virtualStageChoices(scenario, constraints, layout.pp))
+        for (int v : virtualStageChoices(scenario, constraints, caps, layout.pp))
             for (PipelineSchedule schedule : scheduleChoices(constraints, caps, layout.pp, v))
                 for (int b : microBatches)
                     for (Recompute recompute : recomputeModes)
@@ -188,11 +189,12 @@ LayoutCandidate candidateOf(const Scenario& s)
 std::vector<LayoutCandidate> enumerateLayouts(const Scenario& scenario, const SweepConstraints& constraints)
 {
     std::vector<LayoutCandidate> out;
-    const Emitter emitter {scenario, constraints, out};
+    const FrameworkCapabilities& caps = frameworkCapabilities(scenario.training.framework);
+    const Emitter emitter {scenario, constraints, caps, out};
     const int gpus = scenario.cluster.gpuCount;
     const int maxTp = tpLimit(scenario, constraints);
     const bool pow2 = constraints.powersOfTwoOnly;
-    const int maxPp = frameworkCapabilities(scenario.training.framework).maxPipelineStages;
+    const int maxPp = caps.maxPipelineStages;
     for (int tp : choices(constraints.tp, gpus, [&](int t) { return t <= maxTp && (!pow2 || isPowerOfTwo(t)); }))
         for (int cp : choices(constraints.cp, gpus / tp, [&](int c) { return !pow2 || isPowerOfTwo(c); }))
             for (int pp : choices(constraints.pp, gpus / (tp * cp),

@@ -3,6 +3,7 @@
 #include "core/memory/memorymodel.h"
 #include "core/memory/modelstates.h"
 #include "core/memory/pipelinememory.h"
+#include "core/model/modelpresets.h"
 
 #include <QTest>
 
@@ -11,23 +12,6 @@ using namespace clusterplanner::core;
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-
-ModelConfig gpt3()
-{
-    ModelConfig m;
-    m.name = "GPT-3";
-    m.layers = 96;
-    m.hidden = 12288;
-    m.heads = 96;
-    m.kvHeads = 96;
-    m.ffnHidden = 4 * 12288;
-    m.vocab = 51200;
-    m.seqLen = 2048;
-    m.mlp = MlpKind::Gelu;
-    m.norm = NormKind::LayerNorm;
-    m.tiedEmbeddings = true;
-    return m;
-}
 
 TrainingConfig megatron(int tp, bool sp, Recompute recompute, AttentionKind attention = AttentionKind::Math)
 {
@@ -93,7 +77,7 @@ private Q_SLOTS:
         QFETCH(bool, sp);
         QFETCH(int, recompute);
         QFETCH(double, expectedMiB);
-        const MemoryContext ctx = makeMemoryContext(gpt3(), nullptr);
+        const MemoryContext ctx = makeMemoryContext(gpt3Padded(), nullptr);
         TrainingConfig t = megatron(tp, sp, Recompute(recompute));
         // K22's table has no flash statistics: the materialized-attention path with selective recompute
         // drops the score term, and the 4·a·s·b log-sum-exp of flash kernels is not in the paper.
@@ -107,7 +91,7 @@ private Q_SLOTS:
         // TE's FP8 recipe keeps the QKV, projection, MLP and down-projection inputs as FP8 copies. GPT-3 (GELU
         // 4h MLP, MHA, dropout) at TP 8 with SP, per token: K22's (8h + 2h masks)/t + (8h + 16h)/t = 34h/t becomes
         // (4h + 2h + 2h masks)/t + (6h + h + 8h + 4h)/t = 27h/t, before the flash statistics.
-        const MemoryContext ctx = makeMemoryContext(gpt3(), nullptr);
+        const MemoryContext ctx = makeMemoryContext(gpt3Padded(), nullptr);
         TrainingConfig t = megatron(8, true, Recompute::Selective);
         const double bf16 = layerActivationBytes(ctx, t, false);
         t.precision = Precision::Fp8;
@@ -118,7 +102,7 @@ private Q_SLOTS:
 
     void korthikantiFullRecomputeKeepsLayerInput()
     {
-        const MemoryContext ctx = makeMemoryContext(gpt3(), nullptr);
+        const MemoryContext ctx = makeMemoryContext(gpt3Padded(), nullptr);
         QCOMPARE(layerInputBytes(ctx, megatron(8, true, Recompute::Full)) / kMiB, 6.0); // 2sbh/t
         QCOMPARE(layerInputBytes(ctx, megatron(1, false, Recompute::Full)) / kMiB, 48.0); // 2sbh (table: 48)
     }
@@ -145,7 +129,7 @@ private Q_SLOTS:
         t.layout = {64, 1, 1, 1, 1, 1, false};
         StageParams params;
         params.total = 7.5e9;
-        const ModelStateBytes m = modelStateBytes(makeMemoryContext(gpt3(), nullptr), t, params);
+        const ModelStateBytes m = modelStateBytes(makeMemoryContext(gpt3Padded(), nullptr), t, params);
         QCOMPARE((m.weights + m.gradients + m.optimizer) / 1e9, expectedGB);
     }
 
@@ -156,7 +140,7 @@ private Q_SLOTS:
         t.layout.dp = 8;
         StageParams params;
         params.total = 1;
-        const auto ctx = makeMemoryContext(gpt3(), nullptr);
+        const auto ctx = makeMemoryContext(gpt3Padded(), nullptr);
         t.distributedOptimizer = true;
         ModelStateBytes m = modelStateBytes(ctx, t, params);
         QCOMPARE(m.weights + m.gradients + m.optimizer, 7.5);
