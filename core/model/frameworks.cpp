@@ -73,17 +73,20 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     return caps;
 }
 
+/// The built-in entries indexed by Framework value (the evaluators look one up per layout).
 std::vector<FrameworkCapabilities> loadBuiltin()
 {
-    auto list = parseFrameworkCapabilities(kBuiltinFrameworksJson);
+    const auto list = parseFrameworkCapabilities(kBuiltinFrameworksJson);
+    std::vector<FrameworkCapabilities> byFramework;
     for (Framework framework : allValues<Framework>()) {
-        const bool present = std::any_of(
+        const auto entry = std::find_if(
             list.begin(), list.end(), [&](const FrameworkCapabilities& c) { return c.framework == framework; });
-        if (!present)
+        if (entry == list.end())
             throw std::runtime_error(
                 "data/frameworks.json has no entry for \"" + std::string(toString(framework)) + "\"");
+        byFramework.push_back(*entry);
     }
-    return list;
+    return byFramework;
 }
 
 } // namespace
@@ -107,11 +110,8 @@ bool FrameworkCapabilities::supportsZeroStage(int stage, int pipelineStages) con
 
 const FrameworkCapabilities& frameworkCapabilities(Framework framework)
 {
-    static const std::vector<FrameworkCapabilities> all = loadBuiltin();
-    for (const auto& caps : all)
-        if (caps.framework == framework)
-            return caps;
-    return all.back(); // unreachable: loadBuiltin checked every value
+    static const std::vector<FrameworkCapabilities> byFramework = loadBuiltin();
+    return byFramework[std::size_t(framework)];
 }
 
 std::vector<FrameworkCapabilities> parseFrameworkCapabilities(const std::string& text)
