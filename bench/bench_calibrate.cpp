@@ -65,7 +65,7 @@ struct DevSet
 
 DevSet loadDevSet()
 {
-    const std::string dir = std::string(CLUSTERPLANNER_SHARED_DIR) + "/validation/";
+    const std::string dir = std::string(CLUSTERPLANNER_DATA_DIR) + "/validation/";
     DevSet set;
     set.cases = readValidationCases(readFile(dir + "dev_cases.json"));
     for (auto& t : readValidationTruths(readFile(dir + "dev_truth.json")))

@@ -57,7 +57,7 @@ int main(int argc, char** argv)
     spec.seed = 7;
     spec.arrivalsPerHour = argc > 2 ? std::stod(argv[2]) : 4000; // a long queue, so backfilling works hard
     spec.users = 64;
-    spec.runtimeCsvPath = CLUSTERPLANNER_SHARED_DIR "/traces/philly_runtime.csv";
+    spec.runtimeCsvPath = CLUSTERPLANNER_DATA_DIR "/traces/philly_runtime.csv";
     const Workload workload = generateWorkload(spec);
 
     SimulationOptions options;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `clusterplanner cost`: capex, opex, TCO, cloud alternative and energy of N GPUs (reference.md §8).
+// `clusterplanner cost`: capex, opex, TCO, cloud alternative and energy of N GPUs (docs/methods-cost.md §8).
 #include "core/cli/arguments.h"
 #include "core/cli/commandlist.h"
 #include "core/cli/scenariocost.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `clusterplanner queue`: M/M/c waiting figures for a GPU pool (reference.md §6).
+// `clusterplanner queue`: M/M/c waiting figures for a GPU pool (docs/methods-queueing.md §6).
 #include "core/cli/arguments.h"
 #include "core/cli/commandlist.h"
 #include "core/queue/erlang.h"

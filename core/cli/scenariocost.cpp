@@ -21,7 +21,7 @@ using nlohmann::json;
 constexpr double kHoursPerYear = 8760;
 constexpr const char* kLevelNames[] = {"low", "mid", "high"};
 
-/// Cost-model assumptions that draw power as the engine does (reference.md §8, steptime.cpp): each GPU at
+/// Cost-model assumptions that draw power as the engine does (docs/methods-cost.md §8, steptime.cpp): each GPU at
 /// gpuPowerUtilization·TDP with no separate idle term, node overhead nodeOverheadPerGpuFraction·TDP per GPU, the
 /// scenario's PUE and electricity price. A full node then draws exactly what the engine charges to the run.
 queue::CostAssumptions assumptionsFor(

@@ -17,7 +17,7 @@ KernelStyle kernelStyle(Framework framework);
 /// the fp32 residual stream and the per-forward bf16 weight casts.
 bool usesAutocast(const TrainingConfig& training);
 
-/// Bytes one micro-batch keeps for backward in one transformer layer (reference.md §3.3), on one GPU.
+/// Bytes one micro-batch keeps for backward in one transformer layer (docs/methods-memory.md §3.3), on one GPU.
 /// moeLayer selects the expert MLP; recompute is applied by the caller (full keeps only layerInputBytes).
 double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& training, bool moeLayer);
 
@@ -28,7 +28,7 @@ double layerInputBytes(const MemoryContext& ctx, const TrainingConfig& training)
 double embeddingActivationBytes(const MemoryContext& ctx, const TrainingConfig& training);
 double headActivationBytes(const MemoryContext& ctx, const TrainingConfig& training);
 
-/// Logits and loss of one micro-batch on the last stage (reference.md §3.4).
+/// Logits and loss of one micro-batch on the last stage (docs/methods-memory.md §3.4).
 struct LogitsBytes
 {
     double peak = 0; ///< at the start of the loss backward: logits, fp32 log-softmax, its grad and input grad

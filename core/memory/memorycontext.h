@@ -32,21 +32,21 @@ struct MemoryContext
 /// Builds the context. gpu may be null (then capacity is 0 and nothing fits).
 MemoryContext makeMemoryContext(const ModelConfig& model, const GpuSpec* gpu);
 
-/// Fixed constants of the overhead terms (reference.md §3.6), exposed for the methods text and tests.
+/// Fixed constants of the overhead terms (docs/methods-memory.md §3.6), exposed for the methods text and tests.
 namespace memoryconstants {
 /// cuBLAS workspace per handle: PyTorch uses 32 MiB on Hopper/Blackwell and ":4096:2:16:8" (~8 MiB) before.
 inline constexpr double kCublasWorkspaceHopperBytes = 32.0 * 1024 * 1024;
 inline constexpr double kCublasWorkspaceOlderBytes = 8.125 * 1024 * 1024;
 /// Two handles hold one: the forward (main thread) and the autograd engine's device thread.
 inline constexpr int kCublasHandles = 2;
-/// Driver-reserved memory hidden from CUDA's total (≈ 480 MiB on an H100 80GB, reference.md §3.6).
+/// Driver-reserved memory hidden from CUDA's total (≈ 480 MiB on an H100 80GB, docs/methods-memory.md §3.6).
 inline constexpr double kDriverReserveFraction = 0.006;
 /// CUDA context, loaded kernels and cuDNN/cuBLAS handles outside the caching allocator.
 inline constexpr double kCudaContextBytes = 0.6 * 1024 * 1024 * 1024;
 /// NCCL communicator buffers when more than one GPU takes part (channels × peers × 4 MiB, typical total).
 inline constexpr double kNcclBufferBytes = 0.5 * 1024 * 1024 * 1024;
 /// Caching-allocator fragmentation: reserved exceeds allocated by this share of the step's transient memory
-/// (median of the dev set's reserved/allocated gaps; reference.md §3.6 says no closed form exists).
+/// (median of the dev set's reserved/allocated gaps; docs/methods-memory.md §3.6 says no closed form exists).
 inline constexpr double kFragmentationShare = 0.12;
 } // namespace memoryconstants
 

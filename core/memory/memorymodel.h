@@ -22,7 +22,7 @@ MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& tr
 /// Largest micro-batch (<= limit) whose layout fits, 0 when even 1 does not.
 int maxMicroBatch(const MemoryContext& ctx, TrainingConfig training, int limit = 4096);
 
-/// Seed form (reference.md §3.7): B_max = floor((M_GPU - M_static - M_reserved) / k), k = bytes per sample.
+/// Seed form (docs/methods-memory.md §3.7): B_max = floor((M_GPU - M_static - M_reserved) / k), k = bytes per sample.
 int seedMaxBatch(double gpuBytes, double staticBytes, double reservedBytes, double bytesPerSample);
 
 /// For a layout that does not fit: single changes that make it fit, e.g. "enable full recompute", "ZeRO-3",

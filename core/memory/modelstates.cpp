@@ -114,7 +114,7 @@ ModelStateBytes modelStateBytes(const MemoryContext& ctx, const TrainingConfig& 
     if (t.zeroStage >= 3) {
         m.weights /= shardGroup;
         // Working set: the unit being computed plus one prefetched, gathered in compute precision, and the
-        // unit's unsharded gradients before reduce-scatter (reference.md §3.2, LLMA/DS).
+        // unit's unsharded gradients before reduce-scatter (docs/methods-memory.md §3.2, LLMA/DS).
         const double unit = ctx.largestUnitParams / std::max(1, t.layout.tp);
         m.shardBuffers = 2 * r.computeBytes * unit + r.gradients * unit;
     }

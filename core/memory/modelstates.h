@@ -6,7 +6,7 @@
 
 namespace clusterplanner::core {
 
-/// Bytes per parameter before sharding (reference.md §3.1).
+/// Bytes per parameter before sharding (docs/methods-memory.md §3.1).
 struct StateBytesPerParam
 {
     double weights = 0; ///< compute copy kept by the model

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// In-flight micro-batches per pipeline stage for each schedule (reference.md §3.5).
+// In-flight micro-batches per pipeline stage for each schedule (docs/methods-memory.md §3.5).
 #pragma once
 
 #include "core/model/scenario.h"

@@ -9,8 +9,8 @@ namespace clusterplanner::core {
 /// Parameter counts of one model, split the way the memory and time models need them. Doubles hold exact
 /// integers (all counts stay far below 2^53).
 ///
-/// Conventions (reference.md §2): LayerNorm models are GPT-style (biases on every linear layer, learned position
-/// embeddings of seqLen rows); RMSNorm models are Llama-style (no biases, rotary positions).
+/// Conventions (docs/methods-model.md §2): LayerNorm models are GPT-style (biases on every linear layer, learned
+/// position embeddings of seqLen rows); RMSNorm models are Llama-style (no biases, rotary positions).
 struct ParameterCounts
 {
     double total = 0; ///< every parameter

@@ -9,7 +9,8 @@ namespace {
 
 std::vector<ModelConfig> makePresets()
 {
-    // Dimensions from the papers and released configs; the Llama and GPT-3 ones are the reference.md §2 checks.
+    // Dimensions from the papers and released configs; the Llama and GPT-3 ones are the docs/methods-model.md §2
+    // checks.
     return {
         // Brown et al. 2020, Table 2.1: 96 layers, d 12288, 96 heads, context 2048, tied embeddings.
         {"GPT-3 175B", 96, 12288, 96, 96, 49152, 50257, 2048, MlpKind::Gelu, NormKind::LayerNorm, true, std::nullopt},

@@ -14,7 +14,7 @@ const std::vector<ModelConfig>& modelPresets();
 /// Index into modelPresets() of the preset equal to `model`, or -1 for a custom model.
 int findModelPreset(const ModelConfig& model);
 /// GPT-3 175B with the vocabulary padded to 51,200 as Megatron trains it: the model of the seeds' case study,
-/// Narayanan et al. 2021 and Korthikanti et al. 2022 (reference.md §11 items 3 and 5).
+/// Narayanan et al. 2021 and Korthikanti et al. 2022 (docs/methods-test-values.md §11 items 3 and 5).
 ModelConfig gpt3Padded();
 /// The preset of that name; throws std::out_of_range for an unknown name.
 const ModelConfig& modelPreset(const std::string& name);

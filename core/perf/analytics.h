@@ -8,7 +8,7 @@
 
 namespace clusterplanner::core::perf {
 
-/// Amdahl speed-up on n workers with parallel fraction pPar: 1/((1 − p) + p/n) (reference.md §4.5, seed S0).
+/// Amdahl speed-up on n workers with parallel fraction pPar: 1/((1 − p) + p/n) (docs/methods-time.md §4.5, seed S0).
 double amdahlSpeedup(double pPar, double n);
 
 /// Scaling efficiency E(n) = T₁/(n·Tₙ) for each (gpuCounts[i], stepTimesS[i]) of a fixed total workload. When

@@ -11,7 +11,7 @@ namespace {
 constexpr double kGB = 1e9;
 
 // NCCL src/graph/tuning.cc (v2.30) latencies in µs, indexed [algorithm][protocol] and [algorithm][link][protocol].
-// Protocol order LL, LL128, Simple; algorithm order Tree, Ring. Copied as numbers from reference.md §4.2.
+// Protocol order LL, LL128, Simple; algorithm order Tree, Ring. Copied as numbers from docs/methods-time.md §4.2.
 constexpr double kBaseLatUs[2][3] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}};
 constexpr double kHwLatUs[2][3][3] = {
     {{0.6, 1.25, 4.0}, {1.0, 1.9, 4.0}, {5.0, 8.5, 14.0}}, // tree: NVLink, PCIe, NET

@@ -13,7 +13,7 @@ enum class NcclAlgorithm { Ring, Tree };
 enum class NcclProtocol { LL, LL128, Simple };
 enum class LinkKind { NvLink, Pcie, Net };
 
-// ---- Textbook α–β forms (reference.md §4.2). bytes = S, the full (reduced or gathered) buffer; bandwidth per
+// ---- Textbook α–β forms (docs/methods-time.md §4.2). bytes = S, the full (reduced or gathered) buffer; bandwidth per
 // rank and direction in GB/s (1e9 B/s); alphaS = per-step latency in seconds. Results in seconds.
 
 /// Ring all-reduce: 2(n−1)·α + 2(n−1)/n · S/B.
@@ -35,7 +35,7 @@ double broadcastS(double bytes, int ranks, double bandwidthGBs, double alphaS = 
 /// broadcast / reduce / send-recv 1.
 double busFactor(Collective collective, int ranks, bool inNetworkReduction = false);
 
-// ---- NCCL's latency model (NVIDIA/nccl src/graph/tuning.cc, v2.30; table in reference.md §4.2), microseconds.
+// ---- NCCL's latency model (NVIDIA/nccl src/graph/tuning.cc, v2.30; table in docs/methods-time.md §4.2), microseconds.
 
 double ncclBaseLatencyUs(NcclAlgorithm algorithm, NcclProtocol protocol);
 double ncclHwLatencyUs(NcclAlgorithm algorithm, NcclProtocol protocol, LinkKind link);
@@ -53,7 +53,7 @@ double ncclProtocolBandwidthShare(NcclProtocol protocol);
 // ---- Two-tier fabric for the step-time model.
 
 /// Achievable fractions of the line rates (busbw / line rate measured by nccl-tests is ≈ 0.8–0.9 on NVLink
-/// and InfiniBand, reference.md §4.2). Calibrated per GPU family in data/efficiency.json.
+/// and InfiniBand, docs/methods-time.md §4.2). Calibrated per GPU family in data/efficiency.json.
 struct LinkEfficiency
 {
     double scaleUp = 0.80; ///< achievable share of the NVLink / Infinity Fabric per-direction bandwidth

@@ -205,7 +205,8 @@ double optimizerBytesPerParameter(Optimizer optimizer, Precision precision)
     case Precision::Fp8:
         break;
     }
-    // fp32 master and states read + written, fp32 grad read, 16-bit weight copy written (reference.md §4.5: 30 B)
+    // fp32 master and states read + written, fp32 grad read, 16-bit weight copy written (docs/methods-time.md §4.5: 30
+    // B)
     return 4 * 2 * (1 + states) + 4 + 2;
 }
 

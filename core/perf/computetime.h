@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Compute time of one transformer layer, the LM head and the optimizer step: roofline per op (reference.md §4.1)
-// with GEMM efficiency that falls for small GEMMs, memory-bound element-wise work and a kernel-launch floor.
+// Compute time of one transformer layer, the LM head and the optimizer step: roofline per op (docs/methods-time.md
+// §4.1) with GEMM efficiency that falls for small GEMMs, memory-bound element-wise work and a kernel-launch floor.
 #pragma once
 
 #include "core/model/gpucatalog.h"
@@ -75,7 +75,8 @@ double eagerOpsHead(const ModelConfig& model);
 LayerTime headTime(const ModelConfig& model, const LayerShape& shape, const ComputePeaks& peaks);
 
 /// Optimizer step over the parameters this GPU updates: memory-bound, bytes per parameter by optimizer and
-/// precision (Adam mixed: read/write fp32 master, m, v, read grad, write bf16 weight ≈ 30 B; reference.md §4.5).
+/// precision (Adam mixed: read/write fp32 master, m, v, read grad, write bf16 weight ≈ 30 B; docs/methods-time.md
+/// §4.5).
 double optimizerStepS(double shardParameters, Optimizer optimizer, Precision precision, const ComputePeaks& peaks);
 double optimizerBytesPerParameter(Optimizer optimizer, Precision precision);
 

@@ -16,7 +16,7 @@ struct EfficiencyParams
 {
     std::string family = "default";
 
-    // Compute (reference.md §4.1 roofline with size-dependent efficiency).
+    // Compute (docs/methods-time.md §4.1 roofline with size-dependent efficiency).
     double gemmPeakFraction = 0.80; ///< η of a large GEMM against the dense tensor peak
     double gemmHalfGflop = 2.0; ///< GEMM size (GFLOP) at which η falls to half of gemmPeakFraction: η = η∞·F/(F + F½)
     double attentionPeakFraction = 0.55; ///< flash-attention core, forward, against the tensor peak
@@ -53,7 +53,7 @@ struct EfficiencyParams
     /// state save/restore, the nested autograd call); host-side, so hidden when the GPU is the bottleneck.
     double recomputeLayerOverheadEagerS = 0.001;
 
-    // Energy (reference.md §8).
+    // Energy (docs/methods-cost.md §8).
     double gpuPowerUtilization = 0.9; ///< average GPU draw as a share of TDP while training
     double nodeOverheadPerGpuFraction = 0.8; ///< CPUs, NICs, fans per GPU as a share of TDP (DGX H100 ≈ 575 W/GPU)
 };

@@ -41,7 +41,7 @@ struct PipelineSummary
     double makespan = 0;
     double idealTime = 0; ///< m · (F + B + W): one stage's work without any bubble
     double bubbleTime = 0; ///< makespan − idealTime
-    double bubbleFraction = 0; ///< bubbleTime / idealTime (Megatron convention, reference.md §4.4)
+    double bubbleFraction = 0; ///< bubbleTime / idealTime (Megatron convention, docs/methods-time.md §4.4)
     double bubbleRate = 0; ///< bubbleTime / makespan
     double worstPeakInFlight = 0; ///< largest peakInFlight over stages
 };
@@ -64,7 +64,7 @@ void validatePipeline(const PipelineParams& params);
 PipelineTimeline simulatePipeline(const PipelineParams& params);
 
 /// The same makespan, bubble and worst peak as simulatePipeline, from a closed form where one holds
-/// (reference.md §4.4) and from an op-less simulation otherwise. No allocation on the closed-form path.
+/// (docs/methods-time.md §4.4) and from an op-less simulation otherwise. No allocation on the closed-form path.
 PipelineSummary pipelineSummary(const PipelineParams& params);
 
 /// Peak in-flight micro-batches of one stage (closed form, same units as PipelineTimeline::peakInFlight).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Step assembly (reference.md §4.5): per-micro-batch stage times with exposed TP/CP/EP/PP communication, the
+// Step assembly (docs/methods-time.md §4.5): per-micro-batch stage times with exposed TP/CP/EP/PP communication, the
 // pipeline makespan (closed form), then DP synchronisation, the optimizer and fixed costs.
 #include "core/perf/steptime.h"
 
@@ -84,7 +84,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed.
     const double tpOne = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
     const double tpCount = 4 + (full ? 2 : 0);
-    // CP ring: cp−1 KV chunk passes forward, twice that backward (KV and dKV) (reference.md §4.3).
+    // CP ring: cp−1 KV chunk passes forward, twice that backward (KV and dKV) (docs/methods-time.md §4.3).
     const double kvBytes = 2.0 * tokens * m.kvHeads * (double(m.hidden) / m.heads) * beta / s.shape.tensorParallel;
     const double cpPass
         = s.spans.cp.size > 1 ? groupCollectiveS(Collective::SendRecv, kvBytes, s.spans.cp, s.c.fabric) : 0;
@@ -159,7 +159,7 @@ StageTimes slowestStage(const Setup& s)
     return st;
 }
 
-/// Parameters held by one GPU of the most loaded stage (reference.md §3.2), and the expert part of them.
+/// Parameters held by one GPU of the most loaded stage (docs/methods-memory.md §3.2), and the expert part of them.
 double gpuParameters(const StepTimeContext& c, const ParallelLayout& l)
 {
     const ParameterCounts& k = c.counts;

@@ -71,7 +71,7 @@ StepTimeResult estimateStepTime(const StepTimeContext& context, const TrainingCo
 /// Convenience: builds the context for the scenario and evaluates its training set-up.
 StepTimeResult estimateStepTime(const Scenario& scenario, const GpuSpec& gpu, const EfficiencyParams& efficiency);
 
-/// Facility energy in kWh: gpus · powerPerGpuW · hours / 1000 · pue (reference.md §8).
+/// Facility energy in kWh: gpus · powerPerGpuW · hours / 1000 · pue (docs/methods-cost.md §8).
 double runEnergyKwh(double gpus, double hours, double powerPerGpuW, double pue);
 /// Rented cost: gpus · hours · usdPerGpuHour.
 double runCostUsd(double gpus, double hours, double usdPerGpuHour);

@@ -13,7 +13,7 @@ namespace clusterplanner::core::perf {
 enum class ParallelDim { Tp, Cp, Ep, Dp, Pp };
 
 /// Order in which the parallel dimensions are laid over consecutive global ranks, fastest first. Megatron's
-/// default is tp-cp-ep-dp-pp (reference.md §5): a TP group is contiguous GPUs of one node. EP folds into DP:
+/// default is tp-cp-ep-dp-pp (docs/methods-search.md §5): a TP group is contiguous GPUs of one node. EP folds into DP:
 /// the dense DP group is the EP dimension times the expert-data dimension (size dp / ep).
 struct RankOrder
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Capex, opex, TCO, cloud comparison and energy of a GPU cluster (reference.md §8).
+// Capex, opex, TCO, cloud comparison and energy of a GPU cluster (docs/methods-cost.md §8).
 #include "core/queue/costmodel.h"
 
 #include "core/model/gpucatalog.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Capex, opex, TCO, cloud comparison and energy of a GPU cluster (reference.md §8).
+// Capex, opex, TCO, cloud comparison and energy of a GPU cluster (docs/methods-cost.md §8).
 #pragma once
 
 namespace clusterplanner::core {
@@ -23,10 +23,10 @@ struct CostAssumptions
     /// Scale-out fabric per GPU (switches, optics, cables): $4.35M for 1,024 H100 in the same spreadsheet [2nd].
     double networkUsdPerGpu = 4'250;
     double gpuTdpW = 0; ///< board power at full load (catalog)
-    /// Idle board power. Assumption: 10 % of TDP; reference.md §8 says to measure it with NVML.
+    /// Idle board power. Assumption: 10 % of TDP; docs/methods-cost.md §8 says to measure it with NVML.
     double gpuIdleW = 0;
     double gpuUtilization = 1.0; ///< u in P(u) = P_idle + u·(TDP − P_idle); training runs near 1
-    /// Non-GPU IT power per node: DGX H100 ≈ 10.2 kW per 8 GPUs [2nd, reference.md §8] minus 8 × 700 W.
+    /// Non-GPU IT power per node: DGX H100 ≈ 10.2 kW per 8 GPUs [2nd, docs/methods-cost.md §8] minus 8 × 700 W.
     double nodeOverheadW = 4'600;
     double pue = 1.3; ///< facility/IT power; new large sites ≤ 1.3, industry mean 1.58 [Energy]
     double usdPerKwh = 0.0806; ///< US EIA 2023 industrial mean [Energy]
@@ -40,10 +40,10 @@ struct CostAssumptions
 /// catalog has none), TDP, and idle power at 10 % of TDP.
 CostAssumptions costAssumptionsFor(const GpuSpec& gpu, int gpuCount, PriceLevel level);
 
-/// Time to train in seconds, T = flops/(N_gpu·P_peak·MFU) [TM101, reference.md §8].
+/// Time to train in seconds, T = flops/(N_gpu·P_peak·MFU) [TM101, docs/methods-cost.md §8].
 double trainingTimeS(double flops, int gpuCount, double peakFlopsPerGpu, double mfu);
 
-/// Cost and energy of one training run (reference.md §8).
+/// Cost and energy of one training run (docs/methods-cost.md §8).
 struct RunCost
 {
     double hours = 0;

@@ -7,7 +7,7 @@
 namespace clusterplanner::core::queue {
 
 /// Demand D_j = (D_GPU, D_MEM, D_CPU, D_BW) of a job, or a node's capacity C_i in the same units
-/// (reference.md §3.7 and §7). All fields ≥ 0.
+/// (docs/methods-memory.md §3.7 and §7). All fields ≥ 0.
 struct DemandVector
 {
     double gpus = 0; ///< GPUs (fractional shares allowed: 0.5 = half a GPU)
@@ -33,7 +33,8 @@ struct DemandVector
             && bandwidthGBs <= capacity.bandwidthGBs;
     }
 
-    /// DRF dominant share max_r d_r/C_r over the resources the capacity has (reference.md §7, Ghodsi et al.).
+    /// DRF dominant share max_r d_r/C_r over the resources the capacity has (docs/methods-scheduling.md §7, Ghodsi et
+    /// al.).
     double dominantShare(const DemandVector& capacity) const
     {
         const auto share = [](double demand, double total) { return total > 0 ? demand / total : 0.0; };

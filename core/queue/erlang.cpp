@@ -102,7 +102,7 @@ double erlangB(double offeredLoad, long long servers)
 {
     requirePositive(offeredLoad, "offered load");
     requireServers(servers);
-    // reference.md §6: the a^c/c! sums overflow near c = 170; this recurrence stays in [0, 1].
+    // docs/methods-queueing.md §6: the a^c/c! sums overflow near c = 170; this recurrence stays in [0, 1].
     double b = 1.0;
     for (long long k = 1; k <= servers; ++k)
         b = offeredLoad * b / (static_cast<double>(k) + offeredLoad * b);
@@ -128,7 +128,7 @@ MmcResult solveMmc(double arrivalRate, double serviceRate, long long servers)
     r.utilization = r.offeredLoad / static_cast<double>(servers);
     r.stable = r.utilization < 1;
     r.pWait = erlangC(r.offeredLoad, servers);
-    // Seed S0 multiplies by an extra 1/μ here; that is dimensionally wrong (reference.md §6).
+    // Seed S0 multiplies by an extra 1/μ here; that is dimensionally wrong (docs/methods-queueing.md §6).
     r.wq = r.stable ? r.pWait / (static_cast<double>(servers) * serviceRate - arrivalRate) : kInfinity;
     r.lq = arrivalRate * r.wq;
     r.w = r.wq + 1.0 / serviceRate;

@@ -4,7 +4,7 @@
 
 namespace clusterplanner::core::queue {
 
-/// Steady-state figures of an M/M/c queue (reference.md §6). Times are in the unit of 1/arrivalRate.
+/// Steady-state figures of an M/M/c queue (docs/methods-queueing.md §6). Times are in the unit of 1/arrivalRate.
 /// When the queue is unstable (utilization ≥ 1) pWait is 1 and wq, lq, w, l are +infinity.
 struct MmcResult
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Utilisation matrix and the fragmentation, imbalance and fairness metrics of reference.md §7.
+// Utilisation matrix and the fragmentation, imbalance and fairness metrics of docs/methods-scheduling.md §7.
 #include "core/queue/fragmentation.h"
 
 #include <algorithm>

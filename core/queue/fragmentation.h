@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Utilisation matrix and the fragmentation, imbalance and fairness metrics of reference.md §7.
+// Utilisation matrix and the fragmentation, imbalance and fairness metrics of docs/methods-scheduling.md §7.
 #pragma once
 
 #include <array>
@@ -7,7 +7,7 @@
 
 namespace clusterplanner::core::queue {
 
-/// Columns of the utilisation matrix U (reference.md §7, seed S0 §3.3.3).
+/// Columns of the utilisation matrix U (docs/methods-scheduling.md §7, seed S0 §3.3.3).
 enum class Resource { Gpu = 0, Memory = 1, Cpu = 2, Bandwidth = 3 };
 constexpr int kResourceCount = 4;
 
@@ -27,7 +27,7 @@ struct UtilizationMatrix
 };
 
 /// Imbalance F = (1/n)·Σ_i std(u_{i,·}), with the population standard deviation (divide by 4) over the four
-/// resources of each node (reference.md §7; the seed leaves the choice open). 0 for no nodes.
+/// resources of each node (docs/methods-scheduling.md §7; the seed leaves the choice open). 0 for no nodes.
 double imbalance(const UtilizationMatrix& u);
 
 /// GPU fragmentation index I_frag = Σ_i free_i·unusable_i / Σ_i free_i, where node i is unusable when none of

@@ -6,7 +6,7 @@
 
 namespace clusterplanner::core::queue {
 
-/// The rules of reference.md §7 "Complexity and bounds" [Pack]: FF and BF use at most ⌊1.7·OPT⌋ bins,
+/// The rules of docs/methods-scheduling.md §7 "Complexity and bounds" [Pack]: FF and BF use at most ⌊1.7·OPT⌋ bins,
 /// FFD at most 11/9·OPT + 6/9.
 enum class PackingRule {
     FirstFit, ///< each item, in input order, into the lowest-numbered bin with room

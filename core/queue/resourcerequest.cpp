@@ -165,7 +165,7 @@ ResourceParseError::ResourceParseError(std::string_view text, std::size_t positi
 
 long long ResourceRequest::memoryMiBOn(long long deviceMemoryMiB) const
 {
-    // Proportional memory is our default for bare shares (reference.md §7 table: "0.5 × device").
+    // Proportional memory is our default for bare shares (docs/methods-scheduling.md §7 table: "0.5 × device").
     return memoryMiB > 0 ? memoryMiB : deviceMemoryMiB * milliGpu / 1000;
 }
 

@@ -13,7 +13,7 @@ class GpuCatalog;
 
 namespace clusterplanner::core::queue {
 
-/// How a job holds its GPUs (reference.md §7, seed S2).
+/// How a job holds its GPUs (docs/methods-scheduling.md §7, seed S2).
 enum class ShareMode {
     Whole, ///< exclusive whole GPUs
     Fractional, ///< one slice of a shared GPU (MPS / vGPU)
@@ -49,7 +49,7 @@ private:
     std::size_t m_position;
 };
 
-/// Parses a request. Grammar (reference.md §7; ours, S2 gives only examples; memory is in GiB):
+/// Parses a request. Grammar (docs/methods-scheduling.md §7; ours, S2 gives only examples; memory is in GiB):
 ///   spec  := count [ "(" [vendor ","] type ")" ] | mem ("G"|"g") "," frac
 ///   count := integer ≥ 1 (whole GPUs) | decimal in (0, 1) with at most 3 decimals (fractional share)
 ///   frac  := decimal in (0, 1] with at most 3 decimals;  mem := integer ≥ 1 (GiB)

@@ -28,7 +28,7 @@ struct NodeType
     int nicCount = 8;
     double nicGbps = 400; ///< per NIC, Gbit/s per direction
     /// Power of everything but the GPUs (CPUs, NICs, fans, PSU loss). Default: DGX H100 ≈ 10.2 kW per node minus
-    /// 8 × 0.7 kW GPU TDP = 4.6 kW (reference.md §8).
+    /// 8 × 0.7 kW GPU TDP = 4.6 kW (docs/methods-cost.md §8).
     double overheadKw = 4.6;
     double bandwidthGbps() const { return nicCount * nicGbps; }
     bool operator==(const NodeType&) const = default;

@@ -88,7 +88,7 @@ public:
     bool fitsByCount(int type, int gpus, int maxNodes) const;
     /// As fitsByCount, on an empty cluster.
     bool fitsWhenEmpty(int type, int gpus, int maxNodes) const;
-    /// Free GPUs on nodes whose free count is below minRequest (reference.md §7 I_frag numerator).
+    /// Free GPUs on nodes whose free count is below minRequest (docs/methods-scheduling.md §7 I_frag numerator).
     int strandedFreeGpus(int minRequest) const;
 
     /// Keeps, per (node type, free GPUs), the nodes ordered by host load wMemory·mem/cap + wCpu·cpu/cap
@@ -114,7 +114,7 @@ public:
     void finish(double endS);
     /// Time-averaged U row of a node over [startS, endS].
     std::array<double, 4> averageUtilization(int node, double startS, double endS) const;
-    /// Σ over GPUs of idle gaps between consecutive busy periods (reference.md §7 F_time numerator).
+    /// Σ over GPUs of idle gaps between consecutive busy periods (docs/methods-scheduling.md §7 F_time numerator).
     const std::vector<std::vector<UsageSample>>& timeline() const { return m_timeline; }
 
 private:

@@ -8,7 +8,8 @@
 namespace clusterplanner::core::sched {
 
 /// A job asks either for whole GPUs (gpus ≥ 1) or for a share of one GPU (gpus == 0, gpuMilli in 1..999 and
-/// gpuMemoryMiB the memory cap), the convention of Alibaba v2023 `gpu_milli` (reference.md §7 resource strings).
+/// gpuMemoryMiB the memory cap), the convention of Alibaba v2023 `gpu_milli` (docs/methods-scheduling.md §7 resource
+/// strings).
 struct Job
 {
     int id = 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Summary metrics of a scheduling simulation (reference.md §7 "Fragmentation and utilisation", "Metrics").
+// Summary metrics of a scheduling simulation (docs/methods-scheduling.md §7 "Fragmentation and utilisation",
+// "Metrics").
 #pragma once
 
 #include "core/sched/simulation.h"
@@ -34,7 +35,7 @@ struct SimulationMetrics
     double fragmentationIndex = 0; ///< I_frag, time-averaged while whole-GPU jobs were pending
     double timeFragmentation = 0; ///< F_time = idle gaps between busy periods / (GPUs × makespan)
     double jainFairness = 0; ///< Jain over users of θ_u = mean(duration / JCT) of the user's finished jobs
-    double energyKwh = 0; ///< GPU energy, P(u) = P_idle + u·(TDP − P_idle) per GPU (reference.md §8)
+    double energyKwh = 0; ///< GPU energy, P(u) = P_idle + u·(TDP − P_idle) per GPU (docs/methods-cost.md §8)
     double allocatedGpuS = 0; ///< Σ over jobs of GPUs × time held
     int preemptions = 0;
 };

@@ -25,7 +25,7 @@ struct PlacementRequest
 
 /// Chooses GPUs for a request against the current ClusterState. Deterministic: the node score
 /// `w_gpu·s_gpu + w_mem·s_mem + w_cpu·s_cpu + w_frag·s_frag` is maximised, ties go to the lowest node id
-/// (reference.md §7 "Placement"). For node n after the tentative placement, with utilisation u′:
+/// (docs/methods-scheduling.md §7 "Placement"). For node n after the tentative placement, with utilisation u′:
 /// PACK s_x = u′_x, SPREAD s_x = 1 − u′_x, BALANCED s_x = 1 − |u′_x − ū′_x| (ū′ = cluster-wide used/capacity
 /// after placement); s_frag = 0 when the node would keep 0 < free < minPendingGpus free GPUs, else 1.
 class Placer

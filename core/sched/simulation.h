@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Options, per-job records and results of a scheduling simulation (reference.md §7).
+// Options, per-job records and results of a scheduling simulation (docs/methods-scheduling.md §7).
 #pragma once
 
 #include "core/sched/clusterstate.h"
@@ -24,7 +24,7 @@ std::optional<Policy> policyFromString(std::string_view text);
 /// "pack", "spread", "balanced".
 std::optional<PlacementStrategy> placementFromString(std::string_view text);
 
-/// Seed node score `0.4·s_gpu + 0.3·s_mem + 0.2·s_cpu + 0.1·s_frag` [S2; reference.md §7 "Placement"].
+/// Seed node score `0.4·s_gpu + 0.3·s_mem + 0.2·s_cpu + 0.1·s_frag` [S2; docs/methods-scheduling.md §7 "Placement"].
 struct PlacementWeights
 {
     double gpu = 0.4;
@@ -42,9 +42,9 @@ struct SimulationOptions
     int maxNodesPerJob = 0; ///< topology constraint β; 0 = no limit
     /// Queue entries examined per backfill pass; Slurm's bf_max_job_test default is 500.
     int backfillDepth = 500;
-    /// Tiresias 2D-LAS queue thresholds in attained GPU-seconds [Sched; reference.md §7].
+    /// Tiresias 2D-LAS queue thresholds in attained GPU-seconds [Sched; docs/methods-scheduling.md §7].
     std::vector<double> tiresiasThresholdsGpuS {3600, 7200, 18000};
-    /// Paid again on every resume after a preemption (Pollux simulator `rescale_time`, reference.md §7).
+    /// Paid again on every resume after a preemption (Pollux simulator `rescale_time`, docs/methods-scheduling.md §7).
     double restartCostS = 30;
     int timeSliceMaxJobs = 2; ///< Gandiva: co-resident whole-GPU jobs per GPU
     /// Gandiva: share of progress lost to context switches when k > 1 jobs share a GPU (assumption, not sourced).
@@ -52,7 +52,8 @@ struct SimulationOptions
     /// Gandiva: GPU memory assumed for a whole-GPU job that does not give gpuMemoryMiB (share of the device).
     double assumedMemoryFraction = 0.5;
     std::vector<double> userShares; ///< fair-share entitlements by user index; empty or missing = equal
-    double idlePowerFraction = 0.1; ///< idle GPU power as a share of TDP (P_idle of reference.md §8; assumption)
+    double idlePowerFraction
+        = 0.1; ///< idle GPU power as a share of TDP (P_idle of docs/methods-cost.md §8; assumption)
     bool recordTimeline = true; ///< per-node usage step functions
     double horizonS = std::numeric_limits<double>::infinity(); ///< jobs still running then are unfinished
 };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Discrete-event simulator of a shared GPU cluster under one scheduling policy (reference.md §7).
+// Discrete-event simulator of a shared GPU cluster under one scheduling policy (docs/methods-scheduling.md §7).
 #pragma once
 
 #include "core/sched/clusterstate.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Importers of public GPU-cluster job traces into a Workload (formats in reference.md §7 "Trace formats").
+// Importers of public GPU-cluster job traces into a Workload (formats in docs/methods-scheduling.md §7 "Trace
+// formats").
 #pragma once
 
 #include "core/sched/job.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Alibaba PAI `cluster-trace-gpu-v2020` importer: pai_job_table + pai_task_table, headerless (reference.md §7).
+// Alibaba PAI `cluster-trace-gpu-v2020` importer: pai_job_table + pai_task_table, headerless
+// (docs/methods-scheduling.md §7).
 #include "core/sched/tracecsv.h"
 #include "core/sched/traces.h"
 #include "core/sched/tracesupport.h"

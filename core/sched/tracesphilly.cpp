@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Microsoft Philly `cluster_job_log` importer (msr-fiddle/philly-traces, reference.md §7).
+// Microsoft Philly `cluster_job_log` importer (msr-fiddle/philly-traces, docs/methods-scheduling.md §7).
 #include "core/sched/tracecsv.h"
 #include "core/sched/traces.h"
 #include "core/sched/tracesupport.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Scaling efficiency, Amdahl's law and fit, α–β curves (reference.md §4.5, §11 item 18).
+// Scaling efficiency, Amdahl's law and fit, α–β curves (docs/methods-time.md §4.5, §11 item 18).
 #include "core/perf/analytics.h"
 
 #include <QTest>

@@ -163,7 +163,7 @@ private Q_SLOTS:
     {
         std::ostringstream out, err;
         const int code = cli::runCommand({"simulate", "--gpus", "32", "--gpus-per-node", "8", "--trace",
-                                             CLUSTERPLANNER_SHARED_DIR "/traces/tiresias_60_job.csv", "--policy",
+                                             CLUSTERPLANNER_DATA_DIR "/traces/tiresias_60_job.csv", "--policy",
                                              "backfill", "--placement", "spread", "--json"},
             out, err);
         QVERIFY2(code == 0, err.str().c_str());
@@ -185,7 +185,7 @@ private Q_SLOTS:
         QVERIFY(err.str().find("--policy") != std::string::npos);
         std::ostringstream out2, err2;
         QCOMPARE(cli::runCommand({"simulate", "--gpus", "4", "--gpus-per-node", "4", "--trace",
-                                     CLUSTERPLANNER_SHARED_DIR "/traces/tiresias_60_job.csv", "--policy", "fifo"},
+                                     CLUSTERPLANNER_DATA_DIR "/traces/tiresias_60_job.csv", "--policy", "fifo"},
                      out2, err2),
             1);
         QVERIFY2(err2.str().find("row 3, column num_gpu: job asks for 8 GPUs, the cluster has 4") != std::string::npos,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// α–β collective costs, NCCL bus factors and latencies, the two-tier fabric (reference.md §4.2, §11 items 16-17).
+// α–β collective costs, NCCL bus factors and latencies, the two-tier fabric (docs/methods-time.md §4.2, §11 items
+// 16-17).
 #include "core/perf/collectives.h"
 
 #include <QTest>

@@ -108,7 +108,7 @@ private Q_SLOTS:
 
     void optimizerBytes()
     {
-        QCOMPARE(optimizerBytesPerParameter(Optimizer::AdamW, Precision::AmpBf16), 30.0); // reference.md §4.5
+        QCOMPARE(optimizerBytesPerParameter(Optimizer::AdamW, Precision::AmpBf16), 30.0); // docs/methods-time.md §4.5
         QCOMPARE(optimizerBytesPerParameter(Optimizer::AdamW, Precision::Bf16), 14.0);
         QCOMPARE(optimizerBytesPerParameter(Optimizer::Adam, Precision::Fp32), 28.0);
         QCOMPARE(optimizerBytesPerParameter(Optimizer::Sgd, Precision::Fp32), 12.0);

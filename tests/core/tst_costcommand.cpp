@@ -45,7 +45,7 @@ private Q_SLOTS:
         QVERIFY(closeRelative(runCost["cost_usd"].get<double>(), 1024 * hours * 1.0, 1e-12));
         QVERIFY(closeRelative(runCost["usd_per_million_tokens"].get<double>(), 1024 * hours / 300'000, 1e-12));
         // Engine power per GPU: TDP 400 W × (0.9 GPU draw + 0.8 node overhead), data/efficiency.json defaults;
-        // facility energy = GPUs × W × hours / 1000 × PUE (reference.md §8).
+        // facility energy = GPUs × W × hours / 1000 × PUE (docs/methods-cost.md §8).
         const double energyKwh = 1024 * 400 * 1.7 * hours / 1000 * 1.58;
         QVERIFY(closeRelative(runCost["energy_kwh"].get<double>(), energyKwh, 1e-12));
         QVERIFY(closeRelative(runCost["energy_cost_usd"].get<double>(), energyKwh * 0.0806, 1e-12));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests of the cost and energy model (reference.md §8, §11 items 30 and 31) against hand computations.
+// Tests of the cost and energy model (docs/methods-cost.md §8, §11 items 30 and 31) against hand computations.
 #include "core/model/gpucatalog.h"
 #include "core/queue/costmodel.h"
 
@@ -18,7 +18,7 @@ bool close(double actual, double expected, double tolerance)
     return std::abs(actual - expected) <= tolerance;
 }
 
-/// The seed GPT-3 case (reference.md §8): 1,024 A100 at $1/GPU-h and 0.4 kW GPU-only power.
+/// The seed GPT-3 case (docs/methods-cost.md §8): 1,024 A100 at $1/GPU-h and 0.4 kW GPU-only power.
 CostAssumptions seedGpt3(double pue)
 {
     CostAssumptions a;
@@ -54,7 +54,7 @@ class TestCostModel : public QObject
 private Q_SLOTS:
     void seedGpt3CloudCostAndEnergy()
     {
-        // reference.md §11 item 30.
+        // docs/methods-test-values.md §11 item 30.
         const CostModel gpuOnly(seedGpt3(1.0));
         QCOMPARE(gpuOnly.cloudCostUsd(240), 245'760.0);
         QVERIFY(close(gpuOnly.energyKwh(240), 98'304, 1e-6));
@@ -65,7 +65,7 @@ private Q_SLOTS:
 
     void seedGpt3TrainingTime()
     {
-        // reference.md §11 item 31: 6·174.6e9·300e9 FLOPs on 1,024 × 312 TF at MFU 0.5.
+        // docs/methods-test-values.md §11 item 31: 6·174.6e9·300e9 FLOPs on 1,024 × 312 TF at MFU 0.5.
         const double hours = trainingTimeS(6 * 174.6e9 * 300e9, 1024, 312e12, 0.5) / 3600;
         QVERIFY2(close(hours, 546.5, 0.05), qPrintable(QString::number(hours)));
         QVERIFY(close(hours / 24, 22.8, 0.05));
@@ -74,7 +74,7 @@ private Q_SLOTS:
         const CostModel model(seedGpt3(1.0));
         const RunCost run = model.trainingRun(300e9, 300e9 / (hours * 3600));
         QVERIFY(close(run.cloudCostUsd, 559'615, 1));
-        QVERIFY(close(run.energyKwh, 223'846, 1)); // GPU-only, as in reference.md §8
+        QVERIFY(close(run.energyKwh, 223'846, 1)); // GPU-only, as in docs/methods-cost.md §8
     }
 
     void capexAndPower()
@@ -133,7 +133,7 @@ private Q_SLOTS:
         const CostAssumptions low = costAssumptionsFor(*h100, 8, PriceLevel::Low);
         const CostAssumptions mid = costAssumptionsFor(*h100, 8, PriceLevel::Mid);
         const CostAssumptions high = costAssumptionsFor(*h100, 8, PriceLevel::High);
-        QCOMPARE(low.gpuPriceUsd, 25'000.0); // reference.md §9: 25k–30k, cloud 1.99–5.00
+        QCOMPARE(low.gpuPriceUsd, 25'000.0); // docs/methods-catalog.md §9: 25k–30k, cloud 1.99–5.00
         QCOMPARE(mid.gpuPriceUsd, 27'500.0);
         QCOMPARE(high.gpuPriceUsd, 30'000.0);
         QCOMPARE(low.cloudUsdPerGpuHour, 1.99);

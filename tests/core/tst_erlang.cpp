@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests of the M/M/c (Erlang C) solver against the reference.md §6 table (60-digit mpmath values).
+// Tests of the M/M/c (Erlang C) solver against the docs/methods-queueing.md §6 table (60-digit mpmath values).
 #include "core/queue/erlang.h"
 
 #include <QTest>
@@ -44,7 +44,7 @@ private Q_SLOTS:
         QTest::addColumn<double>("wq");
         QTest::addColumn<double>("lqPrinted");
         QTest::addColumn<double>("wPrinted");
-        // reference.md §6, every row; exact rationals where the table gives them.
+        // docs/methods-queueing.md §6, every row; exact rationals where the table gives them.
         QTest::newRow("c1") << 1LL << 0.5 << 1.0 << 0.5 << 1.0 << 0.5 << 2.0;
         QTest::newRow("c2 l1") << 2LL << 1.0 << 1.0 << 1.0 / 3 << 1.0 / 3 << 0.333333333333 << 1.33333333333;
         QTest::newRow("c2 l1.5") << 2LL << 1.5 << 1.0 << 9.0 / 14 << 1.28571428571429 << 1.92857142857 << 2.28571428571;
@@ -172,7 +172,7 @@ private Q_SLOTS:
 
     void staffingForWaitProbability()
     {
-        // reference.md §6: a = 90, C ≤ 0.2 → 101 servers (C = 0.1807); 100 gives 0.2169.
+        // docs/methods-queueing.md §6: a = 90, C ≤ 0.2 → 101 servers (C = 0.1807); 100 gives 0.2169.
         QCOMPARE(serversForWaitProbability(90, 1, 0.2), 101LL);
         QVERIFY(std::abs(erlangC(90, 101) - 0.1807) < 5e-5);
         // The same from a start far away: the result must be the smallest c meeting the target.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests of imbalance, fragmentation, fairness and percentiles (reference.md §11 items 23, 25, 26, 27).
+// Tests of imbalance, fragmentation, fairness and percentiles (docs/methods-test-values.md §11 items 23, 25, 26, 27).
 #include "core/queue/fragmentation.h"
 
 #include <QTest>
@@ -33,7 +33,7 @@ private Q_SLOTS:
 
     void imbalanceUsesPopulationStd()
     {
-        // reference.md §11 item 25: stds 0.306186, 0, 0.279508 → mean 0.19523.
+        // docs/methods-test-values.md §11 item 25: stds 0.306186, 0, 0.279508 → mean 0.19523.
         UtilizationMatrix u;
         u.rows = {{1, .5, .25, .25}, {.5, .5, .5, .5}, {.75, .25, .5, 0}};
         const double expected = (std::sqrt(0.09375) + 0 + std::sqrt(0.078125)) / 3;
@@ -55,7 +55,8 @@ private Q_SLOTS:
 
     void gpuFragmentation()
     {
-        // reference.md §11 item 26: free (3, 1, 0, 2), smallest request 2 → only node 1's GPU is stranded: 1/6.
+        // docs/methods-test-values.md §11 item 26: free (3, 1, 0, 2), smallest request 2 → only node 1's GPU is
+        // stranded: 1/6.
         QCOMPARE(gpuFragmentationIndex({3, 1, 0, 2}, {2, 4}), 1.0 / 6);
         QCOMPARE(gpuFragmentationIndex({3, 1, 0, 2}, {1}), 0.0);
         QCOMPARE(gpuFragmentationIndex({3, 1, 0, 2}, {8}), 1.0);
@@ -66,14 +67,14 @@ private Q_SLOTS:
 
     void memoryFragmentationFromBlocks()
     {
-        QCOMPARE(memoryFragmentation({4, 2, 2}), 0.5); // reference.md §11 item 27
+        QCOMPARE(memoryFragmentation({4, 2, 2}), 0.5); // docs/methods-test-values.md §11 item 27
         QCOMPARE(memoryFragmentation({8}), 0.0);
         QCOMPARE(memoryFragmentation({}), 0.0);
     }
 
     void timeFragmentationCountsGaps()
     {
-        // reference.md §11 item 27: gaps 2 + 5 = 7 over 30.
+        // docs/methods-test-values.md §11 item 27: gaps 2 + 5 = 7 over 30.
         QCOMPARE(timeFragmentation({{0, 10}, {12, 20}, {25, 30}}, 30), 7.0 / 30);
         QCOMPARE(timeFragmentation({{25, 30}, {0, 10}, {12, 20}}, 30), 7.0 / 30); // order does not matter
         QCOMPARE(timeFragmentation({{0, 10}, {5, 20}, {22, 30}}, 30), 2.0 / 30); // overlap is not a gap

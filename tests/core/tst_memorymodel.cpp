@@ -58,7 +58,7 @@ class TestMemoryModel : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    // reference.md §11 item 11: K22 Table 2 for GPT-3, s 2048, b 1, t 8 (MiB per layer).
+    // docs/methods-test-values.md §11 item 11: K22 Table 2 for GPT-3, s 2048, b 1, t 8 (MiB per layer).
     void korthikantiActivationsPerLayer_data()
     {
         QTest::addColumn<int>("tp");
@@ -107,7 +107,7 @@ private Q_SLOTS:
         QCOMPARE(layerInputBytes(ctx, megatron(1, false, Recompute::Full)) / kMiB, 48.0); // 2sbh (table: 48)
     }
 
-    // reference.md §11 item 9: ZeRO Fig. 1, Ψ 7.5e9, K 12, d 64 → 120 / 31.41 / 16.64 / 1.875 GB.
+    // docs/methods-test-values.md §11 item 9: ZeRO Fig. 1, Ψ 7.5e9, K 12, d 64 → 120 / 31.41 / 16.64 / 1.875 GB.
     void zeroModelStates_data()
     {
         QTest::addColumn<int>("stage");
@@ -133,7 +133,8 @@ private Q_SLOTS:
         QCOMPARE((m.weights + m.gradients + m.optimizer) / 1e9, expectedGB);
     }
 
-    // reference.md §11 item 10: Megatron distributed optimizer, bf16 + fp32 grads, d = 8 → 7.5; plain 18.
+    // docs/methods-test-values.md §11 item 10: Megatron distributed optimizer, bf16 + fp32 grads, d = 8 → 7.5;
+    // plain 18.
     void megatronDistributedOptimizer()
     {
         TrainingConfig t = megatron(1, false, Recompute::None);
@@ -166,10 +167,10 @@ private Q_SLOTS:
         QCOMPARE(amp.weights + amp.gradients + amp.optimizer, 16.0);
     }
 
-    // reference.md §11 item 13: 16 GB GPU, 3 GB weights, 9 GB Adam, 1.6 GB reserved, 50 MB/sample → 48.
+    // docs/methods-test-values.md §11 item 13: 16 GB GPU, 3 GB weights, 9 GB Adam, 1.6 GB reserved, 50 MB/sample → 48.
     void seedMaxBatchExample() { QCOMPARE(seedMaxBatch(16e9, 12e9, 1.6e9, 50e6), 48); }
 
-    // reference.md §11 item 14: Llama 3 8B logits, s 8192, b 1, t 1 → 1.96 / 3.91 / 9.79 GiB.
+    // docs/methods-test-values.md §11 item 14: Llama 3 8B logits, s 8192, b 1, t 1 → 1.96 / 3.91 / 9.79 GiB.
     void logitsOfLlama3()
     {
         ModelConfig m; // defaults are Llama 3 8B
@@ -186,7 +187,7 @@ private Q_SLOTS:
         QVERIFY(l.peak > l.forwardPeak); // backward adds the fp32 gradients
     }
 
-    // reference.md §11 item 12: interleave penalty p 35, v 3 → 1.3238; 1F1B holds min(p, m).
+    // docs/methods-test-values.md §11 item 12: interleave penalty p 35, v 3 → 1.3238; 1F1B holds min(p, m).
     void pipelineInFlight()
     {
         QCOMPARE(

@@ -32,7 +32,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<double>("expected");
         QTest::addColumn<double>("actual");
-        // reference.md §11 items 1-3
+        // docs/methods-test-values.md §11 items 1-3
         QTest::newRow("llama3-8b") << 8'030'261'248.0 << countParameters(llama(32, 4096, 32, 8, 14336, 128256)).total;
         QTest::newRow("llama3-70b") << 70'553'706'496.0 << countParameters(llama(80, 8192, 64, 8, 28672, 128256)).total;
         QTest::newRow("llama3-405b") << 405'853'388'800.0
@@ -61,7 +61,7 @@ private Q_SLOTS:
 
     void gptFormulaHolds()
     {
-        // Ψ = 12·L·h² + 13·L·h + (V + s)·h + 2h for tied GPT (reference.md §2).
+        // Ψ = 12·L·h² + 13·L·h + (V + s)·h + 2h for tied GPT (docs/methods-model.md §2).
         const double L = 24, h = 2048, V = 50257, s = 1024;
         QCOMPARE(
             countParameters(gpt(24, 2048, 16, 50257, 1024)).total, 12 * L * h * h + 13 * L * h + (V + s) * h + 2 * h);
@@ -69,8 +69,8 @@ private Q_SLOTS:
 
     void flopsPerToken()
     {
-        // reference.md §11 item 8: Llama 3 8B, s 8192: 6·N = 4.818e10 with N the total count, attention term
-        // 12·L·s·h = 1.288e10. N_mm leaves out the input embedding (V·h) and the norms.
+        // docs/methods-test-values.md §11 item 8: Llama 3 8B, s 8192: 6·N = 4.818e10 with N the total count, attention
+        // term 12·L·s·h = 1.288e10. N_mm leaves out the input embedding (V·h) and the norms.
         const auto m = llama(32, 4096, 32, 8, 14336, 128256);
         const auto counts = countParameters(m);
         QVERIFY(std::abs(6 * counts.total / 4.818e10 - 1) < 1e-3);
@@ -88,7 +88,7 @@ private Q_SLOTS:
         QTest::addColumn<double>("seconds");
         QTest::addColumn<double>("mfu");
         QTest::addColumn<double>("hfu");
-        // reference.md §11 item 5 (K22 Table 5, A100 312 TFLOP/s, s 2048, V 51200)
+        // docs/methods-test-values.md §11 item 5 (K22 Table 5, A100 312 TFLOP/s, s 2048, V 51200)
         QTest::newRow("22B") << 64 << 6144 << 48 << 4 << 8 << 1.10 << 41.65 << 43.81;
         QTest::newRow("175B") << 96 << 12288 << 96 << 64 << 64 << 13.75 << 51.39 << 52.77;
         QTest::newRow("530B") << 128 << 20480 << 105 << 280 << 280 << 37.83 << 56.05 << 56.96;

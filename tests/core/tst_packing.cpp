@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests of fractional GPU packing in milli-GPU (reference.md §11 item 24).
+// Tests of fractional GPU packing in milli-GPU (docs/methods-test-values.md §11 item 24).
 #include "core/queue/packing.h"
 
 #include <QTest>
@@ -11,7 +11,7 @@ using namespace clusterplanner::core::queue;
 
 namespace {
 
-// reference.md §11 item 24, in tenths of a GPU: 5, 7, 5, 2, 4, 2, 5, 1, 6 (sum 3.7).
+// docs/methods-test-values.md §11 item 24, in tenths of a GPU: 5, 7, 5, 2, 4, 2, 5, 1, 6 (sum 3.7).
 const std::vector<int> kItems {500, 700, 500, 200, 400, 200, 500, 100, 600};
 
 /// Every item is in a bin, fills add up, and no bin is over capacity.
@@ -69,7 +69,7 @@ private Q_SLOTS:
 
     void seedSharesNeedTwoGpus()
     {
-        // Seed S3 claims 0.3 + 0.5 + 0.4 share one GPU; the sum is 1.2 (reference.md §7).
+        // Seed S3 claims 0.3 + 0.5 + 0.4 share one GPU; the sum is 1.2 (docs/methods-scheduling.md §7).
         for (auto rule : {PackingRule::FirstFit, PackingRule::BestFit, PackingRule::FirstFitDecreasing})
             QCOMPARE(packShares({300, 500, 400}, rule).binCount(), 2);
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Pipeline schedules against reference.md §4.4 (every row) and closed form against the event replay.
+// Pipeline schedules against docs/methods-time.md §4.4 (every row) and closed form against the event replay.
 #include "core/perf/pipeline.h"
 
 #include <QTest>
@@ -36,7 +36,7 @@ private Q_SLOTS:
         QTest::addColumn<double>("rank0Peak");
         const int gpipe = int(PipelineSchedule::GPipe), ofob = int(PipelineSchedule::OneFOneB),
                   il = int(PipelineSchedule::Interleaved), zb = int(PipelineSchedule::ZbH1);
-        // reference.md §4.4 table, row by row (peaks: 1F1B rank 0 = min(p, m), interleaved as printed).
+        // docs/methods-time.md §4.4 table, row by row (peaks: 1F1B rank 0 = min(p, m), interleaved as printed).
         QTest::newRow("4x8 111 gpipe") << gpipe << 4 << 8 << 1 << 1.0 << 1.0 << 1.0 << 33.0 << 8.0;
         QTest::newRow("4x8 111 1f1b") << ofob << 4 << 8 << 1 << 1.0 << 1.0 << 1.0 << 33.0 << 4.0;
         QTest::newRow("4x8 111 v2") << il << 4 << 8 << 2 << 1.0 << 1.0 << 1.0 << 28.5 << 5.5;
@@ -82,14 +82,14 @@ private Q_SLOTS:
     {
         const auto timeline = simulatePipeline(params(PipelineSchedule::OneFOneB, 4, 8, 1, 1, 1, 1));
         QCOMPARE(timeline.peakInFlight, (std::vector<double> {4, 3, 2, 1}));
-        // ZB-H1 keeps up to p micro-batches (until W) on every stage (reference.md §3.5).
+        // ZB-H1 keeps up to p micro-batches (until W) on every stage (docs/methods-memory.md §3.5).
         const auto zb = simulatePipeline(params(PipelineSchedule::ZbH1, 4, 8, 1, 1, 1, 1));
         QCOMPARE(zb.peakInFlight, (std::vector<double> {4, 4, 4, 4}));
     }
 
     void bubbleFractionFollowsFormula()
     {
-        // (p−1)/m for 1F1B, (p−1)/(v·m) interleaved, (p−1)/(3m) ZB-H1 at equal times (reference.md §4.4).
+        // (p−1)/m for 1F1B, (p−1)/(v·m) interleaved, (p−1)/(3m) ZB-H1 at equal times (docs/methods-time.md §4.4).
         QCOMPARE(pipelineSummary(params(PipelineSchedule::OneFOneB, 4, 8, 1, 1, 1, 1)).bubbleFraction, 3.0 / 8);
         QCOMPARE(pipelineSummary(params(PipelineSchedule::Interleaved, 4, 8, 2, 1, 1, 1)).bubbleFraction, 3.0 / 16);
         QCOMPARE(simulatePipeline(params(PipelineSchedule::ZbH1, 8, 32, 1, 1, 1, 1)).summary.bubbleFraction, 7.0 / 96);

@@ -23,7 +23,7 @@ private Q_SLOTS:
             "2", "--json"});
         QCOMPARE(r.code, 0);
         const auto json = nlohmann::json::parse(r.out);
-        QCOMPARE(json["makespan"].get<double>(), 28.5); // reference.md §4.4
+        QCOMPARE(json["makespan"].get<double>(), 28.5); // docs/methods-time.md §4.4
         QCOMPARE(json["peak_in_flight"][0].get<double>(), 5.5);
         QCOMPARE(int(json["ops"].size()), 4 * 8 * 2 * 2);
         QCOMPARE(json["ops"][0]["kind"].get<std::string>(), std::string("F"));

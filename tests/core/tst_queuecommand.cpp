@@ -32,7 +32,7 @@ private Q_SLOTS:
             keys << QString::fromStdString(key);
         keys.sort();
         QCOMPARE(keys, (QStringList {"l", "lq", "p_wait", "stable", "utilization", "w", "wq"}));
-        // reference.md §6 row c = 10, λ = 8, μ = 1.
+        // docs/methods-queueing.md §6 row c = 10, λ = 8, μ = 1.
         QCOMPARE(doc["utilization"].get<double>(), 0.8);
         QVERIFY(closeRelative(doc["p_wait"].get<double>(), 0.409180150796444, 1e-12));
         QVERIFY(closeRelative(doc["wq"].get<double>(), 0.204590075398222, 1e-12));
@@ -44,7 +44,7 @@ private Q_SLOTS:
 
     void queueStaffingTarget()
     {
-        // a = 90: P(wait) ≤ 0.2 needs 101 servers (reference.md §6).
+        // a = 90: P(wait) ≤ 0.2 needs 101 servers (docs/methods-queueing.md §6).
         Run r = run(
             {"queue", "--servers", "100", "--arrival", "90", "--service", "1", "--target-p-wait", "0.2", "--json"});
         QCOMPARE(r.code, 0);
@@ -130,7 +130,7 @@ private Q_SLOTS:
             "--pue", "1.58", "--usd-per-kwh", "0.1", "--years", "5", "--json"});
         QCOMPARE(r.code, 0);
         const auto doc = nlohmann::json::parse(r.out);
-        QCOMPARE(doc["cloud_cost_usd"].get<double>(), 245'760.0); // reference.md §11 item 30
+        QCOMPARE(doc["cloud_cost_usd"].get<double>(), 245'760.0); // docs/methods-test-values.md §11 item 30
         QCOMPARE(doc["years"].get<double>(), 5.0);
         QCOMPARE(doc["assumptions"]["usd_per_kwh"].get<double>(), 0.1);
         const Run text = run({"cost", "--gpus", "8", "--gpu", "A100-SXM-80GB", "--hours", "10"});

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests of the job resource string parser (reference.md §7 table and grammar) and the demand vector.
+// Tests of the job resource string parser (docs/methods-scheduling.md §7 table and grammar) and the demand vector.
 #include "core/model/gpucatalog.h"
 #include "core/queue/demandvector.h"
 #include "core/queue/resourcerequest.h"
@@ -23,7 +23,7 @@ private Q_SLOTS:
         QTest::addColumn<qlonglong>("memoryMiB");
         QTest::addColumn<QString>("vendor");
         QTest::addColumn<QString>("type");
-        // The six rows of the reference.md §7 table.
+        // The six rows of the docs/methods-scheduling.md §7 table.
         QTest::newRow("2") << "2" << false << 2 << 1000 << 0LL << ""
                            << "";
         QTest::newRow("0.5") << "0.5" << true << 1 << 500 << 0LL << ""

@@ -20,14 +20,14 @@ std::map<std::string, LibraryFile> samples()
     return files;
 }
 
-/// Dense GPT parameters, reference.md section 2: 12·L·h² + 13·L·h + (V + s)·h + 2h (tied embeddings).
+/// Dense GPT parameters, docs/methods-model.md §2: 12·L·h² + 13·L·h + (V + s)·h + 2h (tied embeddings).
 double gptParameters(const ModelConfig& m)
 {
     const double L = m.layers, h = m.hidden;
     return 12 * L * h * h + 13 * L * h + (double(m.vocab) + m.seqLen) * h + 2 * h;
 }
 
-/// Llama-style parameters, reference.md section 2, with MoE MLPs (router h·E) where the model has experts.
+/// Llama-style parameters, docs/methods-model.md §2, with MoE MLPs (router h·E) where the model has experts.
 double llamaParameters(const ModelConfig& m)
 {
     const double h = m.hidden, hkv = double(m.kvHeads) * (m.hidden / m.heads);
@@ -69,7 +69,7 @@ private Q_SLOTS:
     void gpt3MatchesTheCaseStudy()
     {
         const auto s = samples().at("gpt3-175b-1024-a100.cplan.json").scenario;
-        QCOMPARE(gptParameters(s.model), 174'615'846'912.0); // reference.md check 3, V 51200
+        QCOMPARE(gptParameters(s.model), 174'615'846'912.0); // docs/methods-model.md check 3, V 51200
         QCOMPARE(s.cluster.gpuId, std::string("A100-SXM-80GB"));
         const auto& l = s.training.layout;
         QCOMPARE(std::vector<int>({l.dp, l.tp, l.pp}), std::vector<int>({16, 8, 8}));
@@ -82,10 +82,10 @@ private Q_SLOTS:
     void llama405bUsesThePublishedLayout()
     {
         const auto s = samples().at("llama3-405b-16384-h100.cplan.json").scenario;
-        QCOMPARE(llamaParameters(s.model), 405'853'388'800.0); // reference.md section 2
+        QCOMPARE(llamaParameters(s.model), 405'853'388'800.0); // docs/methods-model.md §2
         const auto& l = s.training.layout;
         QCOMPARE(std::vector<int>({l.tp, l.cp, l.pp, l.dp}), std::vector<int>({8, 1, 16, 128}));
-        QCOMPARE(s.training.globalBatch / l.dp, 16); // sequences per DP rank, reference.md section 5
+        QCOMPARE(s.training.globalBatch / l.dp, 16); // sequences per DP rank, docs/methods-search.md §5
         QCOMPARE(double(s.training.globalBatch) * s.model.seqLen, 16.0 * 1024 * 1024); // 16M tokens per batch
     }
 
@@ -93,7 +93,7 @@ private Q_SLOTS:
     {
         const auto s = samples().at("mixtral-8x7b-64-h100.cplan.json").scenario;
         QVERIFY(s.model.moe);
-        QCOMPARE(llamaParameters(s.model), 46'702'792'704.0); // reference.md section 2
+        QCOMPARE(llamaParameters(s.model), 46'702'792'704.0); // docs/methods-model.md §2
         QCOMPARE(s.model.moe->topK, 2);
     }
 

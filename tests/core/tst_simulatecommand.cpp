@@ -18,7 +18,7 @@ using clitest::Run;
 
 namespace {
 
-const std::string kTrace = CLUSTERPLANNER_SHARED_DIR "/traces/tiresias_60_job.csv";
+const std::string kTrace = CLUSTERPLANNER_DATA_DIR "/traces/tiresias_60_job.csv";
 
 struct TraceRow
 {

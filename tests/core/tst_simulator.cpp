@@ -78,7 +78,7 @@ ClusterModel mixedCluster()
 }
 
 /// The simulator's I_frag numerator comes from free-GPU histograms; it must equal queue::gpuFragmentationIndex
-/// (reference.md §7) on the per-node free counts for every smallest pending request.
+/// (docs/methods-scheduling.md §7) on the per-node free counts for every smallest pending request.
 template <typename Violation>
 void checkStrandedMatchesQueueDefinition(const ClusterState& state, Violation& violation)
 {
@@ -290,7 +290,8 @@ private Q_SLOTS:
         Workload workload {job(0, 0, 0, 10), job(1, 0, 0, 10), job(2, 0, 0, 10)};
         for (int i = 0; i < 3; ++i)
             workload[std::size_t(i)].gpuMilli = std::array {300, 500, 400}[std::size_t(i)];
-        // 0.3 + 0.5 + 0.4 = 1.2 → two GPUs (reference.md §7); best fit puts 0.3 and 0.5 on GPU 0, 0.4 on GPU 1.
+        // 0.3 + 0.5 + 0.4 = 1.2 → two GPUs (docs/methods-scheduling.md §7); best fit puts 0.3 and 0.5 on GPU 0, 0.4 on
+        // GPU 1.
         const auto result = simulate(uniformCluster(1, 2), workload, withPolicy(Policy::Fifo));
         QCOMPARE(result.jobs[0].segments[0].slices[0].gpus, std::vector<int>({0}));
         QCOMPARE(result.jobs[1].segments[0].slices[0].gpus, std::vector<int>({0}));
@@ -310,7 +311,7 @@ private Q_SLOTS:
     {
         QFETCH(Policy, policy);
         const Workload workload
-            = readTraceFile(CLUSTERPLANNER_SHARED_DIR "/traces/tiresias_60_job.csv", TraceFormat::Tiresias, 32);
+            = readTraceFile(CLUSTERPLANNER_DATA_DIR "/traces/tiresias_60_job.csv", TraceFormat::Tiresias, 32);
         QCOMPARE(workload.size(), std::size_t(60));
         const auto result = simulate(uniformCluster(4, 8), workload, withPolicy(policy));
         const auto metrics = computeMetrics(result);
@@ -324,7 +325,7 @@ private Q_SLOTS:
 
     void sjfCutsMeanJctWhenArrivalsDominate()
     {
-        // reference.md §11 item 29: SJF must cut mean JCT and keep the makespan when the queue is long.
+        // docs/methods-test-values.md §11 item 29: SJF must cut mean JCT and keep the makespan when the queue is long.
         SyntheticWorkloadSpec spec;
         spec.jobs = 400;
         spec.seed = 3;

@@ -16,7 +16,7 @@ using namespace clusterplanner::core::perf;
 
 namespace {
 
-/// Seed S0 §3.8 / reference.md §8: GPT-3 175B, DP16 × TP8 × PP8 on 1,024 A100-SXM-80GB, 300 B tokens.
+/// Seed S0 §3.8 / docs/methods-cost.md §8: GPT-3 175B, DP16 × TP8 × PP8 on 1,024 A100-SXM-80GB, 300 B tokens.
 Scenario gpt3Case()
 {
     Scenario s;
@@ -126,7 +126,7 @@ private Q_SLOTS:
         QVERIFY(std::abs(r.trainingTimeS - 300e9 / r.tokensPerS) < 1e-9 * r.trainingTimeS);
         QVERIFY(std::abs(r.mfu - r.tokensPerSPerGpu * modelFlopsPerToken(s.model) / 312e12) < 1e-9);
         QCOMPARE(r.microBatches, 96);
-        // The seed's 240 h would need 1.26 M tokens/s (414 % MFU, reference.md §8); a real run takes weeks.
+        // The seed's 240 h would need 1.26 M tokens/s (414 % MFU, docs/methods-cost.md §8); a real run takes weeks.
         QVERIFY(r.trainingTimeS / 3600 > 240 && r.trainingTimeS / 86400 < 60);
         QVERIFY(std::abs(r.gpuHours - 1024 * r.trainingTimeS / 3600) < 1e-6 * r.gpuHours);
         QVERIFY(std::abs(r.costUsd - r.gpuHours) < 1e-6 * r.costUsd);
@@ -134,7 +134,8 @@ private Q_SLOTS:
 
     void seedCostAndEnergyArithmetic()
     {
-        // reference.md §11 item 30: 1,024 GPUs × 240 h × $1 = $245,760; × 0.4 kW = 98,304 kWh; × PUE 1.58.
+        // docs/methods-test-values.md §11 item 30: 1,024 GPUs × 240 h × $1 = $245,760; × 0.4 kW = 98,304 kWh; ×
+        // PUE 1.58.
         QCOMPARE(runCostUsd(1024, 240, 1.0), 245'760.0);
         QCOMPARE(runEnergyKwh(1024, 240, 400, 1.0), 98'304.0);
         QVERIFY(std::abs(runEnergyKwh(1024, 240, 400, 1.58) - 155'320.32) < 1e-6);

@@ -49,7 +49,7 @@ class TestSweep : public QObject
 private Q_SLOTS:
     void factoringsOfAPowerOfTwo()
     {
-        // reference.md §5 / §11 item 20: 1,024 GPUs have 286 ordered (t, cp, p, d); 202 with t <= 8.
+        // docs/methods-search.md §5 / §11 item 20: 1,024 GPUs have 286 ordered (t, cp, p, d); 202 with t <= 8.
         Scenario s = gpt3On1024();
         s.model.layers = 1024; // no stage limit
         s.training.globalBatch = 1024;

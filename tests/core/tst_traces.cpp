@@ -41,9 +41,9 @@ class TestTraces : public QObject
 private Q_SLOTS:
     void tiresiasSampleHasTheDocumentedJobs()
     {
-        // reference.md §11 item 28: 60 jobs (30 × 1 GPU, 10 × 2, 10 × 4, 10 × 8), Σ duration 10,705 s.
+        // docs/methods-test-values.md §11 item 28: 60 jobs (30 × 1 GPU, 10 × 2, 10 × 4, 10 × 8), Σ duration 10,705 s.
         const Workload jobs
-            = readTraceFile(CLUSTERPLANNER_SHARED_DIR "/traces/tiresias_60_job.csv", TraceFormat::Tiresias, 0);
+            = readTraceFile(CLUSTERPLANNER_DATA_DIR "/traces/tiresias_60_job.csv", TraceFormat::Tiresias, 0);
         QCOMPARE(jobs.size(), std::size_t(60));
         std::map<int, int> byGpus;
         double total = 0;
@@ -209,7 +209,7 @@ private Q_SLOTS:
     {
         SyntheticWorkloadSpec spec;
         spec.jobs = 4000;
-        spec.runtimeCsvPath = CLUSTERPLANNER_SHARED_DIR "/traces/philly_runtime.csv";
+        spec.runtimeCsvPath = CLUSTERPLANNER_DATA_DIR "/traces/philly_runtime.csv";
         const Workload jobs = generateWorkload(spec);
         std::vector<double> durations;
         for (const Job& job : jobs)

@@ -17,8 +17,8 @@ class TestValidationCase : public QObject
 private Q_SLOTS:
     void readsTheDevelopmentSet()
     {
-        const auto cases = readValidationCases(readFile(CLUSTERPLANNER_SHARED_DIR "/validation/dev_cases.json"));
-        const auto truths = readValidationTruths(readFile(CLUSTERPLANNER_SHARED_DIR "/validation/dev_truth.json"));
+        const auto cases = readValidationCases(readFile(CLUSTERPLANNER_DATA_DIR "/validation/dev_cases.json"));
+        const auto truths = readValidationTruths(readFile(CLUSTERPLANNER_DATA_DIR "/validation/dev_truth.json"));
         QCOMPARE(cases.size(), truths.size());
         QVERIFY(cases.size() >= 77);
         for (const auto& c : cases) {

@@ -20,8 +20,8 @@ using namespace clusterplanner::core::cli;
 
 namespace {
 
-const std::string kCases = CLUSTERPLANNER_SHARED_DIR "/validation/dev_cases.json";
-const std::string kTruth = CLUSTERPLANNER_SHARED_DIR "/validation/dev_truth.json";
+const std::string kCases = CLUSTERPLANNER_DATA_DIR "/validation/dev_cases.json";
+const std::string kTruth = CLUSTERPLANNER_DATA_DIR "/validation/dev_truth.json";
 
 const QuantitySummary& summaryOf(const ValidationReport& r, const std::string& quantity)
 {
