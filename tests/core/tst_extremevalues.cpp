@@ -69,10 +69,12 @@ std::vector<Field> fields()
         {"economics.pue", [](Scenario& s, double v) { s.economics.pue = v; }, 1, 5, false}};
 }
 
-/// The default scenario, with experts for the MoE fields and the interleaved schedule for virtual stages.
+/// Llama 3 8B on 64 H100 with four pipeline stages (the pipeline model takes part), with experts for the MoE
+/// fields and the interleaved schedule for virtual stages.
 Scenario baseFor(const Field& field)
 {
     Scenario s;
+    s.training.layout = ParallelLayout {2, 8, 4, 1, 1, 1, true};
     const std::string path = field.path;
     if (path.rfind("model.moe.", 0) == 0)
         s.model.moe = MoeConfig {};

@@ -45,8 +45,8 @@ private Q_SLOTS:
             result(8, 1, 4, 5000, false), result(4, 2, 1, 900), invalid(2, 2, LayoutProblem::TpHeads),
             invalid(2, 2, LayoutProblem::GlobalBatch)};
         grid.add(results);
-        QCOMPARE(grid.xValues(), (std::vector<int> {2, 4, 8}));
-        QCOMPARE(grid.yValues(), (std::vector<int> {1, 2}));
+        QVERIFY(grid.xValues() == (std::vector<int> {2, 4, 8}));
+        QVERIFY(grid.yValues() == (std::vector<int> {1, 2}));
         const GridCell* cell = grid.cell(8, 1);
         QVERIFY(cell && cell->best);
         QCOMPARE(cell->best->candidate.microBatch, 2); // 5000 does not fit

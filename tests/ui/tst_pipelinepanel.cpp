@@ -10,7 +10,9 @@
 
 #include <QSignalSpy>
 #include <QTest>
+
 #include <QUndoStack>
+#include <cmath>
 
 using namespace clusterplanner;
 
@@ -60,7 +62,7 @@ private Q_SLOTS:
         s.training.layout.dp = 3;
         doc.edit(s, QStringLiteral("dp"));
         ui::PipelinePanel panel(&doc);
-        QVERIFY(qIsNaN(panel.bubbleFraction()));
+        QVERIFY(std::isnan(panel.bubbleFraction()));
         ui::StepTimePanel step(&doc);
         QVERIFY2(step.summaryText().contains(QStringLiteral("256 GPUs")), qPrintable(step.summaryText()));
     }

@@ -13,6 +13,9 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <limits>
+
 namespace clusterplanner::ui {
 
 namespace {
@@ -119,7 +122,8 @@ void PipelinePanel::refresh()
     }
     const core::ScenarioEvaluation evaluation
         = core::evaluateScenario(scenario, core::EvaluationOptions {false, true, 0});
-    m_bubbleFraction = evaluation.valid() ? evaluation.pipeline.summary.bubbleFraction : qQNaN();
+    m_bubbleFraction
+        = evaluation.valid() ? evaluation.pipeline.summary.bubbleFraction : std::numeric_limits<double>::quiet_NaN();
     QStringList rows;
     for (int stage = 0; stage < std::max(1, scenario.training.layout.pp); ++stage)
         rows << tr("stage %1").arg(stage);
