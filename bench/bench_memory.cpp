@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Nanoseconds per memory evaluation of a full layout (all stages' terms, fit) for Llama 3 8B and a 175B GPT.
-#include "core/memory/layoutcheck.h"
 #include "core/memory/memorymodel.h"
+#include "core/model/layoutcheck.h"
 #include "core/model/modelpresets.h"
 
 #include <chrono>

@@ -2,11 +2,11 @@
 // Predicts one case: the open layout fields chosen by the sweep (best fitting by tokens/s), then memory and time.
 #include "core/cli/casepredictor.h"
 
-#include "core/memory/layoutcheck.h"
 #include "core/memory/layoutchooser.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/frameworks.h"
 #include "core/model/gpucatalog.h"
+#include "core/model/layoutcheck.h"
 #include "core/model/modelmath.h"
 #include "core/perf/steptime.h"
 #include "core/sweep/layoutevaluator.h"

@@ -2,9 +2,9 @@
 #include "core/memory/layoutchooser.h"
 
 #include "core/memory/activations.h"
-#include "core/memory/layoutcheck.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/enumnames.h"
+#include "core/model/layoutcheck.h"
 
 namespace clusterplanner::core {
 

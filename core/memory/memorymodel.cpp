@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace clusterplanner::core {
 
@@ -164,7 +165,9 @@ int maxMicroBatch(const MemoryContext& ctx, TrainingConfig t, int limit)
     // of micro-batches per step fixed at what the batch gives for b = 1 (pipelines keep their in-flight count).
     const auto fitsWith = [&](int b) {
         t.microBatch = b;
-        t.globalBatch = std::max(t.globalBatch, b * std::max(1, t.layout.dp));
+        const long long perPass = 1LL * b * std::max(1, t.layout.dp); // dp up to 10^7: beyond int
+        t.globalBatch
+            = int(std::min<long long>(std::numeric_limits<int>::max(), std::max<long long>(t.globalBatch, perPass)));
         return evaluateMemory(ctx, t).fits;
     };
     if (!fitsWith(1))

@@ -19,17 +19,11 @@ double inFlightMicroBatches(PipelineSchedule schedule, int pp, int virtualStages
         return std::min(p, m);
     case PipelineSchedule::Interleaved: {
         const int v = std::max(1, virtualStages);
-        const int chunks = std::min(2 * (p - i - 1) + (v - 1) * p + 1, m * v);
+        const long long chunks = std::min(2LL * (p - i - 1) + 1LL * (v - 1) * p + 1, 1LL * m * v);
         return double(chunks) / v;
     }
     }
     return 1;
-}
-
-int microBatchesPerStep(const TrainingConfig& t)
-{
-    const long long perPass = std::max(1LL, 1LL * std::max(1, t.layout.dp) * std::max(1, t.microBatch));
-    return int(std::max(1LL, (t.globalBatch + perPass - 1) / perPass));
 }
 
 } // namespace clusterplanner::core

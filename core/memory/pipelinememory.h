@@ -2,6 +2,7 @@
 // In-flight micro-batches per pipeline stage for each schedule (docs/methods-memory.md §3.5).
 #pragma once
 
+#include "core/model/layoutcheck.h" // microBatchesPerStep
 #include "core/model/scenario.h"
 
 namespace clusterplanner::core {
@@ -11,8 +12,5 @@ namespace clusterplanner::core {
 /// 2(p - i - 1) + (v - 1)p chunks plus the one in its steady state, divided by v (rank 0: p + (p - 1)/v).
 /// ZB-H1: min(p, m) on every stage (deferred weight-gradient passes keep their inputs).
 double inFlightMicroBatches(PipelineSchedule schedule, int pp, int virtualStages, int microBatches, int stage);
-
-/// Micro-batches per pipeline per optimizer step: ceil(global batch / (DP × micro-batch)), at least 1.
-int microBatchesPerStep(const TrainingConfig& training);
 
 } // namespace clusterplanner::core

@@ -4,6 +4,7 @@
 #include "core/perf/pipeline.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -228,8 +229,11 @@ private:
     DoneTimes m_done;
 };
 
-/// Message for the first rule p breaks, or nullptr; strings are only built on failure (the sweep calls this hot).
-std::string firstViolation(const PipelineParams& p)
+constexpr double kMaxSimulatedOps = 5e7; ///< stages × micro-batches × chunks the op replay accepts
+
+} // namespace
+
+std::string pipelineProblem(const PipelineParams& p)
 {
     auto count = [](int value) { return std::to_string(value); };
     if (p.stages < 1)
@@ -245,30 +249,36 @@ std::string firstViolation(const PipelineParams& p)
             + count(p.stages) + " != 0)";
     if (!(p.forward > 0 && p.backward > 0 && p.weightGrad >= 0))
         return "op times must be positive (forward, backward) and non-negative (weight-gradient)";
-    if (double(p.stages) * p.microBatches * p.chunks > 5e7)
-        return "pipeline too large to simulate";
+    if (!std::isfinite(p.forward) || !std::isfinite(p.backward) || !std::isfinite(p.weightGrad))
+        return "op times must be finite";
     return {};
 }
 
-bool isValid(const PipelineParams& p)
+bool isSchedulable(const PipelineParams& p)
 {
     return p.stages >= 1 && p.microBatches >= 1 && p.chunks >= 1
         && (p.chunks == 1 || p.schedule == PipelineSchedule::Interleaved)
         && (p.schedule != PipelineSchedule::Interleaved || p.microBatches % p.stages == 0) && p.forward > 0
-        && p.backward > 0 && p.weightGrad >= 0 && double(p.stages) * p.microBatches * p.chunks <= 5e7;
+        && p.backward > 0 && p.weightGrad >= 0 && std::isfinite(p.forward) && std::isfinite(p.backward)
+        && std::isfinite(p.weightGrad);
 }
 
-} // namespace
+bool isSimulable(const PipelineParams& p)
+{
+    return isSchedulable(p) && double(p.stages) * p.microBatches * p.chunks <= kMaxSimulatedOps;
+}
 
 void validatePipeline(const PipelineParams& p)
 {
-    if (!isValid(p))
-        throw std::invalid_argument(firstViolation(p));
+    if (!isSchedulable(p))
+        throw std::invalid_argument(pipelineProblem(p));
 }
 
 PipelineTimeline simulatePipeline(const PipelineParams& params)
 {
     validatePipeline(params);
+    if (!isSimulable(params))
+        throw std::invalid_argument("pipeline too large to simulate");
     return Replay(params).run();
 }
 

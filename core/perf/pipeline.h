@@ -4,6 +4,7 @@
 
 #include "core/model/scenario.h"
 
+#include <string>
 #include <vector>
 
 namespace clusterplanner::core::perf {
@@ -55,16 +56,27 @@ struct PipelineTimeline
     std::vector<PipelineOp> ops; ///< every op of every stage, by stage then start time
 };
 
-/// Throws std::invalid_argument naming the bad parameter (stages/micro-batches < 1, chunks > 1 for a
-/// non-interleaved schedule, interleaved with microBatches % stages != 0, negative or zero durations).
+/// The first rule params break, worded with the numbers (stages/micro-batches < 1, chunks > 1 for a
+/// non-interleaved schedule, interleaved with microBatches % stages != 0, non-positive or non-finite durations);
+/// empty when the schedule is well defined. Never throws; builds a string only on failure.
+std::string pipelineProblem(const PipelineParams& params);
+/// pipelineProblem(params) is empty, without building a string (the sweep's hot path).
+bool isSchedulable(const PipelineParams& params);
+/// Schedulable and small enough for the op replay (stages × micro-batches × chunks <= 5·10⁷).
+bool isSimulable(const PipelineParams& params);
+
+/// Throws std::invalid_argument with pipelineProblem()'s text when params are not schedulable.
 void validatePipeline(const PipelineParams& params);
 
 /// Runs the schedule op by op: every op starts when its rank is free and its dependency (the previous
 /// virtual stage's forward, the next virtual stage's backward, the own backward for W) has finished.
+/// Throws std::invalid_argument unless isSimulable(params).
 PipelineTimeline simulatePipeline(const PipelineParams& params);
 
 /// The same makespan, bubble and worst peak as simulatePipeline, from a closed form where one holds
-/// (docs/methods-time.md §4.4) and from an op-less simulation otherwise. No allocation on the closed-form path.
+/// (docs/methods-time.md §4.4) and from an op-less simulation otherwise. No allocation on the closed-form path,
+/// which takes any number of micro-batches. Throws std::invalid_argument unless isSchedulable(params), and for a
+/// ZB-H1 outside its closed form unless isSimulable(params).
 PipelineSummary pipelineSummary(const PipelineParams& params);
 
 /// Peak in-flight micro-batches of one stage (closed form, same units as PipelineTimeline::peakInFlight).

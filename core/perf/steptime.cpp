@@ -4,6 +4,7 @@
 #include "core/perf/steptime.h"
 
 #include "core/model/frameworks.h"
+#include "core/model/layoutcheck.h"
 #include "core/perf/computetime.h"
 #include "core/perf/pipeline.h"
 
@@ -28,25 +29,6 @@ double gradBytes(Precision p, const FrameworkCapabilities& caps)
 double weightBytes(Precision p)
 {
     return p == Precision::Fp32 ? 4.0 : 2.0;
-}
-
-const char* checkLayout(const StepTimeContext& c, const TrainingConfig& tr)
-{
-    const ParallelLayout& l = tr.layout;
-    const ModelConfig& m = *c.model;
-    if (l.dp < 1 || l.tp < 1 || l.pp < 1 || l.cp < 1 || l.ep < 1 || l.virtualStages < 1 || tr.microBatch < 1)
-        return "parallel degrees and micro-batch must be at least 1";
-    if (l.gpuCount() != c.cluster.gpuCount)
-        return "dp x tp x pp x cp must equal the GPU count";
-    if (tr.globalBatch % (l.dp * tr.microBatch) != 0)
-        return "global batch must be a multiple of dp x micro-batch";
-    if (m.layers < l.pp * l.virtualStages)
-        return "fewer layers than pipeline stages x virtual stages";
-    if (m.heads % l.tp != 0)
-        return "attention heads must be divisible by tp";
-    if (m.moe && m.moe->experts % l.ep != 0)
-        return "experts must be divisible by ep";
-    return nullptr;
 }
 
 /// Per-micro-batch times of the slowest pipeline stage, split the way the schedule needs them.
@@ -304,16 +286,14 @@ StepTimeContext makeStepTimeContext(const Scenario& scenario, const GpuSpec& gpu
 StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& tr, const RankOrder& order)
 {
     StepTimeResult r;
-    if (const char* error = checkLayout(c, tr)) {
-        r.error = error;
+    // The one layout check (core/model/layoutcheck.h), the same rules memory and the sweep apply.
+    r.problems = checkLayout(*c.model, tr, c.cluster.gpuCount);
+    if (r.problems != 0) {
+        r.error = layoutProblemSummary(r.problems);
         return r;
     }
     const ParallelLayout& l = tr.layout;
     const int m = tr.globalBatch / (l.dp * tr.microBatch);
-    if (tr.schedule == PipelineSchedule::Interleaved && l.virtualStages > 1 && l.pp > 1 && m % l.pp != 0) {
-        r.error = "interleaved schedule needs micro-batches divisible by pp";
-        return r;
-    }
     const FrameworkCapabilities& caps = frameworkCapabilities(tr.framework);
     const bool fused = caps.fusedKernels;
     const bool sp = l.sequenceParallel && l.tp > 1;
@@ -330,9 +310,14 @@ StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& 
     const double ppOverlap = caps.asyncP2p ? c.efficiency.ppOverlap : 0.0;
     const double p2pExposedS = (1 - ppOverlap) * p2pS;
     const PipelineParams pp = pipelineParams(tr, st, p2pExposedS, m);
+    if (!isSchedulable(pp)) { // op times not finite and positive: a model beyond double precision
+        r.error = "stage times are not finite positive numbers (model or batch too large)";
+        return r;
+    }
     const double makespan = l.pp > 1 ? fastMakespan(pp) : m * (pp.forward + pp.backward + pp.weightGrad);
 
     r.valid = true;
+    r.pipeline = pp;
     r.microBatches = m;
     r.computeForwardS = m * st.computeForwardS;
     r.computeBackwardS = m * st.computeBackwardS;

@@ -4,10 +4,12 @@
 #pragma once
 
 #include "core/model/gpucatalog.h"
+#include "core/model/layoutcheck.h"
 #include "core/model/modelmath.h"
 #include "core/model/scenario.h"
 #include "core/perf/collectives.h"
 #include "core/perf/efficiencyparams.h"
+#include "core/perf/pipeline.h"
 #include "core/perf/topology.h"
 
 namespace clusterplanner::core::perf {
@@ -26,14 +28,19 @@ struct StepTimeContext
     EconomicsConfig economics;
 };
 
+/// The context points at scenario.model and gpu: both must outlive it, so temporaries are refused.
 StepTimeContext makeStepTimeContext(const Scenario& scenario, const GpuSpec& gpu, const EfficiencyParams& efficiency);
+StepTimeContext makeStepTimeContext(Scenario&&, const GpuSpec&, const EfficiencyParams&) = delete;
+StepTimeContext makeStepTimeContext(const Scenario&, GpuSpec&&, const EfficiencyParams&) = delete;
 
 /// Seconds per optimizer step, by term. Exposed terms add up (with the per-op pipeline terms inside the makespan);
 /// "total" terms are the full communication time before overlap. All zero when valid is false.
 struct StepTimeResult
 {
     bool valid = false;
-    const char* error = ""; ///< why the layout cannot run (static text)
+    const char* error = ""; ///< why the layout cannot run (static text, the first problem)
+    LayoutProblems problems = 0; ///< layout-check violations (describeLayoutProblems() words them); 0 when it passes
+    PipelineParams pipeline; ///< the schedule the makespan came from: seconds per op of the slowest stage
 
     double stepTimeS = 0;
     int microBatches = 0; ///< m per pipeline per step

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/sweep/layoutevaluator.h"
 
-#include "core/memory/layoutcheck.h"
+#include "core/evaluation/evaluationerror.h"
 #include "core/memory/memorymodel.h"
+#include "core/model/layoutcheck.h"
 
 #include <stdexcept>
 
@@ -12,6 +13,8 @@ namespace {
 
 const GpuSpec& gpuOf(const Scenario& scenario)
 {
+    if (const auto error = checkScenarioFields(scenario)) // the models divide by fields the reader keeps >= 1
+        throw std::invalid_argument(error->text());
     const GpuSpec* gpu = GpuCatalog::builtin().find(scenario.cluster.gpuId);
     if (!gpu)
         throw std::invalid_argument("cluster.gpu: unknown GPU type \"" + scenario.cluster.gpuId + "\"");

@@ -15,7 +15,8 @@ namespace clusterplanner::core {
 class TrainingLayoutEvaluator : public LayoutEvaluator
 {
 public:
-    /// Throws std::invalid_argument when the scenario's GPU type is not in the catalog. table: the efficiency
+    /// Throws std::invalid_argument ("field: problem") for a field outside the file format's range or a GPU type
+    /// missing from the catalog. table: the efficiency
     /// table to use (nullptr = the built-in one); only read in the constructor.
     explicit TrainingLayoutEvaluator(const Scenario& scenario, const perf::EfficiencyTable* table = nullptr);
     TrainingLayoutEvaluator(const TrainingLayoutEvaluator&) = delete;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "core/memory/layoutcheck.h"
+#include "core/model/layoutcheck.h"
 
 #include <QTest>
 

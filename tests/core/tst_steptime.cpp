@@ -222,9 +222,10 @@ private Q_SLOTS:
         QVERIFY(estimate(s).stepTimeS >= slowNic);
         GpuSpec slowNvlink = *GpuCatalog::builtin().find("A100-SXM-80GB");
         slowNvlink.scaleupGBsBidir /= 4;
+        const Scenario scenario = gpt3Case(); // the context points into it: it must outlive the context
         const auto context
-            = makeStepTimeContext(gpt3Case(), slowNvlink, EfficiencyTable::builtin().forGpu("A100-SXM-80GB"));
-        QVERIFY(estimateStepTime(context, gpt3Case().training).stepTimeS > base);
+            = makeStepTimeContext(scenario, slowNvlink, EfficiencyTable::builtin().forGpu("A100-SXM-80GB"));
+        QVERIFY(estimateStepTime(context, scenario.training).stepTimeS > base);
     }
 
     void zeroStagesAndSchedules()
@@ -253,6 +254,40 @@ private Q_SLOTS:
         s = gpt3Case();
         s.training.globalBatch = 1000;
         QVERIFY(QString(estimate(s).error).contains("global batch"));
+        QVERIFY(hasProblem(estimate(s).problems, LayoutProblem::GlobalBatch));
+    }
+
+    void layerRuleIsTheLayoutChecks()
+    {
+        // Fewer layers than PP × v only matters to the interleaved schedule (core/model/layoutcheck.h): a
+        // 1F1B step with virtualStages left at 2 runs one chunk per rank.
+        Scenario s = gpt3Case();
+        s.model.layers = 12;
+        s.training.layout.virtualStages = 2;
+        s.training.schedule = PipelineSchedule::OneFOneB;
+        QVERIFY2(estimate(s).valid, estimate(s).error);
+        s.training.schedule = PipelineSchedule::Interleaved;
+        QVERIFY(hasProblem(estimate(s).problems, LayoutProblem::InterleavedLayers));
+        s.training.layout.tp = 16; // TP must also fit the KV heads, which the old copy of the check skipped
+        s.training.layout.dp = 8;
+        s.model.kvHeads = 12;
+        s.training.schedule = PipelineSchedule::OneFOneB;
+        QVERIFY(hasProblem(estimate(s).problems, LayoutProblem::TpKvHeads));
+    }
+
+    void hugeGlobalBatchHasAStepTime()
+    {
+        // 10^8 sequences: 6.25 M micro-batches per pipeline, beyond the op replay; the closed form takes them.
+        Scenario s = gpt3Case();
+        s.training.globalBatch = 100'000'000;
+        for (auto schedule : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::ZbH1}) {
+            s.training.schedule = schedule;
+            const StepTimeResult r = estimate(s);
+            QVERIFY2(r.valid, r.error);
+            QCOMPARE(r.microBatches, 100'000'000 / 16);
+            QVERIFY(std::isfinite(r.stepTimeS) && r.stepTimeS > 0);
+            QVERIFY(r.bubbleFraction > 0 && r.bubbleFraction < 1e-5); // (p-1)/m shrinks with m
+        }
     }
 };
 

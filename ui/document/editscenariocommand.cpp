@@ -16,12 +16,12 @@ EditScenarioCommand::EditScenarioCommand(
 
 void EditScenarioCommand::undo()
 {
-    m_document->applyScenario(m_before);
+    m_document->applyScenario(m_before, {});
 }
 
 void EditScenarioCommand::redo()
 {
-    m_document->applyScenario(m_after);
+    m_document->applyScenario(m_after, {});
 }
 
 bool EditScenarioCommand::mergeWith(const QUndoCommand* other)

@@ -115,11 +115,12 @@ QString ScenarioDocument::validationError(const core::Scenario& scenario)
     }
 }
 
-void ScenarioDocument::applyScenario(const core::Scenario& scenario)
+void ScenarioDocument::applyScenario(const core::Scenario& scenario, ScenarioChanges changes)
 {
+    changes |= scenarioChanges(m_scenario, scenario);
     m_scenario = scenario;
     ++m_revision;
-    Q_EMIT scenarioChanged();
+    Q_EMIT scenarioChanged(changes);
 }
 
 void ScenarioDocument::reset(const core::Scenario& scenario, const QString& fileName)
@@ -127,7 +128,7 @@ void ScenarioDocument::reset(const core::Scenario& scenario, const QString& file
     m_undoStack->clear();
     setLibraryId(std::nullopt);
     setFileName(fileName);
-    applyScenario(scenario);
+    applyScenario(scenario, kAllScenarioChanges); // views of the old document must all start over
 }
 
 void ScenarioDocument::setFileName(const QString& fileName)

@@ -4,6 +4,7 @@
 
 #include "core/model/scenario.h"
 #include "ui/document/editid.h"
+#include "ui/document/scenariochange.h"
 
 #include <QObject>
 #include <QString>
@@ -60,13 +61,14 @@ public:
     static QString validationError(const core::Scenario& scenario);
 
 Q_SIGNALS:
-    void scenarioChanged();
+    /// The scenario changed; changes says which parts (all of them for a new or loaded document).
+    void scenarioChanged(ScenarioChanges changes);
     void fileNameChanged();
     void modifiedChanged(bool modified);
 
 private:
     friend class EditScenarioCommand;
-    void applyScenario(const core::Scenario& scenario);
+    void applyScenario(const core::Scenario& scenario, ScenarioChanges changes);
     void reset(const core::Scenario& scenario, const QString& fileName);
     void setFileName(const QString& fileName);
 

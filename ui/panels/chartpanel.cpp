@@ -20,7 +20,15 @@ ChartPanel::ChartPanel(ScenarioDocument* document, ChartWidget* chart, QWidget* 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(chart, 1);
-    connect(m_document, &ScenarioDocument::scenarioChanged, this, &ChartPanel::refresh);
+    connect(m_document, &ScenarioDocument::scenarioChanged, this, &ChartPanel::onScenarioChanged);
+}
+
+void ChartPanel::onScenarioChanged(ScenarioChanges changes)
+{
+    if (!(changes & dependencies()))
+        return;
+    refresh();
+    Q_EMIT refreshed();
 }
 
 QString ChartPanel::summaryText() const

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A panel that follows the document: a summary line above one chart, both rebuilt on every scenario change.
+// A panel that follows the document: a summary line above one chart, both rebuilt when a part of the scenario
+// they depend on changes.
 #pragma once
+
+#include "ui/document/scenariochange.h"
 
 #include <QWidget>
 
@@ -19,6 +22,10 @@ public:
     /// Re-reads the document; derived panels draw their chart and summary here.
     virtual void refresh() = 0;
 
+Q_SIGNALS:
+    /// refresh() ran because the document changed (tests and the report wait on it).
+    void refreshed();
+
 protected:
     /// Takes ownership of chart. Derived constructors call refresh() once they are complete.
     ChartPanel(ScenarioDocument* document, ChartWidget* chart, QWidget* parent);
@@ -30,8 +37,12 @@ protected:
         return static_cast<Chart*>(m_chart);
     }
     void setSummary(const QString& text);
+    /// The parts of the scenario the panel's figures depend on; others (the name, the notes) do not refresh it.
+    virtual ScenarioChanges dependencies() const { return kEngineInputs; }
 
 private:
+    void onScenarioChanged(ScenarioChanges changes);
+
     ScenarioDocument* m_document;
     ChartWidget* m_chart;
     QLabel* m_summary;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/memorypanel.h"
 
-#include "core/memory/layoutcheck.h"
+#include "core/evaluation/scenarioevaluation.h"
 #include "core/memory/memorymodel.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/stackedbarchart.h"
@@ -64,19 +64,12 @@ MemoryPanel::MemoryPanel(ScenarioDocument* document, QWidget* parent)
 void MemoryPanel::refresh()
 {
     const core::Scenario& s = document()->scenario();
-    const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(s.cluster.gpuId);
-    const auto problems = core::checkLayout(s.model, s.training, s.cluster.gpuCount);
-    if (!gpu || problems != 0) {
-        QStringList lines;
-        for (const auto& line : core::describeLayoutProblems(problems, s.model, s.training, s.cluster.gpuCount))
-            lines << QString::fromStdString(line).toHtmlEscaped();
-        setSummary(tr("<b>This layout is not valid:</b><br>%1")
-                       .arg(gpu ? lines.join(QStringLiteral("<br>")) : tr("unknown GPU type")));
-        m_chart->setData({}, {});
+    const core::ScenarioEvaluation evaluation = core::evaluateScenario(s, core::EvaluationOptions {true, false, 0});
+    if (!evaluation.valid()) {
+        showProblems(evaluation);
         return;
     }
-    const auto context = core::makeMemoryContext(s.model, gpu);
-    const auto estimate = core::evaluateMemory(context, s.training);
+    const core::MemoryEstimate& estimate = evaluation.memory.estimate;
     const bool twoStages = s.training.layout.pp > 1;
     QStringList stages {tr("first stage (0)")};
     if (twoStages)
@@ -84,23 +77,37 @@ void MemoryPanel::refresh()
     m_chart->setData(stages, breakdownSeries(estimate, twoStages));
     m_chart->setLimit(
         estimate.usableBytes / core::kGiB, tr("usable %1 GiB").arg(estimate.usableBytes / core::kGiB, 0, 'f', 1));
-    const int bMax = core::maxMicroBatch(context, s.training, 1024);
+    setSummary(summary(evaluation.memory));
+}
+
+void MemoryPanel::showProblems(const core::ScenarioEvaluation& evaluation)
+{
+    QStringList lines;
+    if (evaluation.error)
+        lines << QString::fromStdString(evaluation.error->text()).toHtmlEscaped();
+    for (const auto& line : evaluation.reasons)
+        lines << QString::fromStdString(line).toHtmlEscaped();
+    setSummary(tr("<b>This layout is not valid:</b><br>%1").arg(lines.join(QStringLiteral("<br>"))));
+    m_chart->setData({}, {});
+}
+
+QString MemoryPanel::summary(const core::MemoryView& memory) const
+{
+    const core::MemoryEstimate& estimate = memory.estimate;
     QString text = tr("<b>Peak %1 GiB allocated, %2 GiB reserved</b> on stage %3 · %4 · largest micro-batch that "
                       "fits: %5 · %6 micro-batches per step")
                        .arg(estimate.peakAllocatedBytes / core::kGiB, 0, 'f', 1)
                        .arg(estimate.peakReservedBytes / core::kGiB, 0, 'f', 1)
                        .arg(estimate.peakStage)
                        .arg(estimate.fits ? tr("fits") : tr("<span style='color:#c03030'>does not fit</span>"))
-                       .arg(bMax)
+                       .arg(memory.maxMicroBatch)
                        .arg(estimate.gradientAccumulationSteps);
-    if (!estimate.fits) {
-        QStringList remedies;
-        for (const auto& remedy : core::fitRemedies(context, s.training, s.cluster.gpusPerNode))
-            remedies << QString::fromStdString(remedy).toHtmlEscaped();
-        if (!remedies.isEmpty())
-            text += tr("<br>Would fit with: %1").arg(remedies.join(QStringLiteral("; ")));
-    }
-    setSummary(text);
+    QStringList remedies;
+    for (const auto& remedy : memory.remedies)
+        remedies << QString::fromStdString(remedy).toHtmlEscaped();
+    if (!remedies.isEmpty())
+        text += tr("<br>Would fit with: %1").arg(remedies.join(QStringLiteral("; ")));
+    return text;
 }
 
 } // namespace clusterplanner::ui

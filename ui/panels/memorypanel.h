@@ -4,6 +4,11 @@
 
 #include "ui/panels/chartpanel.h"
 
+namespace clusterplanner::core {
+struct MemoryView;
+struct ScenarioEvaluation;
+} // namespace clusterplanner::core
+
 namespace clusterplanner::ui {
 
 class ScenarioDocument;
@@ -18,7 +23,17 @@ public:
     StackedBarChart* chart() const { return m_chart; }
     void refresh() override;
 
+protected:
+    /// Memory and throughput do not depend on prices.
+    ScenarioChanges dependencies() const override
+    {
+        return kEngineInputs & ~ScenarioChanges(ScenarioChange::Economics);
+    }
+
 private:
+    void showProblems(const core::ScenarioEvaluation& evaluation);
+    QString summary(const core::MemoryView& memory) const;
+
     StackedBarChart* m_chart;
 };
 

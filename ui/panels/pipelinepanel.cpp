@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/pipelinepanel.h"
 
+#include "core/evaluation/scenarioevaluation.h"
 #include "core/model/enumnames.h"
-#include "core/perf/pipeline.h"
-#include "core/perf/steptime.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/ganttchart.h"
 #include "ui/document/scenariodocument.h"
@@ -14,16 +13,12 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <limits>
+
 namespace clusterplanner::ui {
 
 namespace {
-
-/// Micro-batches drawn: enough for warm-up, steady state and cool-down (2·p), not hundreds of slivers. The
-/// summary line always states the figures of the full step.
-int shownMicroBatches(int stages, int microBatches)
-{
-    return std::min(microBatches, std::max(2 * stages, 8));
-}
 
 QString opLabel(const core::perf::PipelineOp& op, int chunks)
 {
@@ -46,45 +41,21 @@ QColor opColor(const core::perf::PipelineOp& op)
     return base;
 }
 
-struct StageTimes
+QVector<GanttBar> bars(const core::PipelineView& view)
 {
-    double forwardMs = 1;
-    double backwardMs = 2;
-    int microBatches = 1;
-};
-
-/// Per micro-batch forward and backward of one stage from the step-time model; falls back to F = 1, B = 2
-/// units when the layout cannot be evaluated.
-StageTimes stageTimes(const core::Scenario& scenario)
-{
-    StageTimes times;
-    const auto& t = scenario.training;
-    times.microBatches = std::max(1, t.globalBatch / std::max(1, t.layout.dp * t.microBatch));
-    const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(scenario.cluster.gpuId);
-    if (!gpu)
-        return times;
-    const auto& efficiency = core::perf::EfficiencyTable::builtin().forGpu(gpu->id);
-    const auto step = core::perf::estimateStepTime(scenario, *gpu, efficiency);
-    if (!step.valid || step.microBatches < 1)
-        return times;
-    times.microBatches = step.microBatches;
-    times.forwardMs = 1e3 * step.computeForwardS / step.microBatches;
-    times.backwardMs = 1e3 * (step.computeBackwardS + step.recomputeS) / step.microBatches;
-    return times;
-}
-
-core::perf::PipelineParams pipelineParams(const core::Scenario& scenario, const StageTimes& times)
-{
-    core::perf::PipelineParams params;
-    params.schedule = scenario.training.schedule;
-    params.stages = scenario.training.layout.pp;
-    params.chunks = params.schedule == core::PipelineSchedule::Interleaved ? scenario.training.layout.virtualStages : 1;
-    params.microBatches = times.microBatches;
-    // The backward splits into input and weight gradients of about equal cost (ZB paper, §2).
-    params.forward = times.forwardMs;
-    params.backward = times.backwardMs / 2;
-    params.weightGrad = times.backwardMs / 2;
-    return params;
+    QVector<GanttBar> out;
+    out.reserve(int(view.ops.size()));
+    for (const auto& op : view.ops) {
+        const double startMs = 1e3 * op.start, endMs = 1e3 * op.end;
+        out.push_back({op.stage, startMs, endMs, opLabel(op, view.params.chunks), opColor(op),
+            PipelinePanel::tr("stage %1, micro-batch %2, chunk %3\n%4 – %5 ms")
+                .arg(op.stage)
+                .arg(op.microBatch + 1)
+                .arg(op.chunk + 1)
+                .arg(startMs, 0, 'f', 2)
+                .arg(endMs, 0, 'f', 2)});
+    }
+    return out;
 }
 
 } // namespace
@@ -100,7 +71,7 @@ PipelinePanel::PipelinePanel(ScenarioDocument* document, QWidget* parent)
     m_chart->setObjectName(QStringLiteral("pipeline-gantt"));
     m_schedule->setObjectName(QStringLiteral("pipeline.schedule"));
     createLayout();
-    connect(m_document, &ScenarioDocument::scenarioChanged, this, &PipelinePanel::refresh);
+    connect(m_document, &ScenarioDocument::scenarioChanged, this, &PipelinePanel::onScenarioChanged);
     connect(m_schedule, &QComboBox::activated, this, &PipelinePanel::chooseSchedule);
     refresh();
 }
@@ -133,6 +104,15 @@ void PipelinePanel::chooseSchedule(int index)
     m_document->edit(scenario, tr("Change pipeline schedule"));
 }
 
+void PipelinePanel::onScenarioChanged(ScenarioChanges changes)
+{
+    // The schedule does not depend on prices, the name or the notes.
+    if (!(changes & (kEngineInputs & ~ScenarioChanges(ScenarioChange::Economics))))
+        return;
+    refresh();
+    Q_EMIT refreshed();
+}
+
 void PipelinePanel::refresh()
 {
     const core::Scenario& scenario = m_document->scenario();
@@ -140,43 +120,38 @@ void PipelinePanel::refresh()
         const QSignalBlocker blocker(m_schedule);
         m_schedule->setCurrentIndex(m_schedule->findData(int(scenario.training.schedule)));
     }
-    const StageTimes times = stageTimes(scenario);
-    const auto params = pipelineParams(scenario, times);
+    const core::ScenarioEvaluation evaluation
+        = core::evaluateScenario(scenario, core::EvaluationOptions {false, true, 0});
+    m_bubbleFraction
+        = evaluation.valid() ? evaluation.pipeline.summary.bubbleFraction : std::numeric_limits<double>::quiet_NaN();
     QStringList rows;
-    for (int stage = 0; stage < params.stages; ++stage)
+    for (int stage = 0; stage < std::max(1, scenario.training.layout.pp); ++stage)
         rows << tr("stage %1").arg(stage);
     m_chart->setRows(rows);
-    try {
-        const auto full = core::perf::pipelineSummary(params); // the whole step, for the figures
-        auto shown = params;
-        shown.microBatches = shownMicroBatches(params.stages, params.microBatches);
-        if (shown.schedule == core::PipelineSchedule::Interleaved)
-            shown.microBatches -= shown.microBatches % shown.stages; // interleaving needs m % p == 0
-        const auto timeline = core::perf::simulatePipeline(shown);
-        QVector<GanttBar> bars;
-        bars.reserve(int(timeline.ops.size()));
-        for (const auto& op : timeline.ops)
-            bars.push_back({op.stage, op.start, op.end, opLabel(op, shown.chunks), opColor(op),
-                tr("stage %1, micro-batch %2, chunk %3\n%4 – %5 ms")
-                    .arg(op.stage)
-                    .arg(op.microBatch + 1)
-                    .arg(op.chunk + 1)
-                    .arg(op.start, 0, 'f', 2)
-                    .arg(op.end, 0, 'f', 2)});
-        m_chart->setBars(std::move(bars));
-        m_summary->setText(tr("%1 micro-batches per step: makespan %2 ms · bubble %3 % of ideal · peak in flight "
-                              "%4 micro-batches%5")
-                               .arg(params.microBatches)
-                               .arg(full.makespan, 0, 'f', 1)
-                               .arg(100 * full.bubbleFraction, 0, 'f', 1)
-                               .arg(full.worstPeakInFlight, 0, 'f', 2)
-                               .arg(shown.microBatches < params.microBatches
-                                       ? tr(" · the chart shows the first %1").arg(shown.microBatches)
-                                       : QString()));
-    } catch (const std::exception& error) {
+    if (!evaluation.valid()) {
         m_chart->setBars({});
-        m_summary->setText(tr("Cannot schedule this layout: %1").arg(QString::fromUtf8(error.what())));
+        m_summary->setText(tr("Cannot schedule this layout: %1").arg(QString::fromStdString(evaluation.firstReason())));
+        return;
     }
+    m_chart->setBars(bars(evaluation.pipeline));
+    m_summary->setText(summary(evaluation.pipeline));
+}
+
+QString PipelinePanel::summary(const core::PipelineView& view) const
+{
+    const core::perf::PipelineSummary& full = view.summary; // the whole step, the step time's own figures
+    const int microBatches = view.params.microBatches;
+    QString drawn;
+    if (!view.timelineProblem.empty())
+        drawn = tr(" · not drawn: %1").arg(QString::fromStdString(view.timelineProblem));
+    else if (view.shownMicroBatches < microBatches)
+        drawn = tr(" · the chart shows the first %1").arg(view.shownMicroBatches);
+    return tr("%1 micro-batches per step: makespan %2 ms · bubble %3 % of ideal · peak in flight %4 micro-batches%5")
+        .arg(microBatches)
+        .arg(1e3 * full.makespan, 0, 'f', 1)
+        .arg(100 * full.bubbleFraction, 0, 'f', 1)
+        .arg(full.worstPeakInFlight, 0, 'f', 2)
+        .arg(drawn);
 }
 
 } // namespace clusterplanner::ui

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/scalingpanel.h"
 
+#include "core/evaluation/strongscaling.h"
 #include "core/perf/analytics.h"
-#include "core/perf/steptime.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/linechart.h"
 #include "ui/document/scenariodocument.h"
@@ -10,59 +10,6 @@
 #include <QVBoxLayout>
 
 namespace clusterplanner::ui {
-
-namespace {
-
-constexpr int kMaxPoints = 16;
-
-std::optional<ScalingPoint> evaluateAt(core::Scenario scenario, int dp, const core::GpuSpec& gpu)
-{
-    auto& layout = scenario.training.layout;
-    layout.dp = dp;
-    scenario.cluster.gpuCount = layout.gpuCount();
-    if (scenario.training.globalBatch % (dp * scenario.training.microBatch) != 0)
-        return std::nullopt;
-    const auto result
-        = core::perf::estimateStepTime(scenario, gpu, core::perf::EfficiencyTable::builtin().forGpu(gpu.id));
-    if (!result.valid)
-        return std::nullopt;
-    return ScalingPoint {scenario.cluster.gpuCount, result.stepTimeS, result.tokensPerS, 0};
-}
-
-} // namespace
-
-QVector<ScalingPoint> strongScaling(const core::Scenario& scenario, double* amdahlParallelFraction)
-{
-    QVector<ScalingPoint> points;
-    const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(scenario.cluster.gpuId);
-    if (!gpu)
-        return points;
-    for (int dp = 1; points.size() < kMaxPoints && dp <= scenario.training.globalBatch; dp *= 2)
-        if (auto point = evaluateAt(scenario, dp, *gpu))
-            points.push_back(*point);
-    if (points.size() < 2)
-        return points;
-    std::vector<int> gpus;
-    std::vector<double> times;
-    for (const auto& p : points) {
-        gpus.push_back(p.gpus);
-        times.push_back(p.stepTimeS);
-    }
-    const auto efficiency = core::perf::scalingEfficiency(gpus, times);
-    std::vector<double> speedups;
-    for (std::size_t i = 0; i < efficiency.size(); ++i) {
-        points[int(i)].efficiency = efficiency[i];
-        speedups.push_back(times.front() / times[i]);
-    }
-    if (amdahlParallelFraction) {
-        // Fit on speed-ups relative to the first point, counted in multiples of its GPU count.
-        std::vector<int> multiples;
-        for (int g : gpus)
-            multiples.push_back(g / gpus.front());
-        *amdahlParallelFraction = core::perf::fitAmdahlParallelFraction(multiples, speedups);
-    }
-    return points;
-}
 
 ScalingPanel::ScalingPanel(ScenarioDocument* document, QWidget* parent)
     : ChartPanel(document, new LineChart, parent)
@@ -78,8 +25,9 @@ ScalingPanel::ScalingPanel(ScenarioDocument* document, QWidget* parent)
 
 void ScalingPanel::refresh()
 {
-    double parallelFraction = 0;
-    const auto points = strongScaling(document()->scenario(), &parallelFraction);
+    const core::StrongScaling scaling = core::strongScaling(document()->scenario());
+    const auto& points = scaling.points;
+    const double parallelFraction = scaling.amdahlParallelFraction;
     if (points.size() < 2) {
         m_chart->setSeries({});
         setSummary(tr("Not enough valid GPU counts to draw a scaling curve for this layout."));

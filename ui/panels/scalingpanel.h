@@ -1,30 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Throughput and scaling efficiency of the scenario's layout as data parallelism grows, with Amdahl's fit.
+// Throughput and scaling efficiency of the scenario's layout as data parallelism grows, with Amdahl's fit
+// (computed by core::strongScaling, core/evaluation/strongscaling.h).
 #pragma once
 
 #include "ui/panels/chartpanel.h"
-#include <QVector>
-
-namespace clusterplanner::core {
-struct Scenario;
-}
 
 namespace clusterplanner::ui {
 
 class LineChart;
 class ScenarioDocument;
-
-/// One point of the strong-scaling curve: fixed global batch, model parallelism of the scenario, DP varied.
-struct ScalingPoint
-{
-    int gpus = 0;
-    double stepTimeS = 0;
-    double tokensPerS = 0;
-    double efficiency = 0; ///< T₁/(n·Tₙ), relative to the smallest GPU count
-};
-
-/// Strong-scaling points for the scenario (DP doubling from 1 while the global batch divides).
-QVector<ScalingPoint> strongScaling(const core::Scenario& scenario, double* amdahlParallelFraction = nullptr);
 
 class ScalingPanel : public ChartPanel
 {
@@ -34,6 +18,13 @@ public:
 
     LineChart* chart() const { return m_chart; }
     void refresh() override;
+
+protected:
+    /// Memory and throughput do not depend on prices.
+    ScenarioChanges dependencies() const override
+    {
+        return kEngineInputs & ~ScenarioChanges(ScenarioChange::Economics);
+    }
 
 private:
     LineChart* m_chart;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/steptimepanel.h"
 
-#include "core/perf/steptime.h"
+#include "core/evaluation/scenarioevaluation.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/stackedbarchart.h"
 #include "ui/document/scenariodocument.h"
@@ -58,16 +58,15 @@ StepTimePanel::StepTimePanel(ScenarioDocument* document, QWidget* parent)
 void StepTimePanel::refresh()
 {
     const core::Scenario& scenario = document()->scenario();
-    const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(scenario.cluster.gpuId);
-    const auto result = gpu
-        ? core::perf::estimateStepTime(scenario, *gpu, core::perf::EfficiencyTable::builtin().forGpu(gpu->id))
-        : core::perf::StepTimeResult {};
-    if (!result.valid) {
+    const core::ScenarioEvaluation evaluation
+        = core::evaluateScenario(scenario, core::EvaluationOptions {false, false, 0});
+    if (!evaluation.valid()) {
         setSummary(
-            tr("This layout cannot run: %1").arg(gpu ? QString::fromUtf8(result.error) : tr("unknown GPU type")));
+            tr("This layout cannot run: %1").arg(QString::fromStdString(evaluation.firstReason()).toHtmlEscaped()));
         m_chart->setData({}, {});
         return;
     }
+    const core::perf::StepTimeResult& result = evaluation.time;
     QStringList names;
     QVector<double> milliseconds;
     for (const auto& term : terms(result)) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Validity of a parallel layout before it is evaluated: a cheap bitmask, messages only on request.
+// Validity of a parallel layout before it is evaluated: a cheap bitmask, messages only on request. The one layout
+// check of the engine: memory, step time, the sweep and the evaluation facade all use it.
 #pragma once
 
 #include "core/model/scenario.h"
@@ -37,6 +38,12 @@ inline bool hasProblem(LayoutProblems problems, LayoutProblem p)
 
 /// Checks every rule; never throws. Allocation-free, meant for a sweep's inner loop.
 LayoutProblems checkLayout(const ModelConfig& model, const TrainingConfig& training, int gpuCount);
+
+/// A short static text for the first problem set (empty when none): for hot paths that cannot allocate.
+const char* layoutProblemSummary(LayoutProblems problems);
+
+/// Micro-batches per pipeline per optimizer step: ceil(global batch / (DP × micro-batch)), at least 1.
+int microBatchesPerStep(const TrainingConfig& training);
 
 /// One specific message per problem, with the numbers involved, in the order of the enum.
 std::vector<std::string> describeLayoutProblems(

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "core/memory/layoutcheck.h"
+#include "core/model/layoutcheck.h"
 
-#include "core/memory/pipelinememory.h"
+#include <algorithm>
+#include <iterator>
 
 namespace clusterplanner::core {
 
@@ -32,7 +33,7 @@ LayoutProblems checkModelSplit(const ModelConfig& m, const TrainingConfig& t)
         p |= bit(LayoutProblem::TpHeads);
     if (m.kvHeads % l.tp != 0 && l.tp % m.kvHeads != 0)
         p |= bit(LayoutProblem::TpKvHeads);
-    if (l.pp > m.layers)
+    if (l.pp > m.layers) // every schedule: a stage without a layer (docs/methods-time.md §4.4)
         p |= bit(LayoutProblem::PpLayers);
     if (t.schedule == PipelineSchedule::Interleaved && l.virtualStages > 1) {
         // Uneven chunks are allowed (Llama 3 405B: 126 layers over PP 16; Megatron-Core's first/last-stage layer
@@ -56,7 +57,7 @@ LayoutProblems checkExperts(const ModelConfig& m, const ParallelLayout& l)
     LayoutProblems p = 0;
     if (m.moe->experts % l.ep != 0)
         p |= bit(LayoutProblem::EpExperts);
-    if ((l.dp * l.cp * l.tp) % l.ep != 0)
+    if ((1LL * l.dp * l.cp * l.tp) % l.ep != 0)
         p |= bit(LayoutProblem::EpGroup);
     return p;
 }
@@ -72,11 +73,32 @@ LayoutProblems checkLayout(const ModelConfig& model, const TrainingConfig& t, in
         p |= bit(LayoutProblem::BatchSize);
     if (hasProblem(p, LayoutProblem::NonPositiveDegree) || hasProblem(p, LayoutProblem::BatchSize))
         return p; // the remaining rules divide by these
-    if (t.globalBatch % (t.layout.dp * t.microBatch) != 0)
+    if (t.globalBatch % (1LL * t.layout.dp * t.microBatch) != 0)
         p |= bit(LayoutProblem::GlobalBatch);
     if (model.heads < 1 || model.kvHeads < 1 || model.layers < 1)
         return p;
     return p | checkModelSplit(model, t) | checkExperts(model, t.layout);
+}
+
+const char* layoutProblemSummary(LayoutProblems p)
+{
+    static const char* const summaries[] = {"every parallel degree must be at least 1",
+        "DP × TP × PP × CP must equal the GPU count", "TP must divide the attention heads",
+        "TP must divide the KV heads or be a multiple of them", "more pipeline stages than layers",
+        "interleaved: fewer layers than PP × virtual stages", "interleaved: micro-batches per step not divisible by PP",
+        "sequence length not divisible by 2 × CP", "EP must divide the experts", "EP must divide DP × CP × TP",
+        "EP on a dense model", "global batch must be a multiple of DP × micro-batch", "ZeRO stage outside 0..3",
+        "micro-batch and global batch must be at least 1"};
+    for (std::size_t bitIndex = 0; bitIndex < std::size(summaries); ++bitIndex)
+        if (p & (1u << bitIndex))
+            return summaries[bitIndex];
+    return "";
+}
+
+int microBatchesPerStep(const TrainingConfig& t)
+{
+    const long long perPass = std::max(1LL, 1LL * std::max(1, t.layout.dp) * std::max(1, t.microBatch));
+    return int(std::max(1LL, (t.globalBatch + perPass - 1) / perPass));
 }
 
 std::vector<std::string> describeLayoutProblems(

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine's error value: which input is wrong and why, returned instead of thrown (docs/methods-model.md, Errors).
+#pragma once
+
+#include "core/model/scenario.h"
+
+#include <optional>
+#include <string>
+
+namespace clusterplanner::core {
+
+/// A scenario the engine cannot evaluate. field is the dotted path of the input at fault as the file format names
+/// it (e.g. "cluster.gpu", "training.global_batch"), or empty when no single field is to blame.
+struct EvaluationError
+{
+    std::string field;
+    std::string message; ///< what is wrong, with the numbers involved
+
+    /// "field: message", or the message alone.
+    std::string text() const { return field.empty() ? message : field + ": " + message; }
+};
+
+/// The reader's verdict on a scenario (core/io/scenariojson.h is the one definition of a valid field): nullopt
+/// when every field is in range, else the first field at fault. Never throws.
+std::optional<EvaluationError> checkScenarioFields(const Scenario& scenario);
+
+} // namespace clusterplanner::core

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/document/scenariochange.h"
+
+namespace clusterplanner::ui {
+
+ScenarioChanges scenarioChanges(const core::Scenario& before, const core::Scenario& after)
+{
+    ScenarioChanges changes;
+    changes.setFlag(ScenarioChange::Name, before.name != after.name);
+    changes.setFlag(ScenarioChange::Model, before.model != after.model);
+    changes.setFlag(ScenarioChange::Cluster, before.cluster != after.cluster);
+    changes.setFlag(ScenarioChange::Layout, before.training.layout != after.training.layout);
+    core::TrainingConfig trainingBefore = before.training;
+    trainingBefore.layout = after.training.layout; // the layout has its own flag
+    changes.setFlag(ScenarioChange::Training, trainingBefore != after.training);
+    changes.setFlag(ScenarioChange::Economics, before.economics != after.economics);
+    changes.setFlag(ScenarioChange::Notes, before.notes != after.notes);
+    return changes;
+}
+
+} // namespace clusterplanner::ui
