@@ -4,6 +4,7 @@
 #include "core/model/enumnames.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
@@ -141,11 +142,20 @@ std::string_view kindName(FieldKind kind)
     return "";
 }
 
+/// Whole numbers with thousands separators ("10,000,000"), powers of ten beyond that as "10^18".
 std::string showBound(double value)
 {
-    char text[32];
-    std::snprintf(text, sizeof text, value >= 1e7 ? "%.0e" : "%.15g", value);
-    return text;
+    if (value >= 1e9 && std::pow(10.0, std::round(std::log10(value))) == value)
+        return "10^" + std::to_string(static_cast<int>(std::round(std::log10(value))));
+    if (value != std::floor(value)) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", value);
+        return text;
+    }
+    std::string digits = std::to_string(static_cast<long long>(value));
+    for (auto at = static_cast<long>(digits.size()) - 3; at > 0; at -= 3)
+        digits.insert(static_cast<std::size_t>(at), ",");
+    return digits;
 }
 
 std::string accepted(const ScenarioField& f)

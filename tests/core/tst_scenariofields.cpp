@@ -4,7 +4,10 @@
 #include "core/io/scenariojson.h"
 #include "core/model/scenariofields.h"
 
+#include <QDebug>
 #include <QTest>
+
+#include <algorithm>
 
 #include <fstream>
 #include <iterator>

@@ -2,7 +2,9 @@
 #include "ui/models/layouttablemodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTest>
 
 using namespace clusterplanner;
@@ -55,6 +57,25 @@ private Q_SLOTS:
         QCOMPARE(proxy.index(2, LayoutTableModel::Tp).data().toInt(), 8);
         QCOMPARE(proxy.index(0, LayoutTableModel::Mfu).data().toString(), QStringLiteral("120.0"));
         QCOMPARE(proxy.index(2, LayoutTableModel::Fits).data().toString(), QStringLiteral("no"));
+    }
+
+    void resultsShowWithoutScrollingSideways()
+    {
+        // The explorer's table is about 750 px wide at 1600 px; the results must not hide behind the settings.
+        LayoutTableModel model;
+        model.setResults({result(1, 900, true), result(2, 12000, true)});
+        QTableView view;
+        view.setModel(&model);
+        view.horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        view.resize(750, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (int column : {LayoutTableModel::Fits, LayoutTableModel::PeakMemory, LayoutTableModel::StepTime,
+                 LayoutTableModel::TokensPerGpu, LayoutTableModel::Mfu, LayoutTableModel::CostPerMTokens}) {
+            const int right = view.columnViewportPosition(column) + view.columnWidth(column);
+            QVERIFY2(
+                right <= view.viewport()->width(), qPrintable(model.headerData(column, Qt::Horizontal).toString()));
+        }
     }
 };
 

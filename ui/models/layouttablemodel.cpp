@@ -129,8 +129,8 @@ QVariant LayoutTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const names[ColumnCount]
-        = {"DP", "TP", "PP", "CP", "EP", "VPP", "Micro-batch", "Recompute", "ZeRO", "Schedule", "Rank order", "Fits",
-            "Peak GiB", "Headroom GiB", "Step s", "Tokens/s/GPU", "MFU %", "$/M tokens"};
+        = {"DP", "TP", "PP", "CP", "EP", "VPP", "Fits", "Peak GiB", "Step s", "Tokens/s/GPU", "MFU %", "$/M tokens",
+            "Headroom GiB", "Micro-batch", "Recompute", "ZeRO", "Schedule", "Rank order"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -14,6 +14,8 @@ class LayoutTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
+    /// The parallel degrees first (they name the layout), then its results, so that a table narrower than every
+    /// column still shows what each layout achieves; the settings that tell similar layouts apart follow.
     enum Column {
         Dp,
         Tp,
@@ -21,18 +23,18 @@ public:
         Cp,
         Ep,
         VirtualStages,
+        Fits,
+        PeakMemory,
+        StepTime,
+        TokensPerGpu,
+        Mfu,
+        CostPerMTokens,
+        Headroom,
         MicroBatch,
         Recompute,
         ZeroStage,
         Schedule,
         RankOrder,
-        Fits,
-        PeakMemory,
-        Headroom,
-        StepTime,
-        TokensPerGpu,
-        Mfu,
-        CostPerMTokens,
         ColumnCount
     };
     /// Raw value for sorting and filtering (numbers as double, names as text).

@@ -43,7 +43,9 @@ QString translated(std::string_view text)
 
 QString suffixOf(const core::ScenarioField& field)
 {
-    return field.unit.empty() ? QString() : QLatin1Char(' ') + translated(field.unit);
+    if (field.unit.empty())
+        return {};
+    return QLatin1Char(' ') + translated(field.unit);
 }
 
 } // namespace

@@ -4,8 +4,8 @@
 #include "core/model/enumnames.h"
 #include "core/perf/pipeline.h"
 #include "core/perf/steptime.h"
-#include "ui/charts/chartstyle.h"
 #include "ui/charts/ganttchart.h"
+#include "ui/charts/pipelinebars.h"
 #include "ui/document/scenariodocument.h"
 
 #include <QComboBox>
@@ -23,27 +23,6 @@ namespace {
 int shownMicroBatches(int stages, int microBatches)
 {
     return std::min(microBatches, std::max(2 * stages, 8));
-}
-
-QString opLabel(const core::perf::PipelineOp& op, int chunks)
-{
-    static const char kinds[] = {'F', 'B', 'W'};
-    QString label = QLatin1Char(kinds[int(op.kind)]) + QString::number(op.microBatch + 1);
-    return chunks > 1 ? label + QLatin1Char('.') + QString::number(op.chunk + 1) : label;
-}
-
-QColor opColor(const core::perf::PipelineOp& op)
-{
-    const QColor base = categoryColor(op.microBatch);
-    switch (op.kind) {
-    case core::perf::PipelineOpKind::Forward:
-        return base;
-    case core::perf::PipelineOpKind::Backward:
-        return base.darker(135);
-    case core::perf::PipelineOpKind::WeightGrad:
-        return base.lighter(135);
-    }
-    return base;
 }
 
 struct StageTimes
@@ -142,10 +121,8 @@ void PipelinePanel::refresh()
     }
     const StageTimes times = stageTimes(scenario);
     const auto params = pipelineParams(scenario, times);
-    QStringList rows;
-    for (int stage = 0; stage < params.stages; ++stage)
-        rows << tr("stage %1").arg(stage);
-    m_chart->setRows(rows);
+    m_chart->setRows(pipelineStageRows(params.stages));
+    m_chart->setLegend(pipelineLegend(params.schedule == core::PipelineSchedule::ZbH1));
     try {
         const auto full = core::perf::pipelineSummary(params); // the whole step, for the figures
         auto shown = params;
@@ -153,17 +130,7 @@ void PipelinePanel::refresh()
         if (shown.schedule == core::PipelineSchedule::Interleaved)
             shown.microBatches -= shown.microBatches % shown.stages; // interleaving needs m % p == 0
         const auto timeline = core::perf::simulatePipeline(shown);
-        QVector<GanttBar> bars;
-        bars.reserve(int(timeline.ops.size()));
-        for (const auto& op : timeline.ops)
-            bars.push_back({op.stage, op.start, op.end, opLabel(op, shown.chunks), opColor(op),
-                tr("stage %1, micro-batch %2, chunk %3\n%4 – %5 ms")
-                    .arg(op.stage)
-                    .arg(op.microBatch + 1)
-                    .arg(op.chunk + 1)
-                    .arg(op.start, 0, 'f', 2)
-                    .arg(op.end, 0, 'f', 2)});
-        m_chart->setBars(std::move(bars));
+        m_chart->setBars(pipelineBars(timeline.ops, shown.chunks));
         m_summary->setText(tr("%1 micro-batches per step: makespan %2 ms · bubble %3 % of ideal · peak in flight "
                               "%4 micro-batches%5")
                                .arg(params.microBatches)
