@@ -407,6 +407,29 @@ private Q_SLOTS:
         QCOMPARE(m_doc->undoStack()->count(), 1);
     }
 
+    void gpuCountTakesTheNearestValidLayoutAlong()
+    {
+        // Start: 256 GPUs as 8 × 8 × 4 × 1 (dp × tp × pp × cp). 512 GPUs keep TP, PP and CP and double DP.
+        field<QSpinBox>("cluster.gpu_count")->setValue(512);
+        const auto& layout = m_doc->scenario().training.layout;
+        QCOMPARE(m_doc->scenario().cluster.gpuCount, 512);
+        QCOMPARE(std::vector<int>({layout.dp, layout.tp, layout.pp, layout.cp}), std::vector<int>({16, 8, 4, 1}));
+        QCOMPARE(m_doc->undoStack()->count(), 1);
+        QVERIFY(field<QLabel>("training.layout.check")->text().contains(QStringLiteral("all GPUs")));
+        m_doc->undoStack()->undo(); // count and layout in one step
+        QCOMPARE(m_doc->scenario().cluster.gpuCount, 256);
+        QCOMPARE(m_doc->scenario().training.layout.dp, 8);
+    }
+
+    void gpuCountWithoutAValidLayoutSaysWhichCountsHaveOne()
+    {
+        // 260 = 4 · 5 · 13: with a global batch of 512 and the interleaved schedule no layout divides it.
+        field<QSpinBox>("cluster.gpu_count")->setValue(260);
+        QCOMPARE(m_doc->scenario().training.layout.gpuCount(), 256); // the layout stays as it was
+        const QString text = field<QLabel>("training.layout.check")->text();
+        QVERIFY2(text.contains(QStringLiteral("nearest counts with one: 256 or 512")), qPrintable(text));
+    }
+
     void moeSwitchRestoresLastExpertSettings()
     {
         field<QSpinBox>("model.moe.experts")->setValue(64);

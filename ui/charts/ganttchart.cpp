@@ -119,21 +119,9 @@ void GanttChart::setBars(QVector<GanttBar> bars)
     replot();
 }
 
-void GanttChart::ensureLegendRow()
-{
-    if (plot()->plotLayout()->rowCount() > 1)
-        return;
-    plot()->axisRect()->insetLayout()->take(plot()->legend); // out of the plot area, so no bar hides behind it
-    plot()->plotLayout()->insertRow(0);
-    plot()->plotLayout()->addElement(0, 0, plot()->legend);
-    plot()->plotLayout()->setRowStretchFactor(0, 0.001); // as tall as the legend needs, no more
-    plot()->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot()->legend->setVisible(true);
-}
-
 void GanttChart::setLegend(const QVector<GanttLegendEntry>& entries)
 {
-    ensureLegendRow();
+    placeLegendAbove(*plot());
     plot()->clearPlottables(); // removes the previous swatches and, with them, the bars' plottable
     m_plottable = new GanttPlottable(plot()->xAxis, plot()->yAxis, &m_bars);
     m_plottable->removeFromLegend();

@@ -49,7 +49,6 @@ public:
 
 private:
     void showTooltip(const QPoint& position);
-    void ensureLegendRow();
 
     QStringList m_rows;
     QVector<GanttBar> m_bars;

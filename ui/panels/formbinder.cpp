@@ -74,7 +74,7 @@ void FormBinder::addRow(QFormLayout* form, const FieldInfo& info, QWidget* widge
     form->addRow(label, widget);
 }
 
-QSpinBox* FormBinder::intField(QFormLayout* form, std::string_view path, FieldRef<int> ref)
+QSpinBox* FormBinder::intField(QFormLayout* form, std::string_view path, FieldRef<int> ref, Change alsoChange)
 {
     const core::ScenarioField& field = core::scenarioField(path);
     const FieldInfo info = fieldInfo(path);
@@ -84,8 +84,14 @@ QSpinBox* FormBinder::intField(QFormLayout* form, std::string_view path, FieldRe
     spin->setGroupSeparatorShown(field.max >= 100'000);
     addRow(form, info, spin);
     const int mergeId = formFieldEditId(nextMergeId());
-    connect(spin, &QSpinBox::valueChanged, this, [this, ref, mergeId, text = changeText(info)](int value) {
-        apply([ref, value](core::Scenario& s) { ref(s) = value; }, text, mergeId);
+    connect(spin, &QSpinBox::valueChanged, this, [this, ref, mergeId, alsoChange, text = changeText(info)](int value) {
+        apply(
+            [ref, value, &alsoChange](core::Scenario& s) {
+                ref(s) = value;
+                if (alsoChange)
+                    alsoChange(s);
+            },
+            text, mergeId);
     });
     addRefresher([spin, ref](core::Scenario& s) {
         const QSignalBlocker blocker(spin);

@@ -57,7 +57,8 @@ public:
     FormBinder(ScenarioDocument* document, QObject* parent);
 
     /// Fields of the scenario field table: bounds, unit (as the suffix), label and tooltip come from the table.
-    QSpinBox* intField(QFormLayout* form, std::string_view path, FieldRef<int> ref);
+    /// `alsoChange` runs after the write, in the same undoable edit (e.g. a layout that follows the GPU count).
+    QSpinBox* intField(QFormLayout* form, std::string_view path, FieldRef<int> ref, Change alsoChange = {});
     /// The widget shows value / scale (e.g. scale 1e9 shows tokens in billions), with `scaledSuffix` then.
     QDoubleSpinBox* numberField(QFormLayout* form, std::string_view path, FieldRef<double> ref, int decimals,
         double scale = 1.0, const QString& scaledSuffix = {});

@@ -6,6 +6,7 @@
 #include "ui/document/scenariodocument.h"
 #include "ui/panels/columnflow.h"
 #include "ui/panels/formbinder.h"
+#include "ui/panels/layoutrefit.h"
 #include "ui/panels/wheelguard.h"
 
 #include <QCheckBox>
@@ -13,10 +14,12 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -175,15 +178,24 @@ void ScenarioForm::createClusterGroup()
         s.cluster.gpuId = chosen.id;
     };
     m_binder->choiceField(form, fieldInfo("cluster.gpu"), labels, read, write);
-    m_binder->intField(form, "cluster.gpu_count", [](core::Scenario& s) -> int& { return s.cluster.gpuCount; });
-    m_binder->intField(form, "cluster.gpus_per_node", [](core::Scenario& s) -> int& { return s.cluster.gpusPerNode; });
-    m_nodeCountLabel = new QLabel;
-    m_binder->addRow(form, {"cluster.node_count", tr("Nodes"), tr("Servers needed: GPUs / GPUs per node, rounded up")},
-        m_nodeCountLabel);
-    m_binder->numberField(
-        form, "cluster.nic_gbps", [](core::Scenario& s) -> double& { return s.cluster.nicGbps; }, 1);
-    m_binder->numberField(
-        form, "cluster.oversubscription", [](core::Scenario& s) -> double& { return s.cluster.oversubscription; }, 2);
+    // A new GPU count takes the nearest valid layout along, in the same undo step (layoutrefit.h); the value is
+    // committed on Enter or focus loss, so typing "512" does not refit through 5 and 51 first.
+    QSpinBox* gpuCount = m_binder->intField(
+        form, "cluster.gpu_count", [](core::Scenario& s) -> int& { return s.cluster.gpuCount; },
+        [](core::Scenario& s) {
+            if (auto layout = nearestValidLayout(s, s.cluster.gpuCount))
+                s.training.layout = *layout;
+        });
+    gpuCount->setKeyboardTracking(false);
+});
+m_binder->intField(form, "cluster.gpus_per_node", [](core::Scenario& s) -> int& { return s.cluster.gpusPerNode; });
+m_nodeCountLabel = new QLabel;
+m_binder->addRow(form, {"cluster.node_count", tr("Nodes"), tr("Servers needed: GPUs / GPUs per node, rounded up")},
+    m_nodeCountLabel);
+m_binder->numberField(
+    form, "cluster.nic_gbps", [](core::Scenario& s) -> double& { return s.cluster.nicGbps; }, 1);
+m_binder->numberField(
+    form, "cluster.oversubscription", [](core::Scenario& s) -> double& { return s.cluster.oversubscription; }, 2);
 }
 
 void ScenarioForm::createTrainingGroup()
@@ -269,14 +281,29 @@ void ScenarioForm::addDerivedRefreshers()
         const bool matches = l.gpuCount() == s.cluster.gpuCount;
         const QString product
             = tr("dp×tp×pp×cp = %1×%2×%3×%4 = %5").arg(l.dp).arg(l.tp).arg(l.pp).arg(l.cp).arg(l.gpuCount());
-        m_layoutCheckLabel->setText(matches
-                ? tr("%1, all GPUs").arg(product)
-                : tr("%1, but the cluster has %2 GPUs").arg(product).arg(s.cluster.gpuCount));
+        m_layoutCheckLabel->setText(matches ? tr("%1, all GPUs").arg(product) : layoutMismatchText(s, product));
         m_layoutCheckLabel->setStyleSheet(matches ? QString() : QStringLiteral("color: #d0342c; font-weight: bold;"));
         const QString problem = ScenarioDocument::validationError(s);
         m_problemLabel->setText(tr("This scenario cannot be saved as it is: %1").arg(problem));
         m_problemLabel->setVisible(!problem.isEmpty());
     });
+}
+
+QString ScenarioForm::layoutMismatchText(const core::Scenario& s, const QString& product) const
+{
+    const QString text = tr("%1, but the cluster has %2 GPUs").arg(product).arg(s.cluster.gpuCount);
+    if (nearestValidLayout(s, s.cluster.gpuCount))
+        return text; // the user set the layout apart from the count; a valid one exists
+    const auto [below, above] = nearestValidGpuCounts(s, s.cluster.gpuCount);
+    QStringList counts;
+    for (int count : {below, above})
+        if (count > 0)
+            counts << QLocale().toString(count);
+    return counts.isEmpty() ? tr("%1. No layout is valid for %2 GPUs.").arg(text).arg(s.cluster.gpuCount)
+                            : tr("%1. No layout is valid for %2 GPUs; the nearest counts with one: %3.")
+                                  .arg(text)
+                                  .arg(s.cluster.gpuCount)
+                                  .arg(counts.join(tr(" or ")));
 }
 
 void ScenarioForm::setMoeEnabled(bool enabled)

@@ -41,6 +41,7 @@ private:
     void createEconomicsGroup();
     void createNotesGroup();
     void addDerivedRefreshers();
+    QString layoutMismatchText(const core::Scenario& s, const QString& product) const;
     void setMoeEnabled(bool enabled);
     void applyPreset(int index);
 
