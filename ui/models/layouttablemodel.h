@@ -14,27 +14,28 @@ class LayoutTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    /// The parallel degrees first (they name the layout), then its results, so that a table narrower than every
-    /// column still shows what each layout achieves; the settings that tell similar layouts apart follow.
+    /// Results first, so that a table narrower than every column (the explorer's is about 500 px) still shows what
+    /// each layout achieves; the layout follows (and is the row's tooltip), then the settings that tell similar
+    /// layouts apart.
     enum Column {
+        Fits,
+        TokensPerGpu,
+        Mfu,
+        StepTime,
+        PeakMemory,
+        CostPerMTokens,
         Dp,
         Tp,
         Pp,
         Cp,
         Ep,
         VirtualStages,
-        Fits,
-        PeakMemory,
-        StepTime,
-        TokensPerGpu,
-        Mfu,
-        CostPerMTokens,
-        Headroom,
         MicroBatch,
         Recompute,
         ZeroStage,
         Schedule,
         RankOrder,
+        Headroom,
         ColumnCount
     };
     /// Raw value for sorting and filtering (numbers as double, names as text).
