@@ -187,15 +187,14 @@ void ScenarioForm::createClusterGroup()
                 s.training.layout = *layout;
         });
     gpuCount->setKeyboardTracking(false);
-});
-m_binder->intField(form, "cluster.gpus_per_node", [](core::Scenario& s) -> int& { return s.cluster.gpusPerNode; });
-m_nodeCountLabel = new QLabel;
-m_binder->addRow(form, {"cluster.node_count", tr("Nodes"), tr("Servers needed: GPUs / GPUs per node, rounded up")},
-    m_nodeCountLabel);
-m_binder->numberField(
-    form, "cluster.nic_gbps", [](core::Scenario& s) -> double& { return s.cluster.nicGbps; }, 1);
-m_binder->numberField(
-    form, "cluster.oversubscription", [](core::Scenario& s) -> double& { return s.cluster.oversubscription; }, 2);
+    m_binder->intField(form, "cluster.gpus_per_node", [](core::Scenario& s) -> int& { return s.cluster.gpusPerNode; });
+    m_nodeCountLabel = new QLabel;
+    m_binder->addRow(form, {"cluster.node_count", tr("Nodes"), tr("Servers needed: GPUs / GPUs per node, rounded up")},
+        m_nodeCountLabel);
+    m_binder->numberField(
+        form, "cluster.nic_gbps", [](core::Scenario& s) -> double& { return s.cluster.nicGbps; }, 1);
+    m_binder->numberField(
+        form, "cluster.oversubscription", [](core::Scenario& s) -> double& { return s.cluster.oversubscription; }, 2);
 }
 
 void ScenarioForm::createTrainingGroup()
