@@ -3,11 +3,13 @@
 
 #include "core/io/jsonfields.h"
 #include "core/model/enumnames.h"
+#include "core/model/scenariofields.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cmath>
+#include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace clusterplanner::core {
 
@@ -25,9 +27,42 @@ JsonFields reader(const json& object)
     return JsonFields(object, "", &throwScenarioError);
 }
 
-template <typename Enum>
-Enum choice(const JsonFields& r, const char* key)
+const ScenarioField& field(std::string_view path)
 {
+    return scenarioField(path);
+}
+
+/// The field's value within its bounds from the table; `upTo` tightens the maximum where it depends on another field.
+int integer(const JsonFields& r, std::string_view path, long long upTo = std::numeric_limits<long long>::max())
+{
+    const ScenarioField& f = field(path);
+    return r.integer(f.key(), static_cast<long long>(f.min), std::min(static_cast<long long>(f.max), upTo));
+}
+
+double number(const JsonFields& r, std::string_view path)
+{
+    const ScenarioField& f = field(path);
+    return r.number(f.key(), f.min, f.max);
+}
+
+std::string text(const JsonFields& r, std::string_view path)
+{
+    const ScenarioField& f = field(path);
+    return r.text(f.key(), static_cast<std::size_t>(f.max));
+}
+
+bool boolean(const JsonFields& r, std::string_view path)
+{
+    return r.boolean(field(path).key());
+}
+
+/// An optional choice missing from the file keeps `fallback` (files written before the field existed).
+template <typename Enum>
+Enum choice(const JsonFields& r, std::string_view path, std::optional<Enum> fallback = std::nullopt)
+{
+    const char* key = field(path).key();
+    if (fallback && field(path).optional && !r.has(key))
+        return *fallback;
     const auto name = r.text(key, 64);
     if (auto value = enumFromString<Enum>(name))
         return *value;
@@ -37,87 +72,88 @@ Enum choice(const JsonFields& r, const char* key)
     r.fail(key, "unknown value \"" + name + "\" (expected one of: " + allowed + ")");
 }
 
-// Upper bounds: generous beyond anything built today, tight enough to catch unit mistakes and overflow.
-constexpr long long kMaxGpus = 10'000'000;
-constexpr long long kMaxDim = 1'000'000;
-
 MoeConfig readMoe(const JsonFields& r)
 {
     MoeConfig moe;
-    moe.experts = r.integer("experts", 1, 100'000);
-    moe.topK = r.integer("top_k", 1, moe.experts);
-    moe.expertFfnHidden = r.integer("expert_ffn_hidden", 1, kMaxDim);
-    moe.sharedExperts = r.integer("shared_experts", 0, 1024);
-    moe.moeLayers = r.integer("moe_layers", 0, 100'000);
-    moe.capacityFactor = r.number("capacity_factor", 0.1, 64.0);
+    moe.experts = integer(r, "model.moe.experts");
+    moe.topK = integer(r, "model.moe.top_k", moe.experts);
+    moe.expertFfnHidden = integer(r, "model.moe.expert_ffn_hidden");
+    moe.sharedExperts = integer(r, "model.moe.shared_experts");
+    moe.moeLayers = integer(r, "model.moe.moe_layers");
+    moe.capacityFactor = number(r, "model.moe.capacity_factor");
     return moe;
+}
+
+void checkModelShape(const JsonFields& r, const ModelConfig& model)
+{
+    if (model.hidden % model.heads != 0)
+        r.fail("hidden", "must be a multiple of heads (" + std::to_string(model.heads) + ")");
+    if (model.heads % model.kvHeads != 0)
+        r.fail("kv_heads", "must divide heads (" + std::to_string(model.heads) + ")");
+    if (model.moe && model.moe->moeLayers > model.layers)
+        r.fail("moe.moe_layers", "must not exceed layers (" + std::to_string(model.layers) + ")");
 }
 
 ModelConfig readModel(const JsonFields& r)
 {
     ModelConfig model;
-    model.name = r.text("name", 200);
-    model.layers = r.integer("layers", 1, 100'000);
-    model.hidden = r.integer("hidden", 1, kMaxDim);
-    model.heads = r.integer("heads", 1, 100'000);
-    model.kvHeads = r.integer("kv_heads", 1, model.heads);
-    model.ffnHidden = r.integer("ffn_hidden", 1, kMaxDim * 8);
-    model.vocab = r.integer("vocab", 1, 100'000'000);
-    model.seqLen = r.integer("seq_len", 1, 100'000'000);
-    model.mlp = choice<MlpKind>(r, "mlp");
-    model.norm = choice<NormKind>(r, "norm");
-    model.tiedEmbeddings = r.boolean("tied_embeddings");
-    if (model.hidden % model.heads != 0)
-        r.fail("hidden", "must be a multiple of heads (" + std::to_string(model.heads) + ")");
-    if (model.heads % model.kvHeads != 0)
-        r.fail("kv_heads", "must divide heads (" + std::to_string(model.heads) + ")");
-    if (!r.isNull("moe"))
-        model.moe = readMoe(r.object("moe"));
-    if (model.moe && model.moe->moeLayers > model.layers)
-        r.fail("moe.moe_layers", "must not exceed layers (" + std::to_string(model.layers) + ")");
+    model.name = text(r, "model.name");
+    model.layers = integer(r, "model.layers");
+    model.hidden = integer(r, "model.hidden");
+    model.heads = integer(r, "model.heads");
+    model.kvHeads = integer(r, "model.kv_heads", model.heads);
+    model.ffnHidden = integer(r, "model.ffn_hidden");
+    model.vocab = integer(r, "model.vocab");
+    model.seqLen = integer(r, "model.seq_len");
+    model.mlp = choice<MlpKind>(r, "model.mlp");
+    model.norm = choice<NormKind>(r, "model.norm");
+    model.tiedEmbeddings = boolean(r, "model.tied_embeddings");
+    if (!r.isNull(field("model.moe").key()))
+        model.moe = readMoe(r.object(field("model.moe").key()));
+    checkModelShape(r, model);
     return model;
 }
 
 ClusterConfig readCluster(const JsonFields& r)
 {
     ClusterConfig cluster;
-    cluster.gpuId = r.text("gpu", 64);
-    cluster.gpuCount = r.integer("gpu_count", 1, kMaxGpus);
-    cluster.gpusPerNode = r.integer("gpus_per_node", 1, 1024);
-    cluster.nicGbps = r.number("nic_gbps", 0.1, 100'000);
-    cluster.oversubscription = r.number("oversubscription", 1.0, 64.0);
+    cluster.gpuId = text(r, "cluster.gpu");
+    cluster.gpuCount = integer(r, "cluster.gpu_count");
+    cluster.gpusPerNode = integer(r, "cluster.gpus_per_node");
+    cluster.nicGbps = number(r, "cluster.nic_gbps");
+    cluster.oversubscription = number(r, "cluster.oversubscription");
     return cluster;
 }
 
 ParallelLayout readLayout(const JsonFields& r)
 {
     ParallelLayout layout;
-    layout.dp = r.integer("dp", 1, kMaxGpus);
-    layout.tp = r.integer("tp", 1, 4096);
-    layout.pp = r.integer("pp", 1, 4096);
-    layout.cp = r.integer("cp", 1, 4096);
-    layout.ep = r.integer("ep", 1, 100'000);
-    layout.virtualStages = r.integer("virtual_stages", 1, 1024);
-    layout.sequenceParallel = r.boolean("sequence_parallel");
-    // Added after the first files were written; older files mean Megatron's default order.
-    layout.rankOrder = r.has("rank_order") ? choice<RankOrdering>(r, "rank_order") : RankOrdering::TpCpEpDpPp;
+    layout.dp = integer(r, "training.layout.dp");
+    layout.tp = integer(r, "training.layout.tp");
+    layout.pp = integer(r, "training.layout.pp");
+    layout.cp = integer(r, "training.layout.cp");
+    layout.ep = integer(r, "training.layout.ep");
+    layout.virtualStages = integer(r, "training.layout.virtual_stages");
+    layout.sequenceParallel = boolean(r, "training.layout.sequence_parallel");
+    // Older files mean Megatron's default order.
+    layout.rankOrder = choice<RankOrdering>(r, "training.layout.rank_order", RankOrdering::TpCpEpDpPp);
     return layout;
 }
 
 TrainingConfig readTraining(const JsonFields& r)
 {
     TrainingConfig training;
-    training.globalBatch = r.integer("global_batch", 1, 100'000'000);
-    training.microBatch = r.integer("micro_batch", 1, training.globalBatch);
-    training.precision = choice<Precision>(r, "precision");
-    training.optimizer = choice<Optimizer>(r, "optimizer");
-    training.recompute = choice<Recompute>(r, "recompute");
-    training.zeroStage = r.integer("zero_stage", 0, 3);
-    training.distributedOptimizer = r.boolean("distributed_optimizer");
-    training.attention = choice<AttentionKind>(r, "attention");
-    training.schedule = choice<PipelineSchedule>(r, "schedule");
-    // Added after the first files were written; older files mean Megatron.
-    training.framework = r.has("framework") ? choice<Framework>(r, "framework") : Framework::Megatron;
+    training.globalBatch = integer(r, "training.global_batch");
+    training.microBatch = integer(r, "training.micro_batch", training.globalBatch);
+    training.precision = choice<Precision>(r, "training.precision");
+    training.optimizer = choice<Optimizer>(r, "training.optimizer");
+    training.recompute = choice<Recompute>(r, "training.recompute");
+    training.zeroStage = integer(r, "training.zero_stage");
+    training.distributedOptimizer = boolean(r, "training.distributed_optimizer");
+    training.attention = choice<AttentionKind>(r, "training.attention");
+    training.schedule = choice<PipelineSchedule>(r, "training.schedule");
+    // Older files mean Megatron.
+    training.framework = choice<Framework>(r, "training.framework", Framework::Megatron);
     training.layout = readLayout(r.object("layout"));
     return training;
 }
@@ -125,10 +161,10 @@ TrainingConfig readTraining(const JsonFields& r)
 EconomicsConfig readEconomics(const JsonFields& r)
 {
     EconomicsConfig economics;
-    economics.trainingTokens = r.number("training_tokens", 0, 1e18);
-    economics.gpuHourUsd = r.number("gpu_hour_usd", 0, 10'000);
-    economics.electricityUsdPerKwh = r.number("electricity_usd_per_kwh", 0, 100);
-    economics.pue = r.number("pue", 1.0, 5.0);
+    economics.trainingTokens = number(r, "economics.training_tokens");
+    economics.gpuHourUsd = number(r, "economics.gpu_hour_usd");
+    economics.electricityUsdPerKwh = number(r, "economics.electricity_usd_per_kwh");
+    economics.pue = number(r, "economics.pue");
     return economics;
 }
 
@@ -179,12 +215,12 @@ Scenario scenarioFromJson(const json& object)
 {
     const JsonFields r = reader(object);
     Scenario scenario;
-    scenario.name = r.text("name", 200);
+    scenario.name = text(r, "name");
     scenario.model = readModel(r.object("model"));
     scenario.cluster = readCluster(r.object("cluster"));
     scenario.training = readTraining(r.object("training"));
     scenario.economics = readEconomics(r.object("economics"));
-    scenario.notes = r.text("notes", 1'000'000);
+    scenario.notes = text(r, "notes");
     return scenario;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sample scenarios in data/scenarios: readable, consistent, and true to the published set-ups they describe.
 #include "core/model/gpucatalog.h"
+#include "core/sweep/layoutevaluator.h"
+#include "core/sweep/layoutspace.h"
 #include "tests/core/storetesthelpers.h"
 
 #include <QTest>
@@ -36,6 +38,12 @@ double llamaParameters(const ModelConfig& m)
     return m.layers * (2 * h * h + 2 * h * hkv + mlp + 2 * h) + double(m.vocab) * h * (m.tiedEmbeddings ? 1 : 2) + h;
 }
 
+/// The engine's figures for the layout the sample selects, as the application's key figures show them.
+LayoutResult evaluateSample(const Scenario& s)
+{
+    return TrainingLayoutEvaluator(s).evaluate(candidateOf(s));
+}
+
 } // namespace
 
 class TestSampleScenarios : public QObject
@@ -53,6 +61,20 @@ private Q_SLOTS:
             QVERIFY2(s.training.layout.gpuCount() == s.cluster.gpuCount, name.c_str());
             QVERIFY2(s.training.globalBatch % s.training.layout.dp == 0, name.c_str());
             QVERIFY2(!s.notes.empty() && !file.tags.empty(), name.c_str());
+        }
+    }
+
+    void everySelectedLayoutIsValidAndFits()
+    {
+        for (const auto& [name, file] : samples()) {
+            const LayoutResult r = evaluateSample(file.scenario);
+            qInfo("%s: valid %d fits %d peak %.1f of %.1f GiB, step %.2f s, MFU %.1f %%, %.0f tokens/s/GPU",
+                name.c_str(), r.valid, r.fits, r.peakMemoryGiB, r.capacityGiB, r.stepTimeS, 100 * r.mfu,
+                r.tokensPerSPerGpu);
+            QVERIFY2(r.valid, name.c_str());
+            QVERIFY2(r.fits, name.c_str());
+            QVERIFY2(r.peakMemoryGiB > 0 && r.peakMemoryGiB <= r.capacityGiB, name.c_str());
+            QVERIFY2(r.mfu > 0.05 && r.mfu < 0.75, name.c_str());
         }
     }
 

@@ -3,15 +3,20 @@
 #include "ui/charts/ganttchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/charts/linechart.h"
+#include "ui/charts/numberformat.h"
+#include "ui/charts/pipelinebars.h"
 #include "ui/charts/scatterchart.h"
 #include "ui/charts/stackedbarchart.h"
 
+#include <QFontMetrics>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <qcustomplot.h>
 
+using namespace clusterplanner;
 using namespace clusterplanner::ui;
 
 namespace {
@@ -83,6 +88,92 @@ private Q_SLOTS:
         chart.setLimit(80, QStringLiteral("80 GiB"));
         QCOMPARE(chart.stackTotal(0), 40.0);
         QCOMPARE(chart.stackTotal(1), 13.0);
+    }
+
+    void heatmapLabelsNeverRunIntoEachOther()
+    {
+        // Twelve powers of two on a narrow chart: side by side, "64128256512…" would overlap.
+        QStringList labels;
+        for (int i = 0; i < 12; ++i)
+            labels << QString::number(1 << (i + 6));
+        HeatmapChart chart;
+        chart.resize(360, 300);
+        chart.setGrid(labels, {QStringLiteral("1")}, QVector<HeatmapCell>(labels.size(), HeatmapCell {1.0, {}}));
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.replot();
+        QCPAxis* x = chart.plot()->xAxis;
+        const QFontMetrics metrics(x->tickLabelFont());
+        const double cellPx = x->coordToPixel(1) - x->coordToPixel(0);
+        const double labelPx
+            = x->tickLabelRotation() == 0 ? metrics.horizontalAdvance(QStringLiteral("131072")) : metrics.height();
+        // Labels drawn every xLabelStep() cells: each has room for itself and a gap.
+        QVERIFY2(labelPx < chart.xLabelStep() * cellPx,
+            qPrintable(QStringLiteral("%1 px label, %2 px per label").arg(labelPx).arg(chart.xLabelStep() * cellPx)));
+        // Wide enough, every label is shown, side by side.
+        chart.resize(1400, 300);
+        QTRY_COMPARE(chart.xLabelStep(), 1);
+    }
+
+    void pipelineBarsTellOpKindsApartAndNumberFromOne()
+    {
+        using core::perf::PipelineOp;
+        using core::perf::PipelineOpKind;
+        const std::vector<PipelineOp> ops {{0, 0, 0, PipelineOpKind::Forward, 0, 1},
+            {1, 1, 2, PipelineOpKind::Backward, 3, 5}, {1, 1, 2, PipelineOpKind::WeightGrad, 5, 6}};
+        const auto bars = pipelineBars(ops, 2);
+        QCOMPARE(bars.size(), 3);
+        QCOMPARE(bars[0].label, QStringLiteral("F1.1"));
+        QCOMPARE(bars[1].label, QStringLiteral("B3.2"));
+        QVERIFY(bars[1].tooltip.startsWith(QStringLiteral("Backward · stage 2 · micro-batch 3 · chunk 2 of 2")));
+        QVERIFY(bars[2].tooltip.startsWith(QStringLiteral("Weight gradient")));
+        // Three hue families: forward blue, backward orange, weight gradient green.
+        QVERIFY(std::abs(bars[0].color.hslHue() - bars[1].color.hslHue()) > 60);
+        QVERIFY(std::abs(bars[1].color.hslHue() - bars[2].color.hslHue()) > 60);
+        QCOMPARE(pipelineStageRows(2), QStringList({QStringLiteral("stage 1"), QStringLiteral("stage 2")}));
+        QCOMPARE(pipelineLegend(true).size(), 3);
+        QCOMPARE(pipelineLegend(false).size(), 2);
+    }
+
+    void ganttLegendSitsAboveThePlot()
+    {
+        GanttChart chart;
+        chart.setRows({QStringLiteral("stage 1")});
+        chart.setLegend(pipelineLegend(true));
+        chart.setBars({{0, 0, 1, QStringLiteral("F1"), Qt::blue, {}}});
+        chart.resize(600, 300);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.plot()->replot();
+        QCOMPARE(chart.plot()->legend->itemCount(), 3);
+        QVERIFY(chart.plot()->legend->outerRect().bottom() <= chart.plot()->axisRect()->outerRect().top());
+        QCOMPARE(chart.barAt(0.5, 0), std::optional<int>(0)); // the swatches added no bars
+    }
+
+    void largeCountsReadAsWords()
+    {
+        QLocale::setDefault(QLocale::c());
+        QCOMPARE(formatCount(2e12, QStringLiteral("tokens")), QStringLiteral("2.0 T tokens"));
+        QCOMPARE(formatCount(15.6e12, QStringLiteral("tokens")), QStringLiteral("15.6 T tokens"));
+        QCOMPARE(formatCount(405e9), QStringLiteral("405 B"));
+        QCOMPARE(formatCount(16.8e6, QStringLiteral("tokens/s")), QStringLiteral("16.8 M tokens/s"));
+        QCOMPARE(formatCount(999'960), QStringLiteral("1.0 M"));
+        QCOMPARE(formatCount(512), QStringLiteral("512"));
+    }
+
+    void scalingAxesCanBothBeLogarithmic()
+    {
+        LineChart chart;
+        chart.setLogX(true);
+        chart.setLogY(true);
+        chart.setSeries({{QStringLiteral("linear"), Qt::blue, {8, 16, 32}, {1, 2, 4}, false, false}});
+        QCOMPARE(chart.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY(chart.plot()->yAxis->range().lower > 0); // a log axis cannot start at zero
+        // Linear scaling is a straight line: equal steps in pixels for each doubling.
+        chart.resize(600, 400);
+        chart.plot()->replot();
+        QCPAxis* y = chart.plot()->yAxis;
+        QVERIFY(qAbs((y->coordToPixel(1) - y->coordToPixel(2)) - (y->coordToPixel(2) - y->coordToPixel(4))) < 0.5);
     }
 
     void everyChartRendersAndExports()

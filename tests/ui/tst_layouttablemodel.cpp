@@ -2,7 +2,9 @@
 #include "ui/models/layouttablemodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTest>
 
 using namespace clusterplanner;
@@ -55,6 +57,25 @@ private Q_SLOTS:
         QCOMPARE(proxy.index(2, LayoutTableModel::Tp).data().toInt(), 8);
         QCOMPARE(proxy.index(0, LayoutTableModel::Mfu).data().toString(), QStringLiteral("120.0"));
         QCOMPARE(proxy.index(2, LayoutTableModel::Fits).data().toString(), QStringLiteral("no"));
+    }
+
+    void resultsShowWithoutScrollingSideways()
+    {
+        // The explorer's table is about 500 px wide in a 1600 px window; the results must not hide behind the layout.
+        LayoutTableModel model;
+        model.setResults({result(1, 900, true), result(2, 12000, true)});
+        QTableView view;
+        view.setModel(&model);
+        view.horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        view.resize(500, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (int column : {LayoutTableModel::Fits, LayoutTableModel::PeakMemory, LayoutTableModel::StepTime,
+                 LayoutTableModel::TokensPerGpu, LayoutTableModel::Mfu, LayoutTableModel::CostPerMTokens}) {
+            const int right = view.columnViewportPosition(column) + view.columnWidth(column);
+            QVERIFY2(
+                right <= view.viewport()->width(), qPrintable(model.headerData(column, Qt::Horizontal).toString()));
+        }
     }
 };
 

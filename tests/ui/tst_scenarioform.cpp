@@ -5,6 +5,7 @@
 #include "ui/panels/columnflow.h"
 #include "ui/panels/scenarioform.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -12,9 +13,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTest>
 #include <QUndoStack>
+#include <QWheelEvent>
 
 #include <functional>
 #include <set>
@@ -43,7 +47,7 @@ const std::vector<FieldCase>& fieldCases()
 {
     using S = const Scenario&;
     static const std::vector<FieldCase> cases = {
-        {"scenario.name", "My run", "My run", [](S s) { return text(s.name); }},
+        {"name", "My run", "My run", [](S s) { return text(s.name); }},
         {"model.preset", "Mixtral", "Mixtral 8x7B/32000/8/2",
             [](S s) {
                 return QStringLiteral("%1/%2/%3/%4")
@@ -56,33 +60,33 @@ const std::vector<FieldCase>& fieldCases()
         {"model.layers", 96, 96, [](S s) { return s.model.layers; }},
         {"model.hidden", 12288, 12288, [](S s) { return s.model.hidden; }},
         {"model.heads", 96, 96, [](S s) { return s.model.heads; }},
-        {"model.kvHeads", 16, 16, [](S s) { return s.model.kvHeads; }},
-        {"model.ffnHidden", 49152, 49152, [](S s) { return s.model.ffnHidden; }},
+        {"model.kv_heads", 16, 16, [](S s) { return s.model.kvHeads; }},
+        {"model.ffn_hidden", 49152, 49152, [](S s) { return s.model.ffnHidden; }},
         {"model.vocab", 50257, 50257, [](S s) { return s.model.vocab; }},
-        {"model.seqLen", 4096, 4096, [](S s) { return s.model.seqLen; }},
+        {"model.seq_len", 4096, 4096, [](S s) { return s.model.seqLen; }},
         {"model.mlp", "GELU", int(core::MlpKind::Gelu), [](S s) { return int(s.model.mlp); }},
         {"model.norm", "LayerNorm", int(core::NormKind::LayerNorm), [](S s) { return int(s.model.norm); }},
-        {"model.tiedEmbeddings", true, true, [](S s) { return s.model.tiedEmbeddings; }},
-        {"model.moe.enabled", false, false, [](S s) { return s.model.moe.has_value(); }},
+        {"model.tied_embeddings", true, true, [](S s) { return s.model.tiedEmbeddings; }},
+        {"model.moe", false, false, [](S s) { return s.model.moe.has_value(); }},
         {"model.moe.experts", 64, 64, [](S s) { return s.model.moe->experts; }},
-        {"model.moe.topK", 4, 4, [](S s) { return s.model.moe->topK; }},
-        {"model.moe.expertFfnHidden", 2048, 2048, [](S s) { return s.model.moe->expertFfnHidden; }},
-        {"model.moe.sharedExperts", 2, 2, [](S s) { return s.model.moe->sharedExperts; }},
-        {"model.moe.moeLayers", 16, 16, [](S s) { return s.model.moe->moeLayers; }},
-        {"model.moe.capacityFactor", 1.25, 1.25, [](S s) { return s.model.moe->capacityFactor; }},
+        {"model.moe.top_k", 4, 4, [](S s) { return s.model.moe->topK; }},
+        {"model.moe.expert_ffn_hidden", 2048, 2048, [](S s) { return s.model.moe->expertFfnHidden; }},
+        {"model.moe.shared_experts", 2, 2, [](S s) { return s.model.moe->sharedExperts; }},
+        {"model.moe.moe_layers", 16, 16, [](S s) { return s.model.moe->moeLayers; }},
+        {"model.moe.capacity_factor", 1.25, 1.25, [](S s) { return s.model.moe->capacityFactor; }},
         {"cluster.gpu", "H200", "H200-SXM-141GB", [](S s) { return text(s.cluster.gpuId); }},
-        {"cluster.gpuCount", 512, 512, [](S s) { return s.cluster.gpuCount; }},
-        {"cluster.gpusPerNode", 4, 4, [](S s) { return s.cluster.gpusPerNode; }},
-        {"cluster.nicGbps", 800.0, 800.0, [](S s) { return s.cluster.nicGbps; }},
+        {"cluster.gpu_count", 512, 512, [](S s) { return s.cluster.gpuCount; }},
+        {"cluster.gpus_per_node", 4, 4, [](S s) { return s.cluster.gpusPerNode; }},
+        {"cluster.nic_gbps", 800.0, 800.0, [](S s) { return s.cluster.nicGbps; }},
         {"cluster.oversubscription", 2.0, 2.0, [](S s) { return s.cluster.oversubscription; }},
-        {"training.globalBatch", 1024, 1024, [](S s) { return s.training.globalBatch; }},
-        {"training.microBatch", 2, 2, [](S s) { return s.training.microBatch; }},
+        {"training.global_batch", 1024, 1024, [](S s) { return s.training.globalBatch; }},
+        {"training.micro_batch", 2, 2, [](S s) { return s.training.microBatch; }},
         {"training.precision", "FP8", int(core::Precision::Fp8), [](S s) { return int(s.training.precision); }},
         {"training.optimizer", "momentum", int(core::Optimizer::SgdMomentum),
             [](S s) { return int(s.training.optimizer); }},
         {"training.recompute", "Full", int(core::Recompute::Full), [](S s) { return int(s.training.recompute); }},
-        {"training.zeroStage", 3, 3, [](S s) { return s.training.zeroStage; }},
-        {"training.distributedOptimizer", false, false, [](S s) { return s.training.distributedOptimizer; }},
+        {"training.zero_stage", 3, 3, [](S s) { return s.training.zeroStage; }},
+        {"training.distributed_optimizer", false, false, [](S s) { return s.training.distributedOptimizer; }},
         {"training.attention", "Plain", int(core::AttentionKind::Math), [](S s) { return int(s.training.attention); }},
         {"training.framework", "Hugging Face", int(core::Framework::HuggingFace),
             [](S s) { return int(s.training.framework); }},
@@ -92,14 +96,14 @@ const std::vector<FieldCase>& fieldCases()
         {"training.layout.pp", 8, 8, [](S s) { return s.training.layout.pp; }},
         {"training.layout.cp", 2, 2, [](S s) { return s.training.layout.cp; }},
         {"training.layout.ep", 8, 8, [](S s) { return s.training.layout.ep; }},
-        {"training.layout.virtualStages", 2, 2, [](S s) { return s.training.layout.virtualStages; }},
-        {"training.layout.sequenceParallel", false, false, [](S s) { return s.training.layout.sequenceParallel; }},
-        {"training.layout.rankOrder", "PP before DP", int(core::RankOrdering::TpCpEpPpDp),
+        {"training.layout.virtual_stages", 2, 2, [](S s) { return s.training.layout.virtualStages; }},
+        {"training.layout.sequence_parallel", false, false, [](S s) { return s.training.layout.sequenceParallel; }},
+        {"training.layout.rank_order", "PP before DP", int(core::RankOrdering::TpCpEpPpDp),
             [](S s) { return int(s.training.layout.rankOrder); }},
         // The widget shows billions of tokens: 15,000 billion = 1.5e13 tokens.
-        {"economics.trainingTokens", 15000.0, 1.5e13, [](S s) { return s.economics.trainingTokens; }},
-        {"economics.gpuHourUsd", 4.25, 4.25, [](S s) { return s.economics.gpuHourUsd; }},
-        {"economics.electricityUsdPerKwh", 0.12, 0.12, [](S s) { return s.economics.electricityUsdPerKwh; }},
+        {"economics.training_tokens", 15000.0, 1.5e13, [](S s) { return s.economics.trainingTokens; }},
+        {"economics.gpu_hour_usd", 4.25, 4.25, [](S s) { return s.economics.gpuHourUsd; }},
+        {"economics.electricity_usd_per_kwh", 0.12, 0.12, [](S s) { return s.economics.electricityUsdPerKwh; }},
         {"economics.pue", 1.5, 1.5, [](S s) { return s.economics.pue; }},
         {"notes", "hello\nworld", "hello\nworld", [](S s) { return text(s.notes); }},
     };
@@ -158,6 +162,18 @@ bool isInputWidget(QWidget* w)
         || qobject_cast<QPlainTextEdit*>(w) || qobject_cast<QLineEdit*>(w);
     // Spin boxes and combo boxes have internal line edits of their own.
     return input && !qobject_cast<QAbstractSpinBox*>(w->parentWidget()) && !qobject_cast<QComboBox*>(w->parentWidget());
+}
+
+/// Turns the wheel one notch down over the middle of `widget`, delivered to the innermost child there (a spin box's
+/// line edit, say) as the window system would.
+void wheelOver(QWidget* widget)
+{
+    const QPoint centre = widget->rect().center();
+    QWidget* target = widget->childAt(centre) ? widget->childAt(centre) : widget;
+    const QPointF local = target->mapFrom(widget, centre);
+    QWheelEvent wheel(local, target->mapToGlobal(local), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+        Qt::NoScrollPhase, false);
+    QApplication::sendEvent(target, &wheel);
 }
 
 } // namespace
@@ -269,7 +285,7 @@ private Q_SLOTS:
         m_doc->undoStack()->undo();
         QCOMPARE(m_doc->scenario().cluster.gpuId, std::string("H100-SXM-80GB"));
         QCOMPARE(m_doc->scenario().cluster.nicGbps, 400.0);
-        setWidgetValue(field("cluster.nicGbps"), 300.0);
+        setWidgetValue(field("cluster.nic_gbps"), 300.0);
         setWidgetValue(gpu, QStringLiteral("A100 SXM4 80GB"));
         QCOMPARE(m_doc->scenario().cluster.nicGbps, 300.0);
     }
@@ -281,7 +297,7 @@ private Q_SLOTS:
         s.model.moe.reset();
         m_doc->edit(s, QStringLiteral("external"));
         QCOMPARE(field<QSpinBox>("training.layout.pp")->value(), 16);
-        QVERIFY(!field<QCheckBox>("model.moe.enabled")->isChecked());
+        QVERIFY(!field<QCheckBox>("model.moe")->isChecked());
         QVERIFY(!field("model.moe.experts")->isEnabled());
         QCOMPARE(m_doc->undoStack()->count(), 1); // repopulating did not echo edits back
     }
@@ -289,12 +305,12 @@ private Q_SLOTS:
     void derivedLabels()
     {
         // Default: 256 GPUs, 8 per node; layout 8 x 8 x 4 x 1 = 256.
-        auto* nodes = field<QLabel>("cluster.nodeCount");
+        auto* nodes = field<QLabel>("cluster.node_count");
         auto* check = field<QLabel>("training.layout.check");
         QCOMPARE(nodes->text(), QStringLiteral("32 nodes"));
         QVERIFY(check->text().contains(QStringLiteral("= 256")));
         QVERIFY(check->styleSheet().isEmpty());
-        field<QSpinBox>("cluster.gpuCount")->setValue(260);
+        field<QSpinBox>("cluster.gpu_count")->setValue(260);
         QCOMPARE(nodes->text(), QStringLiteral("33 nodes, the last one partly used"));
         QVERIFY(check->text().contains(QStringLiteral("260")));
         QVERIFY(check->styleSheet().contains(QStringLiteral("color")));
@@ -353,12 +369,73 @@ private Q_SLOTS:
         QCOMPARE(ui::ColumnFlow::balancedCuts(heights, columns), cuts);
     }
 
+    void wheelScrollsTheFormInsteadOfEditingFields()
+    {
+        m_form->resize(500, 400); // one column, much taller than the window: the form scrolls
+        m_form->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_form));
+        QScrollBar* bar = m_form->findChild<QScrollArea*>()->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        const Scenario before = m_doc->scenario();
+        int wheeled = 0;
+        for (QWidget* w : m_form->findChildren<QWidget*>()) {
+            if (!isInputWidget(w) || !w->isEnabled())
+                continue;
+            const int scrolledBefore = bar->value();
+            wheelOver(w);
+            QVERIFY2(m_doc->scenario() == before, qPrintable(w->objectName()));
+            // Scrolling still works over the field, unless the form is already at its end.
+            QVERIFY2(bar->value() > scrolledBefore || bar->value() == bar->maximum(), qPrintable(w->objectName()));
+            if (bar->value() == bar->maximum())
+                bar->setValue(0);
+            ++wheeled;
+        }
+        QCOMPARE(wheeled, int(fieldCases().size()));
+        QCOMPARE(m_doc->undoStack()->count(), 0);
+    }
+
+    void focusedSpinBoxTakesTheWheel()
+    {
+        m_form->show();
+        QVERIFY(QTest::qWaitForWindowActive(m_form));
+        auto* layers = field<QSpinBox>("model.layers");
+        QCOMPARE(layers->focusPolicy(), Qt::StrongFocus);
+        layers->setFocus();
+        QTRY_VERIFY(layers->hasFocus());
+        wheelOver(layers);
+        QCOMPARE(m_doc->scenario().model.layers, core::defaultScenario().model.layers - 1);
+        QCOMPARE(m_doc->undoStack()->count(), 1);
+    }
+
+    void gpuCountTakesTheNearestValidLayoutAlong()
+    {
+        // Start: 256 GPUs as 8 × 8 × 4 × 1 (dp × tp × pp × cp). 512 GPUs keep TP, PP and CP and double DP.
+        field<QSpinBox>("cluster.gpu_count")->setValue(512);
+        const auto& layout = m_doc->scenario().training.layout;
+        QCOMPARE(m_doc->scenario().cluster.gpuCount, 512);
+        QCOMPARE(std::vector<int>({layout.dp, layout.tp, layout.pp, layout.cp}), std::vector<int>({16, 8, 4, 1}));
+        QCOMPARE(m_doc->undoStack()->count(), 1);
+        QVERIFY(field<QLabel>("training.layout.check")->text().contains(QStringLiteral("all GPUs")));
+        m_doc->undoStack()->undo(); // count and layout in one step
+        QCOMPARE(m_doc->scenario().cluster.gpuCount, 256);
+        QCOMPARE(m_doc->scenario().training.layout.dp, 8);
+    }
+
+    void gpuCountWithoutAValidLayoutSaysWhichCountsHaveOne()
+    {
+        // 260 = 4 · 5 · 13: with a global batch of 512 and the interleaved schedule no layout divides it.
+        field<QSpinBox>("cluster.gpu_count")->setValue(260);
+        QCOMPARE(m_doc->scenario().training.layout.gpuCount(), 256); // the layout stays as it was
+        const QString text = field<QLabel>("training.layout.check")->text();
+        QVERIFY2(text.contains(QStringLiteral("nearest counts with one: 256 or 512")), qPrintable(text));
+    }
+
     void moeSwitchRestoresLastExpertSettings()
     {
         field<QSpinBox>("model.moe.experts")->setValue(64);
-        field<QCheckBox>("model.moe.enabled")->setChecked(false);
+        field<QCheckBox>("model.moe")->setChecked(false);
         QVERIFY(!m_doc->scenario().model.moe);
-        field<QCheckBox>("model.moe.enabled")->setChecked(true);
+        field<QCheckBox>("model.moe")->setChecked(true);
         QCOMPARE(m_doc->scenario().model.moe->experts, 64);
     }
 };

@@ -48,6 +48,18 @@ void applyChartStyle(QCustomPlot& plot, const QPalette& palette)
     }
 }
 
+void placeLegendAbove(QCustomPlot& plot)
+{
+    if (plot.legend->layout() == plot.plotLayout())
+        return;
+    plot.axisRect()->insetLayout()->take(plot.legend);
+    plot.plotLayout()->insertRow(0);
+    plot.plotLayout()->addElement(0, 0, plot.legend);
+    plot.plotLayout()->setRowStretchFactor(0, 0.001); // as tall as the legend needs, no more
+    plot.legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot.legend->setVisible(true);
+}
+
 QColor categoryColor(int index)
 {
     // Okabe & Ito (2008) palette, without black, then a few extras.

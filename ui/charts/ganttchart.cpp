@@ -55,9 +55,10 @@ protected:
             painter->setPen(QPen(bar.color.darker(140), 0.8));
             painter->setBrush(bar.color);
             painter->drawRect(box);
-            if (box.width() > 6.0 * bar.label.size() + 4 && box.height() > 10) {
+            const QString label = fittingLabel(painter->fontMetrics(), bar.label, box);
+            if (!label.isEmpty()) {
                 painter->setPen(bar.color.lightness() > 150 ? Qt::black : Qt::white);
-                painter->drawText(box, Qt::AlignCenter, bar.label);
+                painter->drawText(box, Qt::AlignCenter, label);
             }
         }
     }
@@ -65,6 +66,18 @@ protected:
     void drawLegendIcon(QCPPainter*, const QRectF&) const override { }
 
 private:
+    /// The label if it fits, else its part before the chunk ("F3.2" → "F3"), else nothing; the tooltip has it all.
+    static QString fittingLabel(const QFontMetrics& metrics, const QString& label, const QRectF& box)
+    {
+        if (box.height() < metrics.height())
+            return {};
+        const QString shorter = label.section(QLatin1Char('.'), 0, 0);
+        for (const QString& candidate : {label, shorter})
+            if (metrics.horizontalAdvance(candidate) + 4 <= box.width())
+                return candidate;
+        return {};
+    }
+
     static bool byStart(const GanttBar& a, const GanttBar& b) { return a.start < b.start; }
     static bool byEnd(const GanttBar& a, const GanttBar& b) { return a.end < b.end; }
 
@@ -103,6 +116,22 @@ void GanttChart::setBars(QVector<GanttBar> bars)
     for (auto& indices : m_barsByRow)
         std::sort(indices.begin(), indices.end(), [this](int a, int b) { return m_bars[a].start < m_bars[b].start; });
     plot()->xAxis->rescale();
+    replot();
+}
+
+void GanttChart::setLegend(const QVector<GanttLegendEntry>& entries)
+{
+    placeLegendAbove(*plot());
+    plot()->clearPlottables(); // removes the previous swatches and, with them, the bars' plottable
+    m_plottable = new GanttPlottable(plot()->xAxis, plot()->yAxis, &m_bars);
+    m_plottable->removeFromLegend();
+    for (const auto& entry : entries) {
+        // Empty bars: their legend icon is a filled box in the entry's colour, and they add nothing to the plot.
+        auto* swatch = new QCPBars(plot()->xAxis, plot()->yAxis);
+        swatch->setName(entry.text);
+        swatch->setPen(entry.color.isValid() ? QPen(entry.color.darker(140)) : QPen(Qt::NoPen));
+        swatch->setBrush(entry.color.isValid() ? QBrush(entry.color) : QBrush(Qt::NoBrush));
+    }
     replot();
 }
 

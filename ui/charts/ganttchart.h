@@ -22,6 +22,13 @@ struct GanttBar
     QString tooltip;
 };
 
+/// One legend entry; an invalid colour makes it a note without a swatch (e.g. how labels read).
+struct GanttLegendEntry
+{
+    QString text;
+    QColor color;
+};
+
 class GanttPlottable;
 
 class GanttChart : public ChartWidget
@@ -33,6 +40,8 @@ public:
     void setRows(const QStringList& rowNames);
     void setBars(QVector<GanttBar> bars);
     void setTimeAxisLabel(const QString& label);
+    /// A one-line legend above the plot, so that it never covers a bar.
+    void setLegend(const QVector<GanttLegendEntry>& entries);
     const QVector<GanttBar>& bars() const { return m_bars; }
     /// The bar under a point in plot coordinates (time, row), if any.
     std::optional<int> barAt(double time, double row) const;

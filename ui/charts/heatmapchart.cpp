@@ -3,20 +3,40 @@
 
 #include "ui/charts/chartstyle.h"
 
+#include <QFontMetrics>
 #include <QToolTip>
 
 #include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
 
 namespace clusterplanner::ui {
 
 namespace {
 
-QSharedPointer<QCPAxisTickerText> textTicker(const QStringList& labels)
+/// Every `step`-th label, so that labels never run into each other ("64128256512").
+QSharedPointer<QCPAxisTickerText> textTicker(const QStringList& labels, int step)
 {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int i = 0; i < labels.size(); ++i)
+    for (int i = 0; i < labels.size(); i += step)
         ticker->addTick(i, labels[i]);
     return ticker;
+}
+
+int widestLabelPx(const QFontMetrics& metrics, const QStringList& labels)
+{
+    int widest = 0;
+    for (const auto& label : labels)
+        widest = std::max(widest, metrics.horizontalAdvance(label));
+    return widest;
+}
+
+/// Smallest step at which labels of `extentPx` (plus a gap) fit into cells of `cellPx`.
+int labelStep(double extentPx, double cellPx)
+{
+    constexpr double kGapPx = 6;
+    return cellPx <= 0 ? 1 : std::max(1, int(std::ceil((extentPx + kGapPx) / cellPx)));
 }
 
 QCPColorGradient gradient(bool higherIsBetter)
@@ -113,10 +133,9 @@ void HeatmapChart::updateColorMap()
 void HeatmapChart::replot()
 {
     updateColorMap();
-    plot()->xAxis->setTicker(textTicker(m_xLabels));
-    plot()->yAxis->setTicker(textTicker(m_yLabels));
     plot()->xAxis->setRange(-0.5, m_xLabels.size() - 0.5);
     plot()->yAxis->setRange(-0.5, m_yLabels.size() - 0.5);
+    layoutTickLabels();
     plot()->clearItems();
     if (m_selected) {
         auto* frame = new QCPItemRect(plot());
@@ -125,6 +144,29 @@ void HeatmapChart::replot()
         frame->setPen(QPen(palette().color(QPalette::Highlight), 3));
     }
     plot()->replot();
+}
+
+void HeatmapChart::layoutTickLabels()
+{
+    // The axis rect's size is the last layout's; resizeEvent() lays the labels out again for a new size.
+    const QFontMetrics metrics(plot()->xAxis->tickLabelFont());
+    const double cellWidthPx = plot()->axisRect()->width() / std::max<double>(1, m_xLabels.size());
+    const double cellHeightPx = plot()->axisRect()->height() / std::max<double>(1, m_yLabels.size());
+    // Too wide side by side: turn the x labels upright, where each needs only a line's height.
+    const int widestPx = widestLabelPx(metrics, m_xLabels);
+    const bool upright = widestPx + 6 > cellWidthPx;
+    plot()->xAxis->setTickLabelRotation(upright ? -90 : 0);
+    m_xLabelStep = labelStep(upright ? metrics.height() : widestPx, cellWidthPx);
+    m_yLabelStep = labelStep(metrics.height(), cellHeightPx);
+    plot()->xAxis->setTicker(textTicker(m_xLabels, m_xLabelStep));
+    plot()->yAxis->setTicker(textTicker(m_yLabels, m_yLabelStep));
+}
+
+void HeatmapChart::resizeEvent(QResizeEvent* event)
+{
+    ChartWidget::resizeEvent(event);
+    plot()->replot(); // lays out the axis rect at the new size
+    replot();
 }
 
 void HeatmapChart::showTooltip(const QPoint& position)

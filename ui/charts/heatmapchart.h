@@ -35,7 +35,13 @@ public:
     /// Cell under a widget position of the plot, if inside the grid.
     std::optional<QPoint> cellAt(const QPoint& plotPosition) const;
     const QVector<HeatmapCell>& cells() const { return m_cells; }
+    /// Every how many columns (rows) an axis label is drawn: 1 unless the labels would run into each other.
+    int xLabelStep() const { return m_xLabelStep; }
+    int yLabelStep() const { return m_yLabelStep; }
     void replot() override;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 Q_SIGNALS:
     void cellClicked(int x, int y);
@@ -43,12 +49,15 @@ Q_SIGNALS:
 private:
     void updateColorMap();
     void showTooltip(const QPoint& position);
+    void layoutTickLabels();
 
     QStringList m_xLabels;
     QStringList m_yLabels;
     QVector<HeatmapCell> m_cells;
     std::optional<QPoint> m_selected;
     bool m_higherIsBetter = true;
+    int m_xLabelStep = 1;
+    int m_yLabelStep = 1;
     QCPColorMap* m_map;
     QCPColorScale* m_scale;
 };

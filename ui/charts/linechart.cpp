@@ -7,12 +7,38 @@
 
 namespace clusterplanner::ui {
 
+namespace {
+
+/// Powers of two as ticks: GPU counts and throughputs double from point to point.
+void setLog2(QCPAxis& axis, bool log)
+{
+    axis.setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (!log) {
+        axis.setTicker(QSharedPointer<QCPAxisTicker>::create());
+        return;
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+    ticker->setLogBase(2);
+    axis.setTicker(ticker);
+    axis.setNumberFormat(QStringLiteral("g"));
+}
+
+/// Linear axes start at zero; logarithmic ones cannot, so they get a margin of a fifth on either side.
+void padRange(QCPAxis& axis)
+{
+    const QCPRange range = axis.range();
+    if (axis.scaleType() == QCPAxis::stLogarithmic)
+        axis.setRange(range.lower / 1.2, range.upper * 1.2);
+    else
+        axis.setRange(std::min(0.0, range.lower), range.upper * 1.1 + 1e-12);
+}
+
+} // namespace
+
 LineChart::LineChart(QWidget* parent)
     : ChartWidget(parent)
 {
-    plot()->legend->setVisible(true);
-    // Curves rise to the right and efficiency runs along the top: the left middle is the emptiest spot.
-    plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignVCenter);
+    placeLegendAbove(*plot()); // no spot inside the plot is free of curves for every scenario
     plot()->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
 
@@ -33,14 +59,14 @@ void LineChart::setAxisTitles(const QString& x, const QString& left, const QStri
 void LineChart::setLogX(bool logX)
 {
     m_logX = logX;
-    plot()->xAxis->setScaleType(logX ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (logX) {
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        ticker->setLogBase(2);
-        plot()->xAxis->setTicker(ticker);
-    } else {
-        plot()->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    }
+    setLog2(*plot()->xAxis, logX);
+    replot();
+}
+
+void LineChart::setLogY(bool logY)
+{
+    m_logY = logY;
+    setLog2(*plot()->yAxis, logY);
     replot();
 }
 
@@ -56,10 +82,8 @@ void LineChart::replot()
         graph->setData(series.x, series.y);
     }
     p.rescaleAxes();
-    for (QCPAxis* axis : {p.yAxis, p.yAxis2}) {
-        const QCPRange range = axis->range();
-        axis->setRange(std::min(0.0, range.lower), range.upper * 1.1 + 1e-12);
-    }
+    for (QCPAxis* axis : {p.yAxis, p.yAxis2})
+        padRange(*axis);
     applyChartStyle(p, palette());
     p.replot();
 }

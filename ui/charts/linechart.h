@@ -27,13 +27,16 @@ public:
 
     void setSeries(QVector<LineSeries> series);
     void setAxisTitles(const QString& x, const QString& left, const QString& right = {});
+    /// Base-2 logarithmic axes: with both, linear scaling is a straight line at 45°.
     void setLogX(bool logX);
+    void setLogY(bool logY);
     const QVector<LineSeries>& series() const { return m_series; }
     void replot() override;
 
 private:
     QVector<LineSeries> m_series;
     bool m_logX = false;
+    bool m_logY = false;
 };
 
 } // namespace clusterplanner::ui

@@ -14,7 +14,7 @@ namespace clusterplanner::ui {
 ScatterChart::ScatterChart(QWidget* parent)
     : ChartWidget(parent)
 {
-    plot()->legend->setVisible(true);
+    placeLegendAbove(*plot()); // the front runs along the top right, where a legend inside the plot would sit
     plot()->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot()->setMouseTracking(true);
     connect(plot(), &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
@@ -113,7 +113,9 @@ void ScatterChart::replot()
         auto* selected = p.addGraph();
         selected->setName(tr("Selected layout"));
         selected->setLineStyle(QCPGraph::lsNone);
-        selected->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, palette().color(QPalette::Highlight), 16));
+        // A ring around the point, wide and in the highlight colour, so it stands out against both series.
+        QCPScatterStyle ring(QCPScatterStyle::ssCircle, QPen(palette().color(QPalette::Highlight), 3), Qt::NoBrush, 18);
+        selected->setScatterStyle(ring);
         selected->addData(m_points[*m_selected].x, m_points[*m_selected].y);
     }
     applyChartStyle(p, palette());

@@ -2,6 +2,7 @@
 #include "ui/models/layouttablemodel.h"
 
 #include "core/model/enumnames.h"
+#include "ui/models/layoutgrid.h"
 
 #include <QColor>
 
@@ -117,6 +118,8 @@ QVariant LayoutTableModel::data(const QModelIndex& index, int role) const
         return index.column() == Recompute || index.column() == Schedule || index.column() == RankOrder
             ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
             : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        return layoutSummary(r.candidate); // the whole layout, whichever columns are scrolled out of view
     case Qt::ForegroundRole:
         return r.fits ? QVariant() : QVariant(QColor(0xC0, 0x30, 0x30));
     default:
@@ -129,8 +132,8 @@ QVariant LayoutTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const names[ColumnCount]
-        = {"DP", "TP", "PP", "CP", "EP", "VPP", "Micro-batch", "Recompute", "ZeRO", "Schedule", "Rank order", "Fits",
-            "Peak GiB", "Headroom GiB", "Step s", "Tokens/s/GPU", "MFU %", "$/M tokens"};
+        = {"Fits", "Tokens/s/GPU", "MFU %", "Step s", "Peak GiB", "$/M tokens", "DP", "TP", "PP", "CP", "EP", "VPP",
+            "Micro-batch", "Recompute", "ZeRO", "Schedule", "Rank order", "Headroom GiB"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

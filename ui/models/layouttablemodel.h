@@ -14,7 +14,16 @@ class LayoutTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
+    /// Results first, so that a table narrower than every column (the explorer's is about 500 px) still shows what
+    /// each layout achieves; the layout follows (and is the row's tooltip), then the settings that tell similar
+    /// layouts apart.
     enum Column {
+        Fits,
+        TokensPerGpu,
+        Mfu,
+        StepTime,
+        PeakMemory,
+        CostPerMTokens,
         Dp,
         Tp,
         Pp,
@@ -26,13 +35,7 @@ public:
         ZeroStage,
         Schedule,
         RankOrder,
-        Fits,
-        PeakMemory,
         Headroom,
-        StepTime,
-        TokensPerGpu,
-        Mfu,
-        CostPerMTokens,
         ColumnCount
     };
     /// Raw value for sorting and filtering (numbers as double, names as text).

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/formbinder.h"
 
+#include "core/model/scenariofields.h"
 #include "ui/document/editid.h"
 #include "ui/document/scenariodocument.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -34,7 +36,26 @@ core::Scenario withMoe(const core::Scenario& scenario)
     return copy;
 }
 
+QString translated(std::string_view text)
+{
+    return QCoreApplication::translate("ScenarioField", std::string(text).c_str());
+}
+
+QString suffixOf(const core::ScenarioField& field)
+{
+    if (field.unit.empty())
+        return {};
+    return QLatin1Char(' ') + translated(field.unit);
+}
+
 } // namespace
+
+FieldInfo fieldInfo(std::string_view path)
+{
+    const core::ScenarioField& field = core::scenarioField(path);
+    // Table paths are string literals, so the view is null-terminated and lives as long as the program.
+    return {field.path.data(), translated(field.label), translated(field.toolTip)};
+}
 
 FormBinder::FormBinder(ScenarioDocument* document, QObject* parent)
     : QObject(parent)
@@ -53,17 +74,24 @@ void FormBinder::addRow(QFormLayout* form, const FieldInfo& info, QWidget* widge
     form->addRow(label, widget);
 }
 
-QSpinBox* FormBinder::intField(
-    QFormLayout* form, const FieldInfo& info, FieldRef<int> ref, int min, int max, const QString& suffix)
+QSpinBox* FormBinder::intField(QFormLayout* form, std::string_view path, FieldRef<int> ref, Change alsoChange)
 {
+    const core::ScenarioField& field = core::scenarioField(path);
+    const FieldInfo info = fieldInfo(path);
     auto* spin = new QSpinBox;
-    spin->setRange(min, max);
-    spin->setSuffix(suffix);
-    spin->setGroupSeparatorShown(max >= 100'000);
+    spin->setRange(static_cast<int>(field.min), static_cast<int>(field.max));
+    spin->setSuffix(suffixOf(field));
+    spin->setGroupSeparatorShown(field.max >= 100'000);
     addRow(form, info, spin);
     const int mergeId = formFieldEditId(nextMergeId());
-    connect(spin, &QSpinBox::valueChanged, this, [this, ref, mergeId, text = changeText(info)](int value) {
-        apply([ref, value](core::Scenario& s) { ref(s) = value; }, text, mergeId);
+    connect(spin, &QSpinBox::valueChanged, this, [this, ref, mergeId, alsoChange, text = changeText(info)](int value) {
+        apply(
+            [ref, value, &alsoChange](core::Scenario& s) {
+                ref(s) = value;
+                if (alsoChange)
+                    alsoChange(s);
+            },
+            text, mergeId);
     });
     addRefresher([spin, ref](core::Scenario& s) {
         const QSignalBlocker blocker(spin);
@@ -73,14 +101,16 @@ QSpinBox* FormBinder::intField(
     return spin;
 }
 
-QDoubleSpinBox* FormBinder::numberField(QFormLayout* form, const FieldInfo& info, FieldRef<double> ref, double min,
-    double max, int decimals, const QString& suffix, double scale)
+QDoubleSpinBox* FormBinder::numberField(QFormLayout* form, std::string_view path, FieldRef<double> ref, int decimals,
+    double scale, const QString& scaledSuffix)
 {
+    const core::ScenarioField& field = core::scenarioField(path);
+    const FieldInfo info = fieldInfo(path);
     auto* spin = new QDoubleSpinBox;
     spin->setDecimals(decimals);
-    spin->setRange(min / scale, max / scale);
-    spin->setSuffix(suffix);
-    spin->setGroupSeparatorShown(max / scale >= 100'000);
+    spin->setRange(field.min / scale, field.max / scale);
+    spin->setSuffix(scale == 1.0 ? suffixOf(field) : scaledSuffix);
+    spin->setGroupSeparatorShown(field.max / scale >= 100'000);
     addRow(form, info, spin);
     const int mergeId = formFieldEditId(nextMergeId());
     connect(
@@ -97,8 +127,9 @@ QDoubleSpinBox* FormBinder::numberField(QFormLayout* form, const FieldInfo& info
     return spin;
 }
 
-QCheckBox* FormBinder::boolField(QFormLayout* form, const FieldInfo& info, FieldRef<bool> ref)
+QCheckBox* FormBinder::boolField(QFormLayout* form, std::string_view path, FieldRef<bool> ref)
 {
+    const FieldInfo info = fieldInfo(path);
     auto* check = new QCheckBox(info.label);
     check->setObjectName(QString::fromLatin1(info.objectName));
     check->setToolTip(info.toolTip);
@@ -115,10 +146,11 @@ QCheckBox* FormBinder::boolField(QFormLayout* form, const FieldInfo& info, Field
     return check;
 }
 
-QLineEdit* FormBinder::textField(QFormLayout* form, const FieldInfo& info, FieldRef<std::string> ref)
+QLineEdit* FormBinder::textField(QFormLayout* form, std::string_view path, FieldRef<std::string> ref)
 {
+    const FieldInfo info = fieldInfo(path);
     auto* line = new QLineEdit;
-    line->setMaxLength(200); // the file format's limit for names
+    line->setMaxLength(static_cast<int>(core::scenarioField(path).max));
     addRow(form, info, line);
     const int mergeId = formFieldEditId(nextMergeId());
     connect(line, &QLineEdit::textChanged, this, [this, ref, mergeId, text = changeText(info)](const QString& value) {
@@ -134,8 +166,9 @@ QLineEdit* FormBinder::textField(QFormLayout* form, const FieldInfo& info, Field
     return line;
 }
 
-QPlainTextEdit* FormBinder::longTextField(const FieldInfo& info, FieldRef<std::string> ref)
+QPlainTextEdit* FormBinder::longTextField(std::string_view path, FieldRef<std::string> ref)
 {
+    const FieldInfo info = fieldInfo(path);
     auto* edit = new QPlainTextEdit;
     addRow(nullptr, info, edit);
     const int mergeId = formFieldEditId(nextMergeId());

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 class QCheckBox;
@@ -39,6 +40,10 @@ struct FieldInfo
     QString toolTip;
 };
 
+/// The row of a scenario field as the field table (core/model/scenariofields.h) describes it; its objectName is the
+/// field's path in the file ("training.micro_batch").
+FieldInfo fieldInfo(std::string_view path);
+
 /// Every widget it makes writes through ScenarioDocument::edit() (typing fields with a per-field merge id, so
 /// typing a number is one undo step) and is refreshed from the document by refresh(), with its signals blocked.
 /// Fields inside model.moe read defaults and ignore writes while the scenario has no MoE part.
@@ -51,19 +56,20 @@ public:
 
     FormBinder(ScenarioDocument* document, QObject* parent);
 
-    QSpinBox* intField(
-        QFormLayout* form, const FieldInfo& info, FieldRef<int> ref, int min, int max, const QString& suffix = {});
-    /// The widget shows value / scale (e.g. scale 1e9 shows tokens in billions).
-    QDoubleSpinBox* numberField(QFormLayout* form, const FieldInfo& info, FieldRef<double> ref, double min, double max,
-        int decimals, const QString& suffix = {}, double scale = 1.0);
-    QCheckBox* boolField(QFormLayout* form, const FieldInfo& info, FieldRef<bool> ref);
-    QLineEdit* textField(QFormLayout* form, const FieldInfo& info, FieldRef<std::string> ref);
-    QPlainTextEdit* longTextField(const FieldInfo& info, FieldRef<std::string> ref);
+    /// Fields of the scenario field table: bounds, unit (as the suffix), label and tooltip come from the table.
+    /// `alsoChange` runs after the write, in the same undoable edit (e.g. a layout that follows the GPU count).
+    QSpinBox* intField(QFormLayout* form, std::string_view path, FieldRef<int> ref, Change alsoChange = {});
+    /// The widget shows value / scale (e.g. scale 1e9 shows tokens in billions), with `scaledSuffix` then.
+    QDoubleSpinBox* numberField(QFormLayout* form, std::string_view path, FieldRef<double> ref, int decimals,
+        double scale = 1.0, const QString& scaledSuffix = {});
+    QCheckBox* boolField(QFormLayout* form, std::string_view path, FieldRef<bool> ref);
+    QLineEdit* textField(QFormLayout* form, std::string_view path, FieldRef<std::string> ref);
+    QPlainTextEdit* longTextField(std::string_view path, FieldRef<std::string> ref);
     QComboBox* choiceField(QFormLayout* form, const FieldInfo& info, const QStringList& labels,
         std::function<int(core::Scenario&)> read, std::function<void(core::Scenario&, int)> write);
 
     template <typename Enum>
-    QComboBox* enumField(QFormLayout* form, const FieldInfo& info, FieldRef<Enum> ref)
+    QComboBox* enumField(QFormLayout* form, std::string_view path, FieldRef<Enum> ref)
     {
         const std::vector<Enum> values = core::allValues<Enum>();
         QStringList labels;
@@ -73,7 +79,7 @@ public:
             return static_cast<int>(std::find(values.begin(), values.end(), ref(s)) - values.begin());
         };
         auto write = [ref, values](core::Scenario& s, int index) { ref(s) = values.at(index); };
-        return choiceField(form, info, labels, read, write);
+        return choiceField(form, fieldInfo(path), labels, read, write);
     }
 
     /// Adds a row label with buddy and tooltip; names the widget; returns nothing new.

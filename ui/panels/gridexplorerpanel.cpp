@@ -304,12 +304,36 @@ void GridExplorerPanel::refreshTableAndScatter()
     const std::size_t stride = std::max<std::size_t>(1, fitting.size() / kMaxScatterPoints);
     for (std::size_t i = 0; i < fitting.size(); i += stride)
         m_scatterResults.push_back(fitting[i]);
+    includeSelected(fitting);
     QVector<ScatterPoint> points;
     points.reserve(qsizetype(m_scatterResults.size()));
     for (const auto& r : m_scatterResults)
         points.push_back(
             {r.headroomGiB(), r.tokensPerSPerGpu, {}}); // tooltips are built on hover: 20k strings cost 100 ms
     m_scatter->setPoints(std::move(points));
+    m_scatter->setSelected(selectedScatterIndex());
+}
+
+void GridExplorerPanel::includeSelected(const std::vector<core::LayoutResult>& fitting)
+{
+    // The even sample may skip the scenario's own layout; the scatter marks it, so it must be among the points.
+    if (selectedScatterIndex())
+        return;
+    const core::LayoutCandidate selected = core::candidateOf(m_document->scenario());
+    const auto it = std::find_if(
+        fitting.begin(), fitting.end(), [&](const core::LayoutResult& r) { return r.candidate == selected; });
+    if (it != fitting.end())
+        m_scatterResults.push_back(*it);
+}
+
+std::optional<int> GridExplorerPanel::selectedScatterIndex() const
+{
+    const core::LayoutCandidate selected = core::candidateOf(m_document->scenario());
+    const auto it = std::find_if(m_scatterResults.begin(), m_scatterResults.end(),
+        [&](const core::LayoutResult& r) { return r.candidate == selected; });
+    if (it == m_scatterResults.end())
+        return std::nullopt; // not a fitting layout of this sweep: nothing to mark
+    return int(it - m_scatterResults.begin());
 }
 
 void GridExplorerPanel::selectCell(int xIndex, int yIndex)

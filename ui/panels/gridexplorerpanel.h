@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -54,6 +55,8 @@ private:
     void rebuildGrid();
     void refreshHeatmap();
     void refreshTableAndScatter();
+    void includeSelected(const std::vector<core::LayoutResult>& fitting);
+    std::optional<int> selectedScatterIndex() const;
     void selectLayout(const core::LayoutCandidate& candidate);
 
     ScenarioDocument* m_document;

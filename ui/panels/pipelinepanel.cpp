@@ -3,8 +3,8 @@
 
 #include "core/evaluation/scenarioevaluation.h"
 #include "core/model/enumnames.h"
-#include "ui/charts/chartstyle.h"
 #include "ui/charts/ganttchart.h"
+#include "ui/charts/pipelinebars.h"
 #include "ui/document/scenariodocument.h"
 
 #include <QComboBox>
@@ -17,48 +17,6 @@
 #include <limits>
 
 namespace clusterplanner::ui {
-
-namespace {
-
-QString opLabel(const core::perf::PipelineOp& op, int chunks)
-{
-    static const char kinds[] = {'F', 'B', 'W'};
-    QString label = QLatin1Char(kinds[int(op.kind)]) + QString::number(op.microBatch + 1);
-    return chunks > 1 ? label + QLatin1Char('.') + QString::number(op.chunk + 1) : label;
-}
-
-QColor opColor(const core::perf::PipelineOp& op)
-{
-    const QColor base = categoryColor(op.microBatch);
-    switch (op.kind) {
-    case core::perf::PipelineOpKind::Forward:
-        return base;
-    case core::perf::PipelineOpKind::Backward:
-        return base.darker(135);
-    case core::perf::PipelineOpKind::WeightGrad:
-        return base.lighter(135);
-    }
-    return base;
-}
-
-QVector<GanttBar> bars(const core::PipelineView& view)
-{
-    QVector<GanttBar> out;
-    out.reserve(int(view.ops.size()));
-    for (const auto& op : view.ops) {
-        const double startMs = 1e3 * op.start, endMs = 1e3 * op.end;
-        out.push_back({op.stage, startMs, endMs, opLabel(op, view.params.chunks), opColor(op),
-            PipelinePanel::tr("stage %1, micro-batch %2, chunk %3\n%4 – %5 ms")
-                .arg(op.stage)
-                .arg(op.microBatch + 1)
-                .arg(op.chunk + 1)
-                .arg(startMs, 0, 'f', 2)
-                .arg(endMs, 0, 'f', 2)});
-    }
-    return out;
-}
-
-} // namespace
 
 PipelinePanel::PipelinePanel(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent)
@@ -124,16 +82,14 @@ void PipelinePanel::refresh()
         = core::evaluateScenario(scenario, core::EvaluationOptions {false, true, 0});
     m_bubbleFraction
         = evaluation.valid() ? evaluation.pipeline.summary.bubbleFraction : std::numeric_limits<double>::quiet_NaN();
-    QStringList rows;
-    for (int stage = 0; stage < std::max(1, scenario.training.layout.pp); ++stage)
-        rows << tr("stage %1").arg(stage);
-    m_chart->setRows(rows);
+    m_chart->setRows(pipelineStageRows(std::max(1, scenario.training.layout.pp)));
+    m_chart->setLegend(pipelineLegend(scenario.training.schedule == core::PipelineSchedule::ZbH1));
     if (!evaluation.valid()) {
         m_chart->setBars({});
         m_summary->setText(tr("Cannot schedule this layout: %1").arg(QString::fromStdString(evaluation.firstReason())));
         return;
     }
-    m_chart->setBars(bars(evaluation.pipeline));
+    m_chart->setBars(pipelineBars(evaluation.pipeline.ops, evaluation.pipeline.params.chunks));
     m_summary->setText(summary(evaluation.pipeline));
 }
 

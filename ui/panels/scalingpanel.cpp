@@ -20,6 +20,8 @@ ScalingPanel::ScalingPanel(ScenarioDocument* document, QWidget* parent)
     m_chart->setAxisTitles(
         tr("GPUs (data parallelism grows, global batch fixed)"), tr("million tokens/s"), tr("scaling efficiency %"));
     m_chart->setLogX(true);
+    m_chart->setLogY(true); // log-log: linear scaling is a straight line
+
     refresh();
 }
 

@@ -6,16 +6,20 @@
 #include "ui/document/scenariodocument.h"
 #include "ui/panels/columnflow.h"
 #include "ui/panels/formbinder.h"
+#include "ui/panels/layoutrefit.h"
+#include "ui/panels/wheelguard.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -24,8 +28,6 @@ namespace clusterplanner::ui {
 
 namespace {
 
-constexpr int kMaxDim = 1'000'000; // the file format's bound on widths (core/io/scenariojson.cpp)
-constexpr int kMaxGpus = 10'000'000;
 constexpr int kColumnWidthPx = 430; // a form column is readable from about this width
 
 QString problemStyle()
@@ -49,6 +51,7 @@ ScenarioForm::ScenarioForm(ScenarioDocument* document, QWidget* parent)
     createEconomicsGroup();
     createNotesGroup();
     addDerivedRefreshers();
+    WheelGuard::install(m_content);
     connect(m_document, &ScenarioDocument::scenarioChanged, m_binder, &FormBinder::refresh);
     m_binder->refresh();
     m_flow->setLastWidgetGrows(true); // the notes
@@ -109,45 +112,30 @@ void ScenarioForm::createModelGroup()
         const int index = core::findModelPreset(m_document->scenario().model);
         preset->setCurrentIndex(index >= 0 ? index : preset->count() - 1);
     });
-    m_binder->textField(form, {"model.name", tr("Model name"), tr("Display name of the model architecture")},
-        [](core::Scenario& s) -> std::string& { return s.model.name; });
-    m_binder->intField(
-        form, {"model.layers", tr("Layers"), tr("Number of transformer blocks (L)")},
-        [](core::Scenario& s) -> int& { return s.model.layers; }, 1, 100'000);
-    m_binder->intField(
-        form, {"model.hidden", tr("Hidden size"), tr("Model width h; must be a multiple of the heads")},
-        [](core::Scenario& s) -> int& { return s.model.hidden; }, 1, kMaxDim);
-    m_binder->intField(
-        form, {"model.heads", tr("Attention heads"), tr("Query heads a")},
-        [](core::Scenario& s) -> int& { return s.model.heads; }, 1, 100'000);
-    m_binder->intField(
-        form, {"model.kvHeads", tr("KV heads"), tr("Key/value heads (grouped-query attention); must divide the heads")},
-        [](core::Scenario& s) -> int& { return s.model.kvHeads; }, 1, 100'000);
-    m_binder->intField(
-        form, {"model.ffnHidden", tr("FFN size"), tr("Inner width of the dense MLP")},
-        [](core::Scenario& s) -> int& { return s.model.ffnHidden; }, 1, kMaxDim * 8);
-    m_binder->intField(
-        form, {"model.vocab", tr("Vocabulary"), tr("Vocabulary size V (tokens)")},
-        [](core::Scenario& s) -> int& { return s.model.vocab; }, 1, 100'000'000, tr(" tokens"));
-    m_binder->intField(
-        form, {"model.seqLen", tr("Sequence length"), tr("Training sequence length s")},
-        [](core::Scenario& s) -> int& { return s.model.seqLen; }, 1, 100'000'000, tr(" tokens"));
-    m_binder->enumField<core::MlpKind>(form, {"model.mlp", tr("MLP"), tr("Activation and number of MLP matrices")},
-        [](core::Scenario& s) -> core::MlpKind& { return s.model.mlp; });
-    m_binder->enumField<core::NormKind>(form, {"model.norm", tr("Normalisation"), tr("Normalisation layer type")},
-        [](core::Scenario& s) -> core::NormKind& { return s.model.norm; });
-    m_binder->boolField(form,
-        {"model.tiedEmbeddings", tr("Tied embeddings"), tr("Input embedding and output layer share one matrix")},
-        [](core::Scenario& s) -> bool& { return s.model.tiedEmbeddings; });
+    m_binder->textField(form, "model.name", [](core::Scenario& s) -> std::string& { return s.model.name; });
+    m_binder->intField(form, "model.layers", [](core::Scenario& s) -> int& { return s.model.layers; });
+    m_binder->intField(form, "model.hidden", [](core::Scenario& s) -> int& { return s.model.hidden; });
+    m_binder->intField(form, "model.heads", [](core::Scenario& s) -> int& { return s.model.heads; });
+    m_binder->intField(form, "model.kv_heads", [](core::Scenario& s) -> int& { return s.model.kvHeads; });
+    m_binder->intField(form, "model.ffn_hidden", [](core::Scenario& s) -> int& { return s.model.ffnHidden; });
+    m_binder->intField(form, "model.vocab", [](core::Scenario& s) -> int& { return s.model.vocab; });
+    m_binder->intField(form, "model.seq_len", [](core::Scenario& s) -> int& { return s.model.seqLen; });
+    m_binder->enumField<core::MlpKind>(
+        form, "model.mlp", [](core::Scenario& s) -> core::MlpKind& { return s.model.mlp; });
+    m_binder->enumField<core::NormKind>(
+        form, "model.norm", [](core::Scenario& s) -> core::NormKind& { return s.model.norm; });
+    m_binder->boolField(
+        form, "model.tied_embeddings", [](core::Scenario& s) -> bool& { return s.model.tiedEmbeddings; });
 }
 
 void ScenarioForm::createMoeGroup()
 {
     QFormLayout* form = addGroup(tr("Mixture of experts"), "group.moe");
     m_moeGroup = m_lastGroup;
-    auto* enabled = new QCheckBox(tr("Mixture-of-experts MLP"));
-    enabled->setObjectName(QStringLiteral("model.moe.enabled"));
-    enabled->setToolTip(tr("Replace the dense MLP by routed experts in some or all layers"));
+    const FieldInfo moe = fieldInfo("model.moe");
+    auto* enabled = new QCheckBox(moe.label);
+    enabled->setObjectName(QString::fromLatin1(moe.objectName));
+    enabled->setToolTip(moe.toolTip);
     form->addRow(enabled);
     connect(enabled, &QCheckBox::toggled, this, &ScenarioForm::setMoeEnabled);
     m_binder->addRefresher([this, enabled](core::Scenario&) {
@@ -157,26 +145,15 @@ void ScenarioForm::createMoeGroup()
         if (moe)
             m_lastMoe = *moe;
     });
+    m_binder->intField(form, "model.moe.experts", [](core::Scenario& s) -> int& { return s.model.moe->experts; });
+    m_binder->intField(form, "model.moe.top_k", [](core::Scenario& s) -> int& { return s.model.moe->topK; });
     m_binder->intField(
-        form, {"model.moe.experts", tr("Routed experts"), tr("Experts per MoE layer (E)")},
-        [](core::Scenario& s) -> int& { return s.model.moe->experts; }, 1, 100'000);
+        form, "model.moe.expert_ffn_hidden", [](core::Scenario& s) -> int& { return s.model.moe->expertFfnHidden; });
     m_binder->intField(
-        form, {"model.moe.topK", tr("Active experts"), tr("Experts each token is routed to (top-k)")},
-        [](core::Scenario& s) -> int& { return s.model.moe->topK; }, 1, 100'000);
-    m_binder->intField(
-        form, {"model.moe.expertFfnHidden", tr("Expert FFN size"), tr("Inner width of one expert")},
-        [](core::Scenario& s) -> int& { return s.model.moe->expertFfnHidden; }, 1, kMaxDim);
-    m_binder->intField(
-        form, {"model.moe.sharedExperts", tr("Shared experts"), tr("Experts every token goes through")},
-        [](core::Scenario& s) -> int& { return s.model.moe->sharedExperts; }, 0, 1024);
-    m_binder->intField(
-        form,
-        {"model.moe.moeLayers", tr("MoE layers"), tr("Layers with experts; the others are dense. 0 = every layer")},
-        [](core::Scenario& s) -> int& { return s.model.moe->moeLayers; }, 0, 100'000);
+        form, "model.moe.shared_experts", [](core::Scenario& s) -> int& { return s.model.moe->sharedExperts; });
+    m_binder->intField(form, "model.moe.moe_layers", [](core::Scenario& s) -> int& { return s.model.moe->moeLayers; });
     m_binder->numberField(
-        form,
-        {"model.moe.capacityFactor", tr("Capacity factor"), tr("Token slots per expert relative to a balanced load")},
-        [](core::Scenario& s) -> double& { return s.model.moe->capacityFactor; }, 0.1, 64.0, 2);
+        form, "model.moe.capacity_factor", [](core::Scenario& s) -> double& { return s.model.moe->capacityFactor; }, 2);
 }
 
 void ScenarioForm::createClusterGroup()
@@ -200,96 +177,61 @@ void ScenarioForm::createClusterGroup()
             s.cluster.nicGbps = chosen.scaleoutGbpsPerGpu;
         s.cluster.gpuId = chosen.id;
     };
-    m_binder->choiceField(
-        form, {"cluster.gpu", tr("GPU type"), tr("Accelerator from the built-in GPU catalog")}, labels, read, write);
-    m_binder->intField(
-        form, {"cluster.gpuCount", tr("GPUs"), tr("Total number of GPUs in the job")},
-        [](core::Scenario& s) -> int& { return s.cluster.gpuCount; }, 1, kMaxGpus);
-    m_binder->intField(
-        form, {"cluster.gpusPerNode", tr("GPUs per node"), tr("GPUs sharing one server (NVLink domain)")},
-        [](core::Scenario& s) -> int& { return s.cluster.gpusPerNode; }, 1, 1024);
+    m_binder->choiceField(form, fieldInfo("cluster.gpu"), labels, read, write);
+    // A new GPU count takes the nearest valid layout along, in the same undo step (layoutrefit.h); the value is
+    // committed on Enter or focus loss, so typing "512" does not refit through 5 and 51 first.
+    QSpinBox* gpuCount = m_binder->intField(
+        form, "cluster.gpu_count", [](core::Scenario& s) -> int& { return s.cluster.gpuCount; },
+        [](core::Scenario& s) {
+            if (auto layout = nearestValidLayout(s, s.cluster.gpuCount))
+                s.training.layout = *layout;
+        });
+    gpuCount->setKeyboardTracking(false);
+    m_binder->intField(form, "cluster.gpus_per_node", [](core::Scenario& s) -> int& { return s.cluster.gpusPerNode; });
     m_nodeCountLabel = new QLabel;
-    m_binder->addRow(form, {"cluster.nodeCount", tr("Nodes"), tr("Servers needed: GPUs / GPUs per node, rounded up")},
+    m_binder->addRow(form, {"cluster.node_count", tr("Nodes"), tr("Servers needed: GPUs / GPUs per node, rounded up")},
         m_nodeCountLabel);
     m_binder->numberField(
-        form,
-        {"cluster.nicGbps", tr("Scale-out NIC"),
-            tr("Network bandwidth per GPU, each way; follows the GPU type's reference system (DGX A100: "
-               "200 Gb/s) until you set it")},
-        [](core::Scenario& s) -> double& { return s.cluster.nicGbps; }, 0.1, 100'000, 1, tr(" Gbit/s"));
+        form, "cluster.nic_gbps", [](core::Scenario& s) -> double& { return s.cluster.nicGbps; }, 1);
     m_binder->numberField(
-        form,
-        {"cluster.oversubscription", tr("Oversubscription"), tr("Fabric oversubscription ratio (1 = non-blocking)")},
-        [](core::Scenario& s) -> double& { return s.cluster.oversubscription; }, 1.0, 64.0, 2, tr(" : 1"));
+        form, "cluster.oversubscription", [](core::Scenario& s) -> double& { return s.cluster.oversubscription; }, 2);
 }
 
 void ScenarioForm::createTrainingGroup()
 {
     QFormLayout* form = addGroup(tr("Training"), "group.training");
-    m_binder->intField(
-        form, {"training.globalBatch", tr("Global batch"), tr("Sequences per optimizer step")},
-        [](core::Scenario& s) -> int& { return s.training.globalBatch; }, 1, 100'000'000, tr(" seq"));
-    m_binder->intField(
-        form, {"training.microBatch", tr("Micro-batch"), tr("Sequences per forward/backward pass")},
-        [](core::Scenario& s) -> int& { return s.training.microBatch; }, 1, 100'000'000, tr(" seq"));
-    m_binder->enumField<core::Precision>(form,
-        {"training.precision", tr("Precision"), tr("Numeric format of training")},
-        [](core::Scenario& s) -> core::Precision& { return s.training.precision; });
-    m_binder->enumField<core::Optimizer>(form, {"training.optimizer", tr("Optimizer"), tr("Optimizer and its states")},
-        [](core::Scenario& s) -> core::Optimizer& { return s.training.optimizer; });
-    m_binder->enumField<core::Recompute>(form,
-        {"training.recompute", tr("Recomputation"), tr("Activation checkpointing: what is recomputed in backward")},
-        [](core::Scenario& s) -> core::Recompute& { return s.training.recompute; });
-    m_binder->intField(
-        form, {"training.zeroStage", tr("ZeRO stage"), tr("0 none, 1 optimizer states, 2 + gradients, 3 + parameters")},
-        [](core::Scenario& s) -> int& { return s.training.zeroStage; }, 0, 3);
-    m_binder->boolField(form,
-        {"training.distributedOptimizer", tr("Distributed optimizer"),
-            tr("Shard optimizer states across data-parallel ranks (Megatron)")},
+    m_binder->intField(form, "training.global_batch", [](core::Scenario& s) -> int& { return s.training.globalBatch; });
+    m_binder->intField(form, "training.micro_batch", [](core::Scenario& s) -> int& { return s.training.microBatch; });
+    m_binder->enumField<core::Precision>(
+        form, "training.precision", [](core::Scenario& s) -> core::Precision& { return s.training.precision; });
+    m_binder->enumField<core::Optimizer>(
+        form, "training.optimizer", [](core::Scenario& s) -> core::Optimizer& { return s.training.optimizer; });
+    m_binder->enumField<core::Recompute>(
+        form, "training.recompute", [](core::Scenario& s) -> core::Recompute& { return s.training.recompute; });
+    m_binder->intField(form, "training.zero_stage", [](core::Scenario& s) -> int& { return s.training.zeroStage; });
+    m_binder->boolField(form, "training.distributed_optimizer",
         [](core::Scenario& s) -> bool& { return s.training.distributedOptimizer; });
-    m_binder->enumField<core::AttentionKind>(form,
-        {"training.attention", tr("Attention kernel"), tr("Whether attention scores are materialised")},
-        [](core::Scenario& s) -> core::AttentionKind& { return s.training.attention; });
-    m_binder->enumField<core::Framework>(form,
-        {"training.framework", tr("Framework"),
-            tr("Training stack: decides which schedules, recompute modes and ZeRO stages the explorer offers, fused "
-               "kernels vs eager PyTorch, and how gradients and ZeRO-3 traffic move")},
-        [](core::Scenario& s) -> core::Framework& { return s.training.framework; });
-    m_binder->enumField<core::PipelineSchedule>(form,
-        {"training.schedule", tr("Pipeline schedule"), tr("Order of micro-batches across pipeline stages")},
-        [](core::Scenario& s) -> core::PipelineSchedule& { return s.training.schedule; });
+    m_binder->enumField<core::AttentionKind>(
+        form, "training.attention", [](core::Scenario& s) -> core::AttentionKind& { return s.training.attention; });
+    m_binder->enumField<core::Framework>(
+        form, "training.framework", [](core::Scenario& s) -> core::Framework& { return s.training.framework; });
+    m_binder->enumField<core::PipelineSchedule>(
+        form, "training.schedule", [](core::Scenario& s) -> core::PipelineSchedule& { return s.training.schedule; });
 }
 
 void ScenarioForm::createLayoutGroup()
 {
     QFormLayout* form = addGroup(tr("Parallel layout"), "group.layout");
-    m_binder->intField(
-        form, {"training.layout.dp", tr("Data parallel"), tr("Model replicas (dp)")},
-        [](core::Scenario& s) -> int& { return s.training.layout.dp; }, 1, kMaxGpus);
-    m_binder->intField(
-        form, {"training.layout.tp", tr("Tensor parallel"), tr("GPUs splitting each matrix (tp)")},
-        [](core::Scenario& s) -> int& { return s.training.layout.tp; }, 1, 4096);
-    m_binder->intField(
-        form, {"training.layout.pp", tr("Pipeline parallel"), tr("Pipeline stages (pp)")},
-        [](core::Scenario& s) -> int& { return s.training.layout.pp; }, 1, 4096);
-    m_binder->intField(
-        form, {"training.layout.cp", tr("Context parallel"), tr("GPUs splitting each sequence (cp)")},
-        [](core::Scenario& s) -> int& { return s.training.layout.cp; }, 1, 4096);
-    m_binder->intField(
-        form,
-        {"training.layout.ep", tr("Expert parallel"), tr("GPUs the experts are spread over (ep); folds into dp×tp×cp")},
-        [](core::Scenario& s) -> int& { return s.training.layout.ep; }, 1, 100'000);
-    m_binder->intField(
-        form, {"training.layout.virtualStages", tr("Virtual stages"), tr("Interleaved model chunks per pipeline rank")},
-        [](core::Scenario& s) -> int& { return s.training.layout.virtualStages; }, 1, 1024);
-    m_binder->boolField(form,
-        {"training.layout.sequenceParallel", tr("Sequence parallel"),
-            tr("Split norm and dropout activations across the tensor-parallel group")},
+    m_binder->intField(form, "training.layout.dp", [](core::Scenario& s) -> int& { return s.training.layout.dp; });
+    m_binder->intField(form, "training.layout.tp", [](core::Scenario& s) -> int& { return s.training.layout.tp; });
+    m_binder->intField(form, "training.layout.pp", [](core::Scenario& s) -> int& { return s.training.layout.pp; });
+    m_binder->intField(form, "training.layout.cp", [](core::Scenario& s) -> int& { return s.training.layout.cp; });
+    m_binder->intField(form, "training.layout.ep", [](core::Scenario& s) -> int& { return s.training.layout.ep; });
+    m_binder->intField(form, "training.layout.virtual_stages",
+        [](core::Scenario& s) -> int& { return s.training.layout.virtualStages; });
+    m_binder->boolField(form, "training.layout.sequence_parallel",
         [](core::Scenario& s) -> bool& { return s.training.layout.sequenceParallel; });
-    m_binder->enumField<core::RankOrdering>(form,
-        {"training.layout.rankOrder", tr("Rank order"),
-            tr("How ranks map to nodes: TP innermost, then either DP or PP neighbours closer (Megatron's default "
-               "vs its tp-pp-dp mapping)")},
+    m_binder->enumField<core::RankOrdering>(form, "training.layout.rank_order",
         [](core::Scenario& s) -> core::RankOrdering& { return s.training.layout.rankOrder; });
     m_layoutCheckLabel = new QLabel;
     m_layoutCheckLabel->setWordWrap(true);
@@ -301,27 +243,22 @@ void ScenarioForm::createEconomicsGroup()
 {
     QFormLayout* form = addGroup(tr("Economics"), "group.economics");
     m_binder->numberField(
-        form, {"economics.trainingTokens", tr("Training tokens"), tr("Token budget of the whole run, in billions")},
-        [](core::Scenario& s) -> double& { return s.economics.trainingTokens; }, 0, 1e18, 1, tr(" billion"), 1e9);
+        form, "economics.training_tokens", [](core::Scenario& s) -> double& { return s.economics.trainingTokens; }, 1,
+        1e9, tr(" billion tokens"));
     m_binder->numberField(
-        form, {"economics.gpuHourUsd", tr("GPU price"), tr("Price per GPU-hour, US dollars")},
-        [](core::Scenario& s) -> double& { return s.economics.gpuHourUsd; }, 0, 10'000, 2, tr(" $/GPU·h"));
+        form, "economics.gpu_hour_usd", [](core::Scenario& s) -> double& { return s.economics.gpuHourUsd; }, 2);
     m_binder->numberField(
-        form, {"economics.electricityUsdPerKwh", tr("Electricity"), tr("Electricity price, US dollars per kWh")},
-        [](core::Scenario& s) -> double& { return s.economics.electricityUsdPerKwh; }, 0, 100, 4, tr(" $/kWh"));
+        form, "economics.electricity_usd_per_kwh",
+        [](core::Scenario& s) -> double& { return s.economics.electricityUsdPerKwh; }, 4);
     m_binder->numberField(
-        form, {"economics.pue", tr("PUE"), tr("Facility power usage effectiveness (≥ 1)")},
-        [](core::Scenario& s) -> double& { return s.economics.pue; }, 1.0, 5.0, 2);
+        form, "economics.pue", [](core::Scenario& s) -> double& { return s.economics.pue; }, 2);
 }
 
 void ScenarioForm::createNotesGroup()
 {
     QFormLayout* form = addGroup(tr("Scenario"), "group.scenario");
-    m_binder->textField(form, {"scenario.name", tr("Name"), tr("Name of this planning scenario")},
-        [](core::Scenario& s) -> std::string& { return s.name; });
-    QPlainTextEdit* notes
-        = m_binder->longTextField({"notes", tr("Notes"), tr("Free-form notes saved with the scenario")},
-            [](core::Scenario& s) -> std::string& { return s.notes; });
+    m_binder->textField(form, "name", [](core::Scenario& s) -> std::string& { return s.name; });
+    QPlainTextEdit* notes = m_binder->longTextField("notes", [](core::Scenario& s) -> std::string& { return s.notes; });
     notes->setMinimumHeight(80);
     notes->setPlaceholderText(tr("Assumptions, sources, open questions…"));
     form->addRow(new QLabel(tr("Notes:")));
@@ -333,7 +270,7 @@ void ScenarioForm::addDerivedRefreshers()
     m_binder->addRefresher([this](core::Scenario&) {
         const core::Scenario& s = m_document->scenario();
         for (QWidget* child : m_moeGroup->findChildren<QWidget*>())
-            if (child->objectName() != QLatin1String("model.moe.enabled"))
+            if (child->objectName() != QLatin1String("model.moe"))
                 child->setEnabled(s.model.moe.has_value());
         const int nodes = s.cluster.nodeCount();
         const QString nodeText = nodes == 1 ? tr("1 node") : tr("%1 nodes").arg(nodes);
@@ -343,14 +280,29 @@ void ScenarioForm::addDerivedRefreshers()
         const bool matches = l.gpuCount() == s.cluster.gpuCount;
         const QString product
             = tr("dp×tp×pp×cp = %1×%2×%3×%4 = %5").arg(l.dp).arg(l.tp).arg(l.pp).arg(l.cp).arg(l.gpuCount());
-        m_layoutCheckLabel->setText(matches
-                ? tr("%1, all GPUs").arg(product)
-                : tr("%1, but the cluster has %2 GPUs").arg(product).arg(s.cluster.gpuCount));
+        m_layoutCheckLabel->setText(matches ? tr("%1, all GPUs").arg(product) : layoutMismatchText(s, product));
         m_layoutCheckLabel->setStyleSheet(matches ? QString() : QStringLiteral("color: #d0342c; font-weight: bold;"));
         const QString problem = ScenarioDocument::validationError(s);
         m_problemLabel->setText(tr("This scenario cannot be saved as it is: %1").arg(problem));
         m_problemLabel->setVisible(!problem.isEmpty());
     });
+}
+
+QString ScenarioForm::layoutMismatchText(const core::Scenario& s, const QString& product) const
+{
+    const QString text = tr("%1, but the cluster has %2 GPUs").arg(product).arg(s.cluster.gpuCount);
+    if (nearestValidLayout(s, s.cluster.gpuCount))
+        return text; // the user set the layout apart from the count; a valid one exists
+    const auto [below, above] = nearestValidGpuCounts(s, s.cluster.gpuCount);
+    QStringList counts;
+    for (int count : {below, above})
+        if (count > 0)
+            counts << QLocale().toString(count);
+    return counts.isEmpty() ? tr("%1. No layout is valid for %2 GPUs.").arg(text).arg(s.cluster.gpuCount)
+                            : tr("%1. No layout is valid for %2 GPUs; the nearest counts with one: %3.")
+                                  .arg(text)
+                                  .arg(s.cluster.gpuCount)
+                                  .arg(counts.join(tr(" or ")));
 }
 
 void ScenarioForm::setMoeEnabled(bool enabled)

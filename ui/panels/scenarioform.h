@@ -17,8 +17,9 @@ class FormBinder;
 class ScenarioDocument;
 
 /// Groups: model (with its MoE part), cluster, training, parallel layout, economics, notes. Every widget is named
-/// after its scenario field ("model.layers", "training.layout.dp", ...); derived read-only labels are
-/// "cluster.nodeCount", "training.layout.check" and "scenario.problem". Groups flow into 1-3 columns by width.
+/// after its field's path in the scenario file ("model.layers", "training.layout.virtual_stages", ...; the field
+/// table in core/model/scenariofields.h gives bounds, units, labels and tooltips); derived read-only labels are
+/// "cluster.node_count", "training.layout.check" and "scenario.problem". Groups flow into 1-3 columns by width.
 class ScenarioForm : public QWidget
 {
     Q_OBJECT
@@ -40,6 +41,7 @@ private:
     void createEconomicsGroup();
     void createNotesGroup();
     void addDerivedRefreshers();
+    QString layoutMismatchText(const core::Scenario& s, const QString& product) const;
     void setMoeEnabled(bool enabled);
     void applyPreset(int index);
 

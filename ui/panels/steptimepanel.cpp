@@ -3,6 +3,7 @@
 
 #include "core/evaluation/scenarioevaluation.h"
 #include "ui/charts/chartstyle.h"
+#include "ui/charts/numberformat.h"
 #include "ui/charts/stackedbarchart.h"
 #include "ui/document/scenariodocument.h"
 
@@ -77,13 +78,13 @@ void StepTimePanel::refresh()
     m_chart->setValueAxisLabel(tr("ms per optimizer step"));
     const QLocale locale;
     setSummary(tr("<b>Step %1 s</b> · %2 tokens/s per GPU · %3 tokens/s total · MFU %4 % · HFU %5 %<br>"
-                  "%6 tokens: %7 · %8 GPU-hours · $%9 at $%10/GPU-h · %11 MWh facility energy")
+                  "%6: %7 · %8 GPU-hours · $%9 at $%10/GPU-h · %11 MWh facility energy")
                    .arg(result.stepTimeS, 0, 'f', 3)
                    .arg(locale.toString(result.tokensPerSPerGpu, 'f', 0))
                    .arg(locale.toString(result.tokensPerS, 'f', 0))
                    .arg(100 * result.mfu, 0, 'f', 1)
                    .arg(100 * result.hfu, 0, 'f', 1)
-                   .arg(locale.toString(scenario.economics.trainingTokens, 'g', 3))
+                   .arg(formatCount(scenario.economics.trainingTokens, tr("tokens")))
                    .arg(duration(result.trainingTimeS))
                    .arg(locale.toString(result.gpuHours, 'f', 0))
                    .arg(locale.toString(result.costUsd, 'f', 0))

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/model/scenariofields.h"
+
+#include "core/model/enumnames.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace clusterplanner::core {
+
+namespace {
+
+template <typename Enum>
+std::vector<std::string> names()
+{
+    std::vector<std::string> result;
+    for (Enum value : allValues<Enum>())
+        result.emplace_back(toString(value));
+    return result;
+}
+
+using K = FieldKind;
+constexpr double kMaxWidth = 100'000; // heads, layers, experts: far beyond any model, small enough for the memory maths
+constexpr double kMaxCount = 100'000'000; // vocabulary, sequence length, batch: counts of tokens or sequences
+constexpr double kMaxDegree = 4'096; // tp, pp, cp: no group spans more GPUs than a cluster has nodes
+
+// A data table: one row per field, in the order of the file. Bounds that depend on another field (heads % kv_heads)
+// are checked by the reader and named in `bound` for the documentation.
+const std::vector<ScenarioField>& table()
+{
+    static const std::vector<ScenarioField> fields = {
+        {"name", K::Text, "", 0, 200, R"("Llama 3 70B on 256 H100")", "Name", "Name of this planning scenario"},
+        {"model.name", K::Text, "", 0, 200, R"("Llama 3 70B")", "Model name", "Display name of the model architecture"},
+        {"model.layers", K::Integer, "", 1, kMaxWidth, "80", "Layers", "Number of transformer blocks (L)"},
+        {"model.hidden", K::Integer, "", 1, kMaxDim, "8192", "Hidden size", "Model width h; a multiple of the heads",
+            nullptr, false, "a multiple of model.heads"},
+        {"model.heads", K::Integer, "", 1, kMaxWidth, "64", "Attention heads", "Query heads a"},
+        {"model.kv_heads", K::Integer, "", 1, kMaxWidth, "8", "KV heads",
+            "Key/value heads (grouped-query attention); must divide the heads", nullptr, false, "divides model.heads"},
+        {"model.ffn_hidden", K::Integer, "", 1, kMaxDim * 8, "28672", "FFN size", "Inner width of the dense MLP"},
+        {"model.vocab", K::Integer, "tokens", 1, kMaxCount, "128256", "Vocabulary", "Vocabulary size V"},
+        {"model.seq_len", K::Integer, "tokens", 1, kMaxCount, "8192", "Sequence length", "Training sequence length s"},
+        {"model.mlp", K::Choice, "", 0, 0, R"("swiglu")", "MLP", "Activation and number of MLP matrices",
+            &names<MlpKind>},
+        {"model.norm", K::Choice, "", 0, 0, R"("rmsnorm")", "Normalisation", "Normalisation layer type",
+            &names<NormKind>},
+        {"model.tied_embeddings", K::Boolean, "", 0, 0, "false", "Tied embeddings",
+            "Input embedding and output layer share one matrix"},
+        {"model.moe", K::OptionalObject, "", 0, 0, "null", "Mixture-of-experts MLP",
+            "Replace the dense MLP by routed experts in some or all layers (null: a dense model)"},
+        {"model.moe.experts", K::Integer, "", 1, kMaxWidth, "8", "Routed experts", "Experts per MoE layer (E)"},
+        {"model.moe.top_k", K::Integer, "", 1, kMaxWidth, "2", "Active experts",
+            "Experts each token is routed to (top-k)", nullptr, false, "≤ model.moe.experts"},
+        {"model.moe.expert_ffn_hidden", K::Integer, "", 1, kMaxDim, "14336", "Expert FFN size",
+            "Inner width of one expert"},
+        {"model.moe.shared_experts", K::Integer, "", 0, 1024, "0", "Shared experts",
+            "Experts every token goes through"},
+        {"model.moe.moe_layers", K::Integer, "", 0, kMaxWidth, "0", "MoE layers",
+            "Layers with experts; the others are dense. 0 = every layer", nullptr, false, "≤ model.layers"},
+        {"model.moe.capacity_factor", K::Number, "", 0.1, 64, "1.0", "Capacity factor",
+            "Token slots per expert relative to a balanced load"},
+        {"cluster.gpu", K::Text, "", 0, 64, R"("H100-SXM-80GB")", "GPU type",
+            "Accelerator from the built-in GPU catalog (an id that `clusterplanner catalog` lists)"},
+        {"cluster.gpu_count", K::Integer, "GPUs", 1, kMaxGpus, "256", "GPUs", "Total number of GPUs in the job"},
+        {"cluster.gpus_per_node", K::Integer, "GPUs", 1, 1024, "8", "GPUs per node",
+            "GPUs sharing one server (NVLink domain)"},
+        {"cluster.nic_gbps", K::Number, "Gbit/s", 0.1, 100'000, "400.0", "Scale-out NIC",
+            "Network bandwidth per GPU, each way; follows the GPU type's reference system (DGX A100: 200 Gb/s) until "
+            "you set it"},
+        {"cluster.oversubscription", K::Number, ": 1", 1, 64, "1.0", "Oversubscription",
+            "Fabric oversubscription ratio (1 = non-blocking)"},
+        {"training.global_batch", K::Integer, "sequences", 1, kMaxCount, "512", "Global batch",
+            "Sequences per optimizer step"},
+        {"training.micro_batch", K::Integer, "sequences", 1, kMaxCount, "1", "Micro-batch",
+            "Sequences per forward/backward pass", nullptr, false, "≤ training.global_batch"},
+        {"training.precision", K::Choice, "", 0, 0, R"("amp_bf16")", "Precision", "Numeric format of training",
+            &names<Precision>},
+        {"training.optimizer", K::Choice, "", 0, 0, R"("adamw")", "Optimizer", "Optimizer and its states",
+            &names<Optimizer>},
+        {"training.recompute", K::Choice, "", 0, 0, R"("selective")", "Recomputation",
+            "Activation checkpointing: what is recomputed in backward", &names<Recompute>},
+        {"training.zero_stage", K::Integer, "", 0, 3, "1", "ZeRO stage",
+            "0 none, 1 optimizer states, 2 + gradients, 3 + parameters"},
+        {"training.distributed_optimizer", K::Boolean, "", 0, 0, "true", "Distributed optimizer",
+            "Shard optimizer states across data-parallel ranks (Megatron)"},
+        {"training.attention", K::Choice, "", 0, 0, R"("flash")", "Attention kernel",
+            "Whether attention scores are materialised", &names<AttentionKind>},
+        {"training.schedule", K::Choice, "", 0, 0, R"("interleaved")", "Pipeline schedule",
+            "Order of micro-batches across pipeline stages", &names<PipelineSchedule>},
+        {"training.framework", K::Choice, "", 0, 0, R"("megatron")", "Framework",
+            "Training stack: decides which schedules, recompute modes and ZeRO stages the explorer offers, fused "
+            "kernels vs eager PyTorch, and how gradients and ZeRO-3 traffic move",
+            &names<Framework>, true},
+        {"training.layout.dp", K::Integer, "", 1, kMaxGpus, "8", "Data parallel", "Model replicas (dp)"},
+        {"training.layout.tp", K::Integer, "", 1, kMaxDegree, "8", "Tensor parallel",
+            "GPUs splitting each matrix (tp)"},
+        {"training.layout.pp", K::Integer, "", 1, kMaxDegree, "4", "Pipeline parallel", "Pipeline stages (pp)"},
+        {"training.layout.cp", K::Integer, "", 1, kMaxDegree, "1", "Context parallel",
+            "GPUs splitting each sequence (cp)"},
+        {"training.layout.ep", K::Integer, "", 1, kMaxWidth, "1", "Expert parallel",
+            "GPUs the experts are spread over (ep); folds into dp×tp×cp"},
+        {"training.layout.virtual_stages", K::Integer, "", 1, 1024, "5", "Virtual stages",
+            "Interleaved model chunks per pipeline rank"},
+        {"training.layout.sequence_parallel", K::Boolean, "", 0, 0, "true", "Sequence parallel",
+            "Split norm and dropout activations across the tensor-parallel group"},
+        {"training.layout.rank_order", K::Choice, "", 0, 0, R"("tp-cp-ep-dp-pp")", "Rank order",
+            "How ranks map to nodes: TP innermost, then either DP or PP neighbours closer (Megatron's default vs its "
+            "tp-pp-dp mapping)",
+            &names<RankOrdering>, true},
+        {"economics.training_tokens", K::Number, "tokens", 0, 1e18, "2000000000000.0", "Training tokens",
+            "Token budget of the whole run"},
+        {"economics.gpu_hour_usd", K::Number, "$/GPU·h", 0, 10'000, "2.5", "GPU price",
+            "Price per GPU-hour, US dollars"},
+        {"economics.electricity_usd_per_kwh", K::Number, "$/kWh", 0, 100, "0.0806", "Electricity",
+            "Electricity price, US dollars per kWh"},
+        {"economics.pue", K::Number, "", 1, 5, "1.3", "PUE", "Facility power usage effectiveness (≥ 1)"},
+        {"notes", K::Text, "", 0, 1'000'000,
+            R"("Default scenario: a Llama 3 70B pre-training run on 32 HGX H100 nodes.")", "Notes",
+            "Free-form notes saved with the scenario"},
+    };
+    return fields;
+}
+
+std::string_view kindName(FieldKind kind)
+{
+    switch (kind) {
+    case FieldKind::Integer:
+        return "whole number";
+    case FieldKind::Number:
+        return "number";
+    case FieldKind::Boolean:
+        return "true / false";
+    case FieldKind::Text:
+        return "string";
+    case FieldKind::Choice:
+        return "one of";
+    case FieldKind::OptionalObject:
+        return "object or null";
+    }
+    return "";
+}
+
+/// Whole numbers with thousands separators ("10,000,000"), powers of ten beyond that as "10^18".
+std::string showBound(double value)
+{
+    if (value >= 1e9 && std::pow(10.0, std::round(std::log10(value))) == value)
+        return "10^" + std::to_string(static_cast<int>(std::round(std::log10(value))));
+    if (value != std::floor(value)) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", value);
+        return text;
+    }
+    std::string digits = std::to_string(static_cast<long long>(value));
+    for (auto at = static_cast<long>(digits.size()) - 3; at > 0; at -= 3)
+        digits.insert(static_cast<std::size_t>(at), ",");
+    return digits;
+}
+
+std::string accepted(const ScenarioField& f)
+{
+    std::string text;
+    if (f.kind == FieldKind::Integer || f.kind == FieldKind::Number)
+        text = showBound(f.min) + " … " + showBound(f.max);
+    if (f.kind == FieldKind::Text)
+        text = "up to " + showBound(f.max) + " bytes";
+    if (f.choices) {
+        for (const auto& name : f.choices())
+            text += (text.empty() ? "`" : ", `") + name + "`";
+    }
+    if (!f.bound.empty())
+        text += "; " + std::string(f.bound);
+    return text;
+}
+
+std::string markdownRow(const ScenarioField& f)
+{
+    auto cell = [](std::string_view text) { return " " + std::string(text.empty() ? "–" : text) + " |"; };
+    std::string type = std::string(kindName(f.kind)) + (f.optional ? " (optional)" : "");
+    return "|" + cell("`" + std::string(f.path) + "`") + cell(type) + cell(f.unit) + cell(accepted(f))
+        + cell(f.path == "notes" || f.path == "name" ? "see the sample" : "`" + std::string(f.defaultJson) + "`")
+        + cell(f.label) + cell(f.toolTip) + "\n";
+}
+
+} // namespace
+
+const char* ScenarioField::key() const
+{
+    // Table paths are string literals, so the suffix after the last dot is itself null-terminated.
+    const auto dot = path.rfind('.');
+    return path.data() + (dot == std::string_view::npos ? 0 : dot + 1);
+}
+
+std::span<const ScenarioField> scenarioFields()
+{
+    return table();
+}
+
+const ScenarioField& scenarioField(std::string_view path)
+{
+    const auto& fields = table();
+    const auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.path == path; });
+    if (it == fields.end())
+        throw std::out_of_range("no scenario field " + std::string(path));
+    return *it;
+}
+
+std::string scenarioFieldsMarkdown()
+{
+    std::string text = "| Field | Type | Unit | Accepted | Default | Form label | Meaning |\n"
+                       "|---|---|---|---|---|---|---|\n";
+    for (const auto& field : table())
+        text += markdownRow(field);
+    return text;
+}
+
+} // namespace clusterplanner::core

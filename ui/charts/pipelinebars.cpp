@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/charts/pipelinebars.h"
+
+#include <QCoreApplication>
+
+#include <array>
+
+namespace clusterplanner::ui {
+
+namespace {
+
+using core::perf::PipelineOp;
+using core::perf::PipelineOpKind;
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("PipelineBars", text);
+}
+
+/// Okabe–Ito blue, orange and bluish green: told apart with every common colour-vision deficiency.
+QColor kindColor(PipelineOpKind kind)
+{
+    static const std::array<QColor, 3> colors {
+        QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73)};
+    return colors[std::size_t(kind)];
+}
+
+QString kindName(PipelineOpKind kind)
+{
+    switch (kind) {
+    case PipelineOpKind::Forward:
+        return tr("Forward");
+    case PipelineOpKind::Backward:
+        return tr("Backward");
+    case PipelineOpKind::WeightGrad:
+        return tr("Weight gradient");
+    }
+    return {};
+}
+
+QColor opColor(const PipelineOp& op)
+{
+    // Chunks alternate between the base shade and a lighter one, so that neighbouring chunks differ.
+    const QColor base = kindColor(op.kind);
+    return op.chunk % 2 == 0 ? base : base.lighter(135);
+}
+
+QString opLabel(const PipelineOp& op, int chunks)
+{
+    static const char kinds[] = {'F', 'B', 'W'};
+    const QString label = QLatin1Char(kinds[int(op.kind)]) + QString::number(op.microBatch + 1);
+    return chunks > 1 ? label + QLatin1Char('.') + QString::number(op.chunk + 1) : label;
+}
+
+QString opTooltip(const PipelineOp& op, int chunks)
+{
+    QString text = tr("%1 · stage %2 · micro-batch %3").arg(kindName(op.kind)).arg(op.stage + 1).arg(op.microBatch + 1);
+    if (chunks > 1)
+        text += tr(" · chunk %1 of %2").arg(op.chunk + 1).arg(chunks);
+    return text + tr("\n%1 – %2 ms").arg(op.start, 0, 'f', 2).arg(op.end, 0, 'f', 2);
+}
+
+} // namespace
+
+QStringList pipelineStageRows(int stages)
+{
+    QStringList rows;
+    for (int stage = 1; stage <= stages; ++stage)
+        rows << tr("stage %1").arg(stage);
+    return rows;
+}
+
+QVector<GanttBar> pipelineBars(const std::vector<PipelineOp>& ops, int chunks)
+{
+    QVector<GanttBar> bars;
+    bars.reserve(qsizetype(ops.size()));
+    for (const auto& op : ops)
+        bars.push_back({op.stage, op.start, op.end, opLabel(op, chunks), opColor(op), opTooltip(op, chunks)});
+    return bars;
+}
+
+QVector<GanttLegendEntry> pipelineLegend(bool splitBackward)
+{
+    QVector<GanttLegendEntry> entries {{tr("F forward"), kindColor(PipelineOpKind::Forward)},
+        {splitBackward ? tr("B backward (input gradient)") : tr("B backward"), kindColor(PipelineOpKind::Backward)}};
+    if (splitBackward)
+        entries.push_back({tr("W weight gradient"), kindColor(PipelineOpKind::WeightGrad)});
+    return entries;
+}
+
+} // namespace clusterplanner::ui

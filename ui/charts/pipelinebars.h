@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How a pipeline timeline reads on the Gantt chart: one hue family per op kind, everything numbered from 1.
+#pragma once
+
+#include "core/perf/pipeline.h"
+#include "ui/charts/ganttchart.h"
+
+#include <QStringList>
+#include <QVector>
+
+namespace clusterplanner::ui {
+
+/// Row names "stage 1" … "stage p", numbered like micro-batches and chunks (from 1).
+QStringList pipelineStageRows(int stages);
+
+/// One bar per op: forward in blues, backward in oranges, weight gradient in greens; the shade steps with the
+/// chunk so interleaved chunks stay apart. Labels are "F3" (micro-batch 3) or "F3.2" (chunk 2) when chunks > 1;
+/// tooltips name the op kind, stage, micro-batch, chunk and times in ms.
+QVector<GanttBar> pipelineBars(const std::vector<core::perf::PipelineOp>& ops, int chunks);
+
+/// Legend entries for the op kinds a schedule runs (W only where the backward is split).
+QVector<GanttLegendEntry> pipelineLegend(bool splitBackward);
+
+} // namespace clusterplanner::ui
