@@ -2,6 +2,8 @@
 // Tests of the micro-benchmarks (core/probe/microbench) through the fake libcuda: its cuEventElapsedTime answers
 // the time configured for the operation, so these check bytes and FLOPs counted, the rate arithmetic and every
 // path where a benchmark cannot run.
+#include "core/model/gpucatalog.h"
+#include "core/probe/benchcalibration.h"
 #include "core/probe/microbench.h"
 #include "tests/core/probetesthelpers.h"
 
@@ -142,6 +144,18 @@ private Q_SLOTS:
         QCOMPARE(results.size(), std::size_t(2)); // the running benchmark finishes, the next does not start
         QCOMPARE(seen.front(), std::string("d2d_memcpy"));
         QCOMPARE(seen.back(), std::string(""));
+    }
+
+    void measuredRatesBecomeEfficiencyOverrides()
+    {
+        const auto results = benchOn(fakeMachine("h100x8.json"));
+        const auto& spec = *clusterplanner::core::GpuCatalog::builtin().find("H100-SXM-80GB");
+        const auto overrides = efficiencyOverrides(results, spec);
+        // The faster copy (cuMemcpy, 3,022 GB/s) against the datasheet's 3.35 TB/s.
+        QVERIFY(close(overrides["hbm_fraction"].get<double>(), find(results, "d2d_memcpy")->rate / 3350.0));
+        QVERIFY(close(overrides["gemm_peak_fraction"].get<double>(), find(results, "mma_fp16")->rate / 989.4));
+        QCOMPARE(overrides.size(), std::size_t(2));
+        QVERIFY(efficiencyOverrides({}, spec).empty()); // nothing measured, nothing overridden
     }
 
     void rateArithmetic()
