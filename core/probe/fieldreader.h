@@ -25,8 +25,10 @@ public:
     template <typename Fn, typename... Args>
     bool ask(const char* field, const char* symbol, Fn fn, Args... args)
     {
-        if (m_lost && *m_lost)
+        if (m_lost && *m_lost) {
+            note(field, "not asked: the GPU answered " + m_codeName(m_lostCode) + " before");
             return false;
+        }
         if (!fn) {
             note(field, std::string(symbol) + " is not in this driver's library (older driver)");
             return false;

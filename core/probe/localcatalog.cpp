@@ -62,7 +62,7 @@ int fp32LanesPerSm(int major, int minor)
 
 std::string localIdFor(const std::string& gpuName)
 {
-    std::string id = "local";
+    std::string id = "local-";
     for (unsigned char c : gpuName)
         if (std::isalnum(c))
             id += char(std::tolower(c));
@@ -70,7 +70,7 @@ std::string localIdFor(const std::string& gpuName)
             id += '-';
     while (id.back() == '-')
         id.pop_back();
-    return id.rfind("local-", 0) == 0 ? id : "local-" + id.substr(5);
+    return id;
 }
 
 nlohmann::json localEntryFor(const GpuProbe& gpu)
@@ -104,7 +104,8 @@ ProbeCatalog mergedCatalog(const std::string& localJson, const std::string& ship
     auto shipped = nlohmann::json::parse(shippedJson);
     auto& gpus = shipped["gpus"];
     ProbeCatalog merged;
-    for (const auto& entry : parseLocal(localJson)["gpus"]) {
+    const auto local = parseLocal(localJson);
+    for (const auto& entry : local["gpus"]) {
         const auto id = entry.value("id", "");
         gpus.erase(std::remove_if(gpus.begin(), gpus.end(), [&](const auto& g) { return g.value("id", "") == id; }),
             gpus.end());

@@ -60,7 +60,8 @@ private Q_SLOTS:
         QCOMPARE(result.gpus.size(), std::size_t(8));
         const auto csv = queryCsvValues(); // name, memory MiB, SM MHz, memory MHz, W, gen, width, cc
         QCOMPARE(csv.size(), std::size_t(8));
-        for (const auto& gpu : toJson(result)["gpus"]) {
+        const auto json = toJson(result);
+        for (const auto& gpu : json.at("gpus")) {
             QCOMPARE(gpu["name"].get<std::string>(), std::string("NVIDIA H100 80GB HBM3"));
             QCOMPARE(gpu["memory_total_mib"].get<int>(), 81559);
             QCOMPARE(gpu["memory_total_mib"].get<int>(), std::stoi(csv[1]));

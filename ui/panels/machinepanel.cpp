@@ -240,7 +240,9 @@ void MachinePanel::populateCards()
     int position = 0;
     for (const auto& gpu : m_result.gpus) {
         auto* card = new MachineGpuCard(gpu, core::probe::matchCatalog(gpu, m_catalog), m_cardsBox);
-        connect(card, &MachineGpuCard::addToLocalCatalogRequested, this, &MachinePanel::addToLocalCatalog);
+        // Queued: adding re-probes and rebuilds the cards, which must not delete the button inside its own click.
+        connect(card, &MachineGpuCard::addToLocalCatalogRequested, this, &MachinePanel::addToLocalCatalog,
+            Qt::QueuedConnection);
         m_cards->addWidget(card, position / kCardColumns, position % kCardColumns);
         ++position;
     }

@@ -115,8 +115,7 @@ int cuDeviceGetAttribute(int* value, int attribute, int device)
     if (ready() || !gpu(device))
         return ready() ? ready() : 101;
     const auto& g = *gpu(device);
-    static const std::map<int, const char*> keys
-        = {{16, "sms"}, {37, "bus_width_bits"}, {32, "ecc"}, {13, "sm_clock_max_mhz"}, {36, "memory_clock_max_mhz"}};
+    static const std::map<int, const char*> keys = {{16, "sms"}, {37, "bus_width_bits"}, {32, "ecc"}};
     if (attribute == 75 || attribute == 76) {
         *value = g.at("cc").at(attribute == 75 ? 0 : 1).get<int>();
         return 0;

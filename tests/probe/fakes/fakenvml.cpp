@@ -70,7 +70,10 @@ void fillPci(const std::string& busId, nvml::PciInfo* pci)
 
 const nlohmann::json* link(Handle handle, unsigned index)
 {
-    const auto& links = device(handle)->value("nvlinks", nlohmann::json::array());
+    const auto& gpu = *device(handle);
+    if (!gpu.contains("nvlinks"))
+        return nullptr;
+    const auto& links = gpu["nvlinks"];
     return index < links.size() ? &links[index] : nullptr;
 }
 
