@@ -142,6 +142,18 @@ BenchResult p2pMemcpy(const Context& c, int cudaDevices)
     return peer.ok() ? fromSession(s, result, double(bytes) * c.options.repetitions, ms) : failed(result, peer.error());
 }
 
+/// The first symbol the benchmarks need that the library lacks, or nullptr.
+const char* missingSymbol(const CudaApi& api)
+{
+    const std::pair<bool, const char*> needed[] = {{api.memcpyDtoD != nullptr, "cuMemcpyDtoD_v2"},
+        {api.memcpyHtoD != nullptr, "cuMemcpyHtoD_v2"}, {api.memcpyPeer != nullptr, "cuMemcpyPeer"},
+        {api.launchKernel != nullptr, "cuLaunchKernel"}, {api.ctxSynchronize != nullptr, "cuCtxSynchronize"}};
+    for (const auto& [present, name] : needed)
+        if (!present)
+            return name;
+    return nullptr;
+}
+
 int cudaDeviceCount(const CudaApi& api)
 {
     int count = 0;
@@ -173,6 +185,8 @@ std::vector<BenchResult> runBenchmarks(const ProbeOptions& options, const ProbeR
         const auto why = api.library.isLoaded() ? "CUDA reports no usable GPU" : "libcuda not loaded";
         return {failed(named("d2d_memcpy", "GB/s"), why)};
     }
+    if (const char* missing = missingSymbol(api))
+        return {failed(named("d2d_memcpy", "GB/s"), std::string(missing) + " is not in this driver's libcuda")};
     const Context c {api, bench, probed.gpus.front()};
     const std::vector<std::pair<const char*, std::function<BenchResult()>>> steps
         = {{"d2d_memcpy", [&] { return d2dMemcpy(c); }}, {"copy_kernel", [&] { return copyKernel(c); }},
