@@ -5,12 +5,14 @@
 #include "core/probe/nvmlapi.h"
 #include "core/probe/nvmlreader.h"
 #include "core/probe/probejson.h"
+#include "tests/core/clitesthelpers.h"
 #include "tests/core/probetesthelpers.h"
 
 #include <QTest>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -200,6 +202,37 @@ private Q_SLOTS:
         QCOMPARE(json["available"].get<bool>(), false);
         QCOMPARE(json["reason"].get<std::string>(), result.reason);
         QCOMPARE(json.size(), std::size_t(2));
+    }
+
+    void probeCommandWithoutGpuExitsThreeWithOneLine()
+    {
+        probetest::noDriver();
+        const auto text = clitest::run({"probe"});
+        QCOMPARE(text.code, 3);
+        QVERIFY(text.out.empty());
+        QCOMPARE(std::count(text.err.begin(), text.err.end(), '\n'), 1L);
+        QVERIFY(text.err.find("no NVIDIA driver") != std::string::npos);
+        const auto json = clitest::run({"probe", "--json"});
+        QCOMPARE(json.code, 3);
+        const auto document = nlohmann::json::parse(json.out);
+        QCOMPARE(document["available"].get<bool>(), false);
+        QVERIFY(!document["reason"].get<std::string>().empty());
+    }
+
+    void probeCommandWithTheH100Fake()
+    {
+        fakeMachine("h100x8.json");
+        const auto json = clitest::run({"probe", "--json", "--bench"});
+        QCOMPARE(json.code, 0);
+        const auto document = nlohmann::json::parse(json.out);
+        QCOMPARE(document["gpus"].size(), std::size_t(8));
+        QCOMPARE(document["benchmarks"].size(), std::size_t(6));
+        QCOMPARE(document["benchmarks"][0]["name"].get<std::string>(), std::string("d2d_memcpy"));
+        const auto text = clitest::run({"probe"});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.find("catalog: H100-SXM-80GB") != std::string::npos);
+        QVERIFY(text.out.find("GPU 0 – GPU 7: NVLink 4 via NVSwitch") != std::string::npos);
+        QCOMPARE(clitest::run({"probe", "--frobnicate"}).code, 2);
     }
 
     void busIdsCompareAcrossNvmlAndCudaSpelling()
