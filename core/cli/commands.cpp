@@ -28,6 +28,8 @@ const std::vector<Command>& commands()
             &runSweep},
         {"simulate", "replay jobs on a cluster under a scheduling policy (--json)", &runSimulate},
         {"library", "scenario library: list, show, export, import, delete, restore (--db PATH, --json)", &runLibrary},
+        {"probe", "the NVIDIA GPUs of this machine, matched to the catalog ([--json] [--bench]); exit 3 without",
+            &runProbe},
     };
     return table;
 }

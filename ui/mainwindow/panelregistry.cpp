@@ -3,6 +3,7 @@
 
 #include "ui/panels/gridexplorerpanel.h"
 #include "ui/panels/librarypanel.h"
+#include "ui/panels/machinepanel.h"
 #include "ui/panels/memorypanel.h"
 #include "ui/panels/pipelinepanel.h"
 #include "ui/panels/scalingpanel.h"
@@ -38,6 +39,7 @@ const std::vector<PanelInfo>& panels()
         {"pipeline", QT_TRANSLATE_NOOP("Panel", "Pipeline"), Qt::BottomDockWidgetArea, &make<PipelinePanel>},
         {"scaling", QT_TRANSLATE_NOOP("Panel", "Scaling"), Qt::BottomDockWidgetArea, &make<ScalingPanel>},
         {"library", QT_TRANSLATE_NOOP("Panel", "Library"), Qt::BottomDockWidgetArea, &makeLibrary},
+        {"machine", QT_TRANSLATE_NOOP("Panel", "This machine"), Qt::RightDockWidgetArea, &make<MachinePanel>},
     };
     return table;
 }
