@@ -15,6 +15,7 @@
 #include <toml.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -247,7 +248,7 @@ private Q_SLOTS:
         QCOMPARE(toml::find<int>(t, "training", "local_batch_size"), 2); // micro-batch; accumulation from global
         QCOMPARE(toml::find<std::string>(t, "activation_checkpoint", "mode"), std::string("full"));
         QCOMPARE(toml::find<std::vector<std::string>>(t, "model", "converters"), std::vector<std::string> {"float8"});
-        QVERIFY(!t.at("parallelism").contains("pipeline_parallel_schedule"));
+        QCOMPARE(toml::find(t, "parallelism").as_table().count("pipeline_parallel_schedule"), std::size_t(0));
     }
 
     void deepSpeedJson()
@@ -315,17 +316,25 @@ private Q_SLOTS:
 
     void commandWritesFileAndLaunchLine()
     {
-        const QString out = QDir::temp().filePath(QStringLiteral("cp-launch-test.toml"));
+        const QString out = QDir::temp().filePath(QStringLiteral("cp-launch-test.yaml"));
         const std::string scenario = std::string(CLUSTERPLANNER_DATA_DIR) + "/scenarios/llama3-70b-256-h100.cplan.json";
         const auto result = clitest::run(
-            {"export-config", "--scenario", scenario, "--framework", "torchtitan", "--out", out.toStdString()});
+            {"export-config", "--scenario", scenario, "--framework", "nemo", "--out", out.toStdString()});
         QVERIFY2(result.code == 0, result.err.c_str());
         QVERIFY(result.out.find("--nnodes=32 --nproc-per-node=8") != std::string::npos);
-        std::istringstream stream(clitest::readFile(out.toStdString()));
-        const auto t = toml::parse(stream, "out.toml");
-        QCOMPARE(toml::find<int>(t, "parallelism", "tensor_parallel_degree"), 8);
-        QCOMPARE(toml::find<int>(t, "parallelism", "pipeline_parallel_layers_per_stage"), 4); // 80 / (4 × 5)
+        const YAML::Node y = YAML::LoadFile(out.toStdString());
+        QCOMPARE(y["model"]["tensor_model_parallel_size"].as<int>(), 8);
+        QCOMPARE(y["model"]["virtual_pipeline_model_parallel_size"].as<int>(), 5); // interleaved, 5 chunks
         QFile::remove(out);
+    }
+
+    void commandRefusesWhatTheFrameworkCannotRun()
+    {
+        // The sample runs ZeRO-1 (Megatron's distributed optimizer), which torchtitan does not offer.
+        const std::string scenario = std::string(CLUSTERPLANNER_DATA_DIR) + "/scenarios/llama3-70b-256-h100.cplan.json";
+        const auto result = clitest::run({"export-config", "--scenario", scenario, "--framework", "torchtitan"});
+        QCOMPARE(result.code, 1);
+        QVERIFY2(result.err.find("ZeRO stage 1") != std::string::npos, result.err.c_str());
     }
 
     void commandNamesBadFramework()
