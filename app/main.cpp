@@ -2,6 +2,7 @@
 // ClusterPlanner entry point: subcommands run headless, anything else opens the main window.
 #include "core/cli/commands.h"
 #include "ui/mainwindow/startup.h"
+#include "ui/report/qtcommands.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -28,6 +29,13 @@ int main(int argc, char* argv[])
     if (argc > 1 && cp::core::cli::isCommand(argv[1])) {
         QCoreApplication app(argc, argv);
         return cp::core::cli::runCommand({argv + 1, argv + argc}, std::cout, std::cerr);
+    }
+    // Commands that draw (chart, report) need a QApplication, but on the offscreen platform: still no display.
+    if (argc > 1 && cp::ui::isQtCommand(argv[1])) {
+        cp::ui::prepareHeadlessPlatform();
+        cp::ui::setApplicationInfo();
+        QApplication app(argc, argv);
+        return cp::ui::runQtCommand(argumentList(argc, argv).mid(1), std::cout, std::cerr);
     }
     cp::ui::setApplicationInfo();
     // --help, --version and usage errors are answered before a QApplication (and a display) is needed.

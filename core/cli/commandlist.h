@@ -23,5 +23,6 @@ std::string readTextFile(const std::string& path);
 int runSimulate(const Args& args, std::ostream& out, std::ostream& err);
 int runLibrary(const Args& args, std::ostream& out, std::ostream& err);
 int runProbe(const Args& args, std::ostream& out, std::ostream& err);
+int runExportConfig(const Args& args, std::ostream& out, std::ostream& err);
 
 } // namespace clusterplanner::core::cli

@@ -18,18 +18,23 @@ const std::vector<Command>& commands()
             &runPipeline},
         {"queue", "M/M/c wait figures: --servers C --arrival L --service M [--target-wait T]", &runQueue},
         {"cost", "capex, opex, TCO, cloud and energy: --gpus N --gpu ID --hours H, or --scenario FILE", &runCost},
-        {"estimate", "per-GPU memory and step time of a case file (--case FILE [--efficiency FILE]), JSON",
+        {"estimate",
+            "per-GPU memory and step time of a case file (--case FILE [--hf-config FILE] [--efficiency FILE]), JSON",
             &runEstimate},
         {"validate", "predicted vs measured (--cases FILE --truth FILE [--markdown [--title T]] [--efficiency FILE])",
             &runValidate},
         {"sweep",
-            "rank every valid layout of a case (--case FILE [--json | --format csv] [--top N] [--tp N ...] "
-            "[--efficiency FILE])",
+            "rank every valid layout of a case (--case FILE [--hf-config FILE] [--json | --format csv] [--top N] "
+            "[--tp N ...] [--efficiency FILE])",
             &runSweep},
         {"simulate", "replay jobs on a cluster under a scheduling policy (--json)", &runSimulate},
         {"library", "scenario library: list, show, export, import, delete, restore (--db PATH, --json)", &runLibrary},
         {"probe", "the NVIDIA GPUs of this machine, matched to the catalog ([--json] [--bench]); exit 3 without",
             &runProbe},
+        {"export-config",
+            "launch configuration of a scenario's layout (--scenario F --framework "
+            "megatron|nemo|torchtitan|deepspeed [--out FILE])",
+            &runExportConfig},
     };
     return table;
 }

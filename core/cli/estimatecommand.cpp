@@ -4,6 +4,7 @@
 #include "core/cli/casepredictor.h"
 #include "core/cli/commandlist.h"
 #include "core/cli/efficiencyoption.h"
+#include "core/hf/hfconfig.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/enumnames.h"
 
@@ -113,11 +114,18 @@ int runEstimate(const Args& args, std::ostream& out, std::ostream&)
     Arguments arguments(args);
     const std::string path = arguments.required("--case");
     const auto efficiency = efficiencyOption(arguments);
+    const auto hfConfig = arguments.value("--hf-config");
     arguments.finish();
     const perf::EfficiencyTable& table = efficiencyTable(efficiency);
+    const auto imported = hfConfig ? std::optional(hf::importHfConfigFile(*hfConfig)) : std::nullopt;
     json list = json::array();
-    for (const ValidationCase& c : readValidationCases(readTextFile(path)))
+    for (ValidationCase c : readValidationCases(readTextFile(path))) {
+        if (imported) { // the case's model is replaced; its stated parameter count described the old one
+            c.scenario.model = hf::replaceModel(c.scenario.model, *imported);
+            c.statedParams.reset();
+        }
         list.push_back(predictionJson(predictCase(c, &table), table, c.scenario.cluster.gpuId));
+    }
     out << list.dump(2) << "\n";
     return 0;
 }

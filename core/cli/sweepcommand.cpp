@@ -4,6 +4,7 @@
 #include "core/cli/casepredictor.h"
 #include "core/cli/commandlist.h"
 #include "core/cli/efficiencyoption.h"
+#include "core/hf/hfconfig.h"
 #include "core/io/scenariojson.h"
 #include "core/model/enumnames.h"
 #include "core/sweep/layoutevaluator.h"
@@ -162,6 +163,8 @@ int runSweep(const Args& args, std::ostream& out, std::ostream& err)
     const bool quiet = arguments.flag("--quiet");
     SweepInput input = readSweepInput(path);
     applyFlags(arguments, input.constraints);
+    if (const auto hfConfig = arguments.value("--hf-config"))
+        input.scenario.model = hf::replaceModel(input.scenario.model, hf::importHfConfigFile(*hfConfig));
     const auto efficiency = efficiencyOption(arguments);
     arguments.finish();
     spec.constraints = input.constraints;

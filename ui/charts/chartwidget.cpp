@@ -5,6 +5,7 @@
 #include "ui/charts/chartstyle.h"
 #include "ui/dialogs/exportdialog.h"
 
+#include <QDate>
 #include <QMenu>
 #include <QMessageBox>
 #include <QVBoxLayout>
@@ -21,6 +22,9 @@ ChartWidget::ChartWidget(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    // A click focuses the chart, so that File ▸ Export ▸ Current chart… knows which one is meant.
+    m_plot->setFocusPolicy(Qt::ClickFocus);
+    setFocusProxy(m_plot);
     connect(m_plot, &QWidget::customContextMenuRequested, this, &ChartWidget::showContextMenu);
     applyChartStyle(*m_plot, palette());
 }
@@ -32,7 +36,7 @@ void ChartWidget::exportWithDialog()
     ExportDialog dialog(objectName(), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    const QString error = exportPlot(*m_plot, dialog.path(), dialog.size());
+    const QString error = exportPlot(*m_plot, dialog.path(), dialog.size(), decoration());
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Export failed"), error);
 }
@@ -44,7 +48,22 @@ QString ChartWidget::chartTitle() const
 
 QString ChartWidget::exportChart(const QString& path, const QSize& sizePx) const
 {
-    return exportPlot(*m_plot, path, sizePx);
+    return exportPlot(*m_plot, path, sizePx, decoration());
+}
+
+QString ChartWidget::displayTitle() const
+{
+    if (!m_displayTitle.isEmpty())
+        return m_displayTitle;
+    QString words = chartTitle();
+    words.replace(QLatin1Char('-'), QLatin1Char(' '));
+    return words.left(1).toUpper() + words.mid(1);
+}
+
+ChartDecoration ChartWidget::decoration(int dpi) const
+{
+    const QString date = QDate::currentDate().toString(Qt::ISODate);
+    return {displayTitle(), m_caption.isEmpty() ? tr("ClusterPlanner · %1").arg(date) : m_caption, dpi};
 }
 
 void ChartWidget::copyImage()

@@ -2,6 +2,7 @@
 // Base of every chart: a QCustomPlot with palette styling and the Export… / Copy image context menu.
 #pragma once
 
+#include "ui/charts/chartexport.h"
 #include "ui/charts/exportablechart.h"
 
 #include <QWidget>
@@ -21,7 +22,16 @@ public:
     QCustomPlot* plot() const { return m_plot; }
     /// The chart's objectName doubles as its export title (e.g. "memory-breakdown").
     QString chartTitle() const override;
+    /// Writes the chart with its title and caption (see decoration()).
     QString exportChart(const QString& path, const QSize& sizePx) const override;
+    /// The title shown above an exported chart: the one set, else the objectName in words ("Memory breakdown").
+    QString displayTitle() const;
+    void setDisplayTitle(const QString& title) { m_displayTitle = title; }
+    /// The line below an exported chart (scenario, layout, date); the owner of the scenario keeps it current.
+    QString exportCaption() const { return m_caption; }
+    void setExportCaption(const QString& caption) { m_caption = caption; }
+    /// Title, caption (today's date when none was set) and resolution of an export.
+    ChartDecoration decoration(int dpi = 96) const;
     /// Asks for a file and size and exports; errors are shown in a message box.
     void exportWithDialog();
     void copyImage();
@@ -37,6 +47,8 @@ private:
     void showContextMenu(const QPoint& position);
 
     QCustomPlot* m_plot;
+    QString m_displayTitle;
+    QString m_caption;
 };
 
 } // namespace clusterplanner::ui

@@ -9,6 +9,7 @@
 #include "ui/mainwindow/apppalette.h"
 #include "ui/mainwindow/panelregistry.h"
 #include "ui/mainwindow/recentfilesmenu.h"
+#include "ui/report/exportactions.h"
 #include "ui/settings/settings.h"
 
 #include <QAction>
@@ -70,6 +71,9 @@ MainWindow::MainWindow(Settings& settings, LibraryService* library, QWidget* par
     setCentralWidget(central);
     setDockNestingEnabled(true);
     createDocks();
+    m_exportActions = new ExportActions(
+        m_document, [this](const QString& name) { return m_docks.count(name) ? m_docks.at(name)->widget() : nullptr; },
+        this);
     createFileMenu();
     createEditMenu();
     createViewMenu();
@@ -139,11 +143,15 @@ void MainWindow::createFileMenu()
     menu->addSeparator();
     menu->addAction(makeAction(this, "action.save", tr("&Save"), QKeySequence::Save));
     menu->addAction(makeAction(this, "action.saveAs", tr("Save &As…"), QKeySequence::SaveAs));
+    menu->addAction(m_exportActions->importModelAction());
     QMenu* exportMenu = menu->addMenu(tr("&Export"));
     exportMenu->addAction(makeAction(this, "action.exportScenario", tr("&Scenario as JSON…")));
     m_exportChartAction = makeAction(this, "action.exportChart", tr("Current &chart…"));
     m_exportChartAction->setEnabled(false);
     exportMenu->addAction(m_exportChartAction);
+    exportMenu->addAction(m_exportActions->allChartsAction());
+    exportMenu->addAction(m_exportActions->reportAction());
+    exportMenu->addAction(m_exportActions->launchConfigAction());
     menu->addSeparator();
     menu->addAction(makeAction(this, "action.quit", tr("&Quit"), QKeySequence::Quit));
 

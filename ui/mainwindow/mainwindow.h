@@ -13,6 +13,7 @@ class QDockWidget;
 namespace clusterplanner::ui {
 
 class AutosaveController;
+class ExportActions;
 class ExportableChart;
 class LibraryService;
 class RecentFilesMenu;
@@ -80,6 +81,7 @@ private:
     std::map<QString, QDockWidget*> m_docks;
     RecentFilesMenu* m_recentMenu = nullptr;
     QAction* m_exportChartAction = nullptr;
+    ExportActions* m_exportActions = nullptr; ///< import model, report, all charts, launch configuration
     QPointer<QWidget> m_exportChartSource; ///< the focused widget inside an ExportableChart, if any
     QByteArray m_defaultState;
 };

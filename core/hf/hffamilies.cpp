@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Field names and class defaults follow Hugging Face transformers v4.46 (LlamaConfig, MistralConfig, MixtralConfig,
+// Qwen2Config, Qwen2MoeConfig, GPTNeoXConfig, GPT2Config, GemmaConfig) and the DeepSeek-V2/V3 repositories'
+// configuration_deepseek.py; docs/hf-import.md lists them.
+#include "core/hf/hffamilies.h"
+
+#include "core/hf/hffields.h"
+
+#include <cmath>
+
+namespace clusterplanner::core::hf {
+
+namespace {
+
+std::string count(double value)
+{
+    return std::to_string(static_cast<long long>(value));
+}
+
+/// Families whose config class ties the LM head to the embedding unless the file says otherwise.
+bool tiesByDefault(const std::string& modelType)
+{
+    return modelType == "gemma" || modelType == "gpt2";
+}
+
+void noteHeadDim(const JsonFields& f, HfImport& out)
+{
+    const ModelConfig& m = out.model;
+    const int headDim = positiveOr(f, "head_dim", m.hidden / m.heads);
+    if (headDim * m.heads != m.hidden)
+        out.notes.push_back("head_dim " + std::to_string(headDim) + " × " + std::to_string(m.heads)
+            + " heads differs from hidden_size " + std::to_string(m.hidden)
+            + "; attention is counted with head_dim = hidden_size / heads");
+}
+
+void noteQkvBiases(HfImport& out)
+{
+    const ModelConfig& m = out.model;
+    const double perLayer = m.hidden + 2.0 * m.kvHeads * (m.hidden / m.heads);
+    out.notes.push_back("the Q, K and V biases (" + count(perLayer * m.layers) + " parameters) are not counted");
+}
+
+/// The fields every rotary-position decoder shares; MoE readers add their experts afterwards.
+void readDecoderCore(const JsonFields& f, HfImport& out)
+{
+    ModelConfig& m = out.model;
+    m.layers = positive(f, "num_hidden_layers");
+    m.hidden = positive(f, "hidden_size");
+    m.heads = positive(f, "num_attention_heads");
+    m.kvHeads = positiveOr(f, "num_key_value_heads", m.heads);
+    m.ffnHidden = positive(f, "intermediate_size");
+    m.vocab = positive(f, "vocab_size");
+    m.seqLen = positive(f, "max_position_embeddings");
+    m.tiedEmbeddings = flagOr(f, "tie_word_embeddings", tiesByDefault(out.modelType));
+    m.mlp = MlpKind::SwiGlu; // SwiGLU, and Gemma's GeGLU: both gated, three matrices
+    m.norm = NormKind::RmsNorm;
+    m.moe.reset();
+}
+
+/// Qwen2-MoE: layer i is sparse unless listed in mlp_only_layers, and only every decoder_sparse_step-th layer.
+int qwenMoeLayers(const JsonFields& f, int layers)
+{
+    const int step = positiveOr(f, "decoder_sparse_step", 1);
+    std::vector<bool> denseOnly(layers, false);
+    if (f.has("mlp_only_layers")) {
+        for (const auto& index : f.array("mlp_only_layers"))
+            if (index.is_number_integer() && index.get<int>() >= 0 && index.get<int>() < layers)
+                denseOnly[index.get<int>()] = true;
+    }
+    int sparse = 0;
+    for (int i = 0; i < layers; ++i)
+        sparse += !denseOnly[i] && (i + 1) % step == 0;
+    return sparse;
+}
+
+/// The engine's moeLayers: 0 means every layer, and a model with no sparse layer is dense.
+void setMoeLayers(HfImport& out, int sparse)
+{
+    if (sparse == 0)
+        out.model.moe.reset();
+    else
+        out.model.moe->moeLayers = sparse == out.model.layers ? 0 : sparse;
+}
+
+} // namespace
+
+void readLlamaLike(const JsonFields& f, HfImport& out)
+{
+    readDecoderCore(f, out);
+    noteHeadDim(f, out);
+    // Qwen2 always carries Q/K/V biases; Llama and Mistral only with attention_bias.
+    if (out.modelType == "qwen2" || flagOr(f, "attention_bias", false))
+        noteQkvBiases(out);
+}
+
+void readMixtral(const JsonFields& f, HfImport& out)
+{
+    readLlamaLike(f, out);
+    const int experts = positive(f, "num_local_experts");
+    const int topK = positive(f, "num_experts_per_tok");
+    out.model.moe = MoeConfig {experts, topK, out.model.ffnHidden, 0, 0, 1.0};
+}
+
+void readQwen2Moe(const JsonFields& f, HfImport& out)
+{
+    readDecoderCore(f, out);
+    noteHeadDim(f, out);
+    noteQkvBiases(out);
+    MoeConfig moe {positive(f, "num_experts"), positive(f, "num_experts_per_tok"), positive(f, "moe_intermediate_size"),
+        0, 0, 1.0};
+    const int sharedFfn = countOr(f, "shared_expert_intermediate_size", 0);
+    // The engine sizes shared experts in units of a routed expert; Qwen's one wide shared expert is k of them.
+    moe.sharedExperts = int(std::lround(double(sharedFfn) / moe.expertFfnHidden));
+    if (moe.sharedExperts * moe.expertFfnHidden != sharedFfn)
+        out.notes.push_back("shared_expert_intermediate_size " + std::to_string(sharedFfn)
+            + " is rounded to a whole number of routed experts");
+    if (sharedFfn > 0)
+        out.notes.push_back("the shared expert's sigmoid gate (" + count(double(out.model.hidden) * out.model.layers)
+            + " parameters) is not counted");
+    out.model.moe = moe;
+    setMoeLayers(out, qwenMoeLayers(f, out.model.layers));
+}
+
+void readDeepSeek(const JsonFields& f, HfImport& out)
+{
+    readDecoderCore(f, out);
+    out.model.moe = MoeConfig {positive(f, "n_routed_experts"), positive(f, "num_experts_per_tok"),
+        positive(f, "moe_intermediate_size"), countOr(f, "n_shared_experts", 0), 0, 1.0};
+    const int firstDense = countOr(f, "first_k_dense_replace", 0);
+    const int frequency = positiveOr(f, "moe_layer_freq", 1);
+    int sparse = 0;
+    for (int i = firstDense; i < out.model.layers; ++i)
+        sparse += i % frequency == 0;
+    setMoeLayers(out, sparse);
+    if (f.has("kv_lora_rank"))
+        out.notes.push_back("multi-head latent attention (kv_lora_rank, q_lora_rank) is counted as full attention "
+                            "of num_attention_heads heads");
+    if (countOr(f, "num_nextn_predict_layers", 0) > 0)
+        out.notes.push_back("the multi-token-prediction module (num_nextn_predict_layers) is not counted");
+}
+
+void readGptNeoX(const JsonFields& f, HfImport& out)
+{
+    readDecoderCore(f, out);
+    out.model.kvHeads = out.model.heads;
+    out.model.mlp = MlpKind::Gelu;
+    out.model.norm = NormKind::LayerNorm;
+    out.notes.push_back("GPT-NeoX uses rotary positions; the engine's LayerNorm convention adds "
+        + count(double(out.model.seqLen) * out.model.hidden) + " learned position parameters");
+}
+
+void readGpt2(const JsonFields& f, HfImport& out)
+{
+    ModelConfig& m = out.model;
+    m.layers = positive(f, "n_layer");
+    m.hidden = positive(f, "n_embd");
+    m.heads = positive(f, "n_head");
+    m.kvHeads = m.heads;
+    m.ffnHidden = positiveOr(f, "n_inner", 4 * m.hidden); // GPT2Config: n_inner null means 4 × n_embd
+    m.vocab = positive(f, "vocab_size");
+    m.seqLen = positive(f, "n_positions");
+    m.tiedEmbeddings = flagOr(f, "tie_word_embeddings", true);
+    m.mlp = MlpKind::Gelu;
+    m.norm = NormKind::LayerNorm;
+    m.moe.reset();
+}
+
+} // namespace clusterplanner::core::hf

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A Megatron-Bridge ConfigContainer override in YAML (Megatron-Bridge 0.1.0, the successor of NeMo 2's
+// MegatronStrategy recipes): model.*, train.*, mixed_precision, optimizer.*, ddp.*, dataset.*.
+#include "core/launch/launchplan.h"
+
+#include <sstream>
+
+namespace clusterplanner::core::launch {
+
+namespace {
+
+const char* mixedPrecisionRecipe(Precision precision)
+{
+    switch (precision) {
+    case Precision::Fp32:
+        return "null";
+    case Precision::AmpFp16:
+        return "fp16_mixed";
+    case Precision::AmpBf16:
+    case Precision::Bf16:
+        return "bf16_mixed";
+    case Precision::Fp8:
+        return "bf16_with_fp8_delayed_scaling_mixed";
+    }
+    return "bf16_mixed";
+}
+
+const char* yamlBool(bool value)
+{
+    return value ? "true" : "false";
+}
+
+void writeModel(const LaunchPlan& p, std::ostream& y)
+{
+    const ParallelLayout& l = p.layout();
+    const TrainingConfig& t = p.training();
+    y << "model:\n";
+    y << "  tensor_model_parallel_size: " << l.tp << "\n";
+    y << "  pipeline_model_parallel_size: " << l.pp << "\n";
+    // null selects the plain 1F1B schedule; a number of chunks per rank selects the interleaved one.
+    y << "  virtual_pipeline_model_parallel_size: ";
+    if (p.virtualStages > 1)
+        y << p.virtualStages << "\n";
+    else
+        y << "null\n";
+    y << "  context_parallel_size: " << l.cp << "\n";
+    y << "  expert_model_parallel_size: " << l.ep << "\n";
+    y << "  sequence_parallel: " << yamlBool(l.sequenceParallel && l.tp > 1) << "\n";
+    y << "  seq_length: " << p.model().seqLen << "\n";
+    if (t.recompute == Recompute::None)
+        y << "  recompute_granularity: null\n";
+    else
+        y << "  recompute_granularity: " << (t.recompute == Recompute::Full ? "full" : "selective") << "\n";
+    if (t.recompute == Recompute::Full)
+        y << "  recompute_method: uniform\n  recompute_num_layers: 1\n";
+}
+
+void writeTraining(const LaunchPlan& p, std::ostream& y)
+{
+    const TrainingConfig& t = p.training();
+    const bool distributed = t.zeroStage >= 1 && t.distributedOptimizer;
+    y << "train:\n";
+    y << "  micro_batch_size: " << t.microBatch << "\n";
+    y << "  global_batch_size: " << t.globalBatch << "\n";
+    y << "mixed_precision: " << mixedPrecisionRecipe(t.precision) << "\n";
+    y << "optimizer:\n  optimizer: "
+      << (t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum ? "sgd" : "adam")
+      << "\n  use_distributed_optimizer: " << yamlBool(distributed) << "\n";
+    y << "ddp:\n  use_distributed_optimizer: " << yamlBool(distributed) << "\n";
+    y << "dataset:\n  sequence_length: " << p.model().seqLen << "\n";
+}
+
+} // namespace
+
+LaunchFile writeBridgeYaml(const LaunchPlan& plan)
+{
+    LaunchFile file;
+    file.fileName = "megatron-bridge-override.yaml";
+    file.launchLine = torchrunLine(*plan.scenario, "pretrain.py --config-file " + file.fileName);
+    std::ostringstream y;
+    y << "# Megatron-Bridge 0.1.0 recipe override for " << quoted(plan.scenario->name) << ": " << plan.nodes
+      << " nodes x " << plan.gpusPerNode << " GPUs, data-parallel size " << plan.layout().dp << "\n";
+    y << "# launch: " << file.launchLine << "\n";
+    writeModel(plan, y);
+    writeTraining(plan, y);
+    file.text = y.str();
+    file.notes.push_back(
+        "data-parallel size is derived by Megatron-Bridge from the world size: " + std::to_string(plan.layout().dp));
+    return file;
+}
+
+} // namespace clusterplanner::core::launch

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/launch/launchplan.h"
+
+#include "core/model/enumnames.h"
+#include "core/model/frameworks.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace clusterplanner::core::launch {
+
+namespace {
+
+std::string str(int value)
+{
+    return std::to_string(value);
+}
+
+void checkDegrees(const Scenario& s)
+{
+    const ParallelLayout& l = s.training.layout;
+    if (std::min({l.dp, l.tp, l.pp, l.cp, l.ep, l.virtualStages}) < 1)
+        throw LaunchConfigError("layout: every degree must be at least 1");
+    if (l.gpuCount() != s.cluster.gpuCount)
+        throw LaunchConfigError("layout: dp × tp × pp × cp = " + str(l.gpuCount()) + " GPUs, but the cluster has "
+            + str(s.cluster.gpuCount));
+    if (l.ep > 1 && !s.model.moe)
+        throw LaunchConfigError("layout: ep = " + str(l.ep) + " needs a mixture-of-experts model");
+    if (l.ep > 1 && (l.dp * l.cp * l.tp) % l.ep != 0)
+        throw LaunchConfigError("layout: ep = " + str(l.ep) + " does not divide dp × cp × tp");
+}
+
+void checkBatch(const TrainingConfig& t)
+{
+    const int perStep = t.microBatch * t.layout.dp;
+    if (t.microBatch < 1 || t.globalBatch < 1 || t.globalBatch % perStep != 0)
+        throw LaunchConfigError("training: global batch " + str(t.globalBatch) + " is not a multiple of micro-batch "
+            + str(t.microBatch) + " × dp " + str(t.layout.dp));
+}
+
+void checkFramework(const TrainingConfig& t, Framework framework)
+{
+    const FrameworkCapabilities& caps = frameworkCapabilities(framework);
+    const std::string name(toString(framework));
+    if (t.layout.pp > 1 && !caps.supports(t.schedule))
+        throw LaunchConfigError(name + " has no " + std::string(toString(t.schedule)) + " pipeline schedule");
+    if (!caps.supports(t.recompute))
+        throw LaunchConfigError(name + " has no " + std::string(toString(t.recompute)) + " recompute mode");
+    if (!caps.supportsZeroStage(t.zeroStage, t.layout.pp))
+        throw LaunchConfigError(
+            name + " does not offer ZeRO stage " + str(t.zeroStage) + " with " + str(t.layout.pp) + " pipeline stages");
+}
+
+int interleavedChunks(const TrainingConfig& t)
+{
+    const bool interleaved = t.schedule == PipelineSchedule::Interleaved && t.layout.pp > 1;
+    return interleaved ? t.layout.virtualStages : 1;
+}
+
+} // namespace
+
+LaunchPlan makeLaunchPlan(const Scenario& scenario, Framework framework)
+{
+    checkDegrees(scenario);
+    checkBatch(scenario.training);
+    checkFramework(scenario.training, framework);
+    LaunchPlan plan;
+    plan.scenario = &scenario;
+    const int gpus = scenario.training.layout.gpuCount();
+    plan.gpusPerNode = std::max(1, std::min(scenario.cluster.gpusPerNode, gpus));
+    plan.nodes = (gpus + plan.gpusPerNode - 1) / plan.gpusPerNode;
+    const TrainingConfig& t = scenario.training;
+    plan.gradientAccumulation = t.globalBatch / (t.microBatch * t.layout.dp);
+    plan.virtualStages = interleavedChunks(t);
+    const int stages = t.layout.pp * plan.virtualStages;
+    if (scenario.model.layers % stages != 0)
+        throw LaunchConfigError("model: " + str(scenario.model.layers) + " layers do not split evenly into "
+            + str(stages) + " pipeline stages (pp × virtual stages)");
+    plan.layersPerVirtualStage = scenario.model.layers / stages;
+    return plan;
+}
+
+std::string quoted(const std::string& text)
+{
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\')
+            out += std::string("\\") + c;
+        else if (static_cast<unsigned char>(c) < 0x20) {
+            char escape[8];
+            std::snprintf(escape, sizeof escape, "\\u%04x", c);
+            out += escape;
+        } else
+            out += c;
+    }
+    return out + "\"";
+}
+
+} // namespace clusterplanner::core::launch

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The derived numbers every launch writer needs, checked once, and the four writers.
+#pragma once
+
+#include "core/launch/launchconfig.h"
+
+namespace clusterplanner::core::launch {
+
+/// Degrees, batch split and placement of one scenario's layout. All values are >= 1.
+struct LaunchPlan
+{
+    const Scenario* scenario = nullptr;
+    int nodes = 1;
+    int gpusPerNode = 1; ///< ranks started on each node
+    int gradientAccumulation = 1; ///< global batch / (micro-batch × dp)
+    int virtualStages = 1; ///< chunks per pipeline rank (interleaved schedules)
+    int layersPerVirtualStage = 1; ///< layers / (pp × virtualStages)
+
+    const ParallelLayout& layout() const { return scenario->training.layout; }
+    const TrainingConfig& training() const { return scenario->training; }
+    const ModelConfig& model() const { return scenario->model; }
+};
+
+/// Checks the scenario and derives the plan; throws LaunchConfigError naming the first problem.
+LaunchPlan makeLaunchPlan(const Scenario& scenario, Framework framework);
+
+LaunchFile writeMegatronArgs(const LaunchPlan& plan);
+LaunchFile writeBridgeYaml(const LaunchPlan& plan);
+LaunchFile writeTorchTitanToml(const LaunchPlan& plan);
+LaunchFile writeDeepSpeedJson(const LaunchPlan& plan);
+
+/// A double-quoted string that TOML basic strings and YAML double-quoted scalars both read back unchanged.
+std::string quoted(const std::string& text);
+
+} // namespace clusterplanner::core::launch

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Megatron-LM command-line arguments (megatron/training/arguments.py, Megatron-LM core_r0.12.0).
+#include "core/launch/launchplan.h"
+
+#include <cctype>
+#include <utility>
+
+namespace clusterplanner::core::launch {
+
+namespace {
+
+using ArgList = std::vector<std::pair<std::string, std::string>>; ///< name and value ("" for a flag)
+
+void addParallelism(const LaunchPlan& p, ArgList& a)
+{
+    const ParallelLayout& l = p.layout();
+    a.push_back({"--tensor-model-parallel-size", std::to_string(l.tp)});
+    a.push_back({"--pipeline-model-parallel-size", std::to_string(l.pp)});
+    a.push_back({"--context-parallel-size", std::to_string(l.cp)});
+    if (p.model().moe)
+        a.push_back({"--expert-model-parallel-size", std::to_string(l.ep)});
+    // The interleaved schedule is chosen by giving more than one model chunk per pipeline rank.
+    if (p.virtualStages > 1)
+        a.push_back({"--num-layers-per-virtual-pipeline-stage", std::to_string(p.layersPerVirtualStage)});
+    if (l.sequenceParallel && l.tp > 1)
+        a.push_back({"--sequence-parallel", ""});
+    if (l.rankOrder == RankOrdering::TpCpEpPpDp)
+        a.push_back({"--use-tp-pp-dp-mapping", ""});
+}
+
+void addModel(const ModelConfig& m, ArgList& a)
+{
+    a.push_back({"--num-layers", std::to_string(m.layers)});
+    a.push_back({"--hidden-size", std::to_string(m.hidden)});
+    a.push_back({"--ffn-hidden-size", std::to_string(m.ffnHidden)});
+    a.push_back({"--num-attention-heads", std::to_string(m.heads)});
+    if (m.kvHeads < m.heads) {
+        a.push_back({"--group-query-attention", ""});
+        a.push_back({"--num-query-groups", std::to_string(m.kvHeads)});
+    }
+    a.push_back({"--seq-length", std::to_string(m.seqLen)});
+    a.push_back({"--max-position-embeddings", std::to_string(m.seqLen)});
+    if (m.mlp == MlpKind::SwiGlu)
+        a.push_back({"--swiglu", ""});
+    if (m.norm == NormKind::RmsNorm) {
+        a.push_back({"--normalization", "RMSNorm"});
+        a.push_back({"--position-embedding-type", "rope"});
+        a.push_back({"--disable-bias-linear", ""});
+    }
+    if (!m.tiedEmbeddings)
+        a.push_back({"--untie-embeddings-and-output-weights", ""});
+}
+
+std::string moeLayerPattern(const ModelConfig& m, int moeLayers)
+{
+    // The dense layers come first (DeepSeek's first_k_dense_replace); Megatron evaluates this Python list.
+    return "([0]*" + std::to_string(m.layers - moeLayers) + "+[1]*" + std::to_string(moeLayers) + ")";
+}
+
+void addMoe(const ModelConfig& m, ArgList& a)
+{
+    if (!m.moe)
+        return;
+    a.push_back({"--num-experts", std::to_string(m.moe->experts)});
+    a.push_back({"--moe-router-topk", std::to_string(m.moe->topK)});
+    a.push_back({"--moe-ffn-hidden-size", std::to_string(m.moe->expertFfnHidden)});
+    if (m.moe->sharedExperts > 0)
+        a.push_back(
+            {"--moe-shared-expert-intermediate-size", std::to_string(m.moe->sharedExperts * m.moe->expertFfnHidden)});
+    if (m.moe->moeLayers > 0 && m.moe->moeLayers < m.layers)
+        a.push_back({"--moe-layer-freq", moeLayerPattern(m, m.moe->moeLayers)});
+}
+
+void addPrecision(Precision precision, ArgList& a, std::vector<std::string>& notes)
+{
+    switch (precision) {
+    case Precision::Fp32:
+        return; // Megatron trains in fp32 unless --bf16 or --fp16 is given
+    case Precision::AmpFp16:
+        a.push_back({"--fp16", ""});
+        return;
+    case Precision::Bf16:
+        notes.push_back("pure bf16 has no Megatron-LM switch; --bf16 keeps fp32 main weights");
+        [[fallthrough]];
+    case Precision::AmpBf16:
+        a.push_back({"--bf16", ""});
+        return;
+    case Precision::Fp8:
+        a.push_back({"--bf16", ""});
+        a.push_back({"--fp8-format", "hybrid"});
+        return;
+    }
+}
+
+void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& notes)
+{
+    const TrainingConfig& t = p.training();
+    a.push_back({"--micro-batch-size", std::to_string(t.microBatch)});
+    a.push_back({"--global-batch-size", std::to_string(t.globalBatch)});
+    addPrecision(t.precision, a, notes);
+    if (t.recompute != Recompute::None)
+        a.push_back({"--recompute-granularity", t.recompute == Recompute::Full ? "full" : "selective"});
+    if (t.recompute == Recompute::Full) {
+        a.push_back({"--recompute-method", "uniform"});
+        a.push_back({"--recompute-num-layers", "1"});
+    }
+    if (t.zeroStage >= 1 && t.distributedOptimizer)
+        a.push_back({"--use-distributed-optimizer", ""});
+    // Megatron's "adam" is AdamW (decoupled weight decay).
+    const bool sgd = t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum;
+    a.push_back({"--optimizer", sgd ? "sgd" : "adam"});
+    const char* backend = t.attention == AttentionKind::Flash ? "flash"
+        : t.attention == AttentionKind::Sdpa                  ? "fused"
+                                                              : "unfused";
+    a.push_back({"--attention-backend", backend});
+}
+
+/// The value as one shell word: single-quoted when it holds anything beyond letters, digits and "._-/".
+std::string shellWord(const std::string& value)
+{
+    for (const char c : value)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-' && c != '/')
+            return "'" + value + "'";
+    return value;
+}
+
+} // namespace
+
+LaunchFile writeMegatronArgs(const LaunchPlan& plan)
+{
+    LaunchFile file;
+    ArgList args;
+    addParallelism(plan, args);
+    addModel(plan.model(), args);
+    addMoe(plan.model(), args);
+    addTraining(plan, args, file.notes);
+    file.notes.push_back("the vocabulary size comes from the tokenizer (--tokenizer-type); the model has "
+        + std::to_string(plan.model().vocab) + " entries");
+    file.launchLine = torchrunLine(*plan.scenario, "pretrain_gpt.py");
+    file.text = "# Megatron-LM core_r0.12.0 arguments for " + quoted(plan.scenario->name) + ": "
+        + std::to_string(plan.nodes) + " nodes x " + std::to_string(plan.gpusPerNode) + " GPUs\n" + file.launchLine;
+    for (const auto& [name, value] : args)
+        file.text += " \\\n    " + name + (value.empty() ? "" : " " + shellWord(value));
+    file.text += "\n";
+    file.fileName = "megatron-launch.sh";
+    return file;
+}
+
+} // namespace clusterplanner::core::launch

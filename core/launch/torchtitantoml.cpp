@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A torchtitan TOML job config (torchtitan/config/job_config.py, torchtitan v0.1.0): [training], [parallelism],
+// [activation_checkpoint] and, for fp8, the float8 model converter.
+#include "core/launch/launchplan.h"
+
+#include <sstream>
+
+namespace clusterplanner::core::launch {
+
+namespace {
+
+/// Schedule names of torch.distributed.pipelining that torchtitan's pipeline_parallel_schedule accepts.
+const char* scheduleName(PipelineSchedule schedule)
+{
+    switch (schedule) {
+    case PipelineSchedule::GPipe:
+        return "GPipe";
+    case PipelineSchedule::OneFOneB:
+        return "1F1B";
+    case PipelineSchedule::Interleaved:
+        return "Interleaved1F1B";
+    case PipelineSchedule::ZbH1:
+        return "InterleavedZeroBubble";
+    }
+    return "1F1B";
+}
+
+const char* mixedPrecisionParam(Precision precision)
+{
+    if (precision == Precision::AmpFp16)
+        throw LaunchConfigError("torchtitan: mixed_precision_param is bfloat16 or float32; fp16 is not offered");
+    return precision == Precision::Fp32 ? "float32" : "bfloat16";
+}
+
+void writeTraining(const LaunchPlan& p, std::ostream& t)
+{
+    const TrainingConfig& tr = p.training();
+    // With pipelining, local_batch_size is the whole per-replica batch the schedule splits into micro-batches;
+    // without it, local_batch_size is the micro-batch and global_batch_size sets gradient accumulation.
+    const int local = p.layout().pp > 1 ? tr.globalBatch / p.layout().dp : tr.microBatch;
+    t << "[training]\n";
+    t << "local_batch_size = " << local << "\n";
+    t << "global_batch_size = " << tr.globalBatch << "\n";
+    t << "seq_len = " << p.model().seqLen << "\n";
+    t << "mixed_precision_param = " << quoted(mixedPrecisionParam(tr.precision)) << "\n\n";
+}
+
+void writeParallelism(const LaunchPlan& p, std::ostream& t)
+{
+    const ParallelLayout& l = p.layout();
+    const int zero = p.training().zeroStage;
+    // ZeRO-2/3 are FSDP2 sharding over DP (ZeRO-2 keeps parameters gathered after the forward); ZeRO-0 is DDP.
+    const bool sharded = zero >= 2;
+    t << "[parallelism]\n";
+    t << "data_parallel_replicate_degree = " << (sharded ? 1 : l.dp) << "\n";
+    t << "data_parallel_shard_degree = " << (sharded ? l.dp : 1) << "\n";
+    if (zero == 2)
+        t << "fsdp_reshard_after_forward = \"never\"\n";
+    t << "tensor_parallel_degree = " << l.tp << "\n";
+    t << "pipeline_parallel_degree = " << l.pp << "\n";
+    if (l.pp > 1) {
+        t << "pipeline_parallel_schedule = " << quoted(scheduleName(p.training().schedule)) << "\n";
+        t << "pipeline_parallel_microbatch_size = " << p.training().microBatch << "\n";
+        t << "pipeline_parallel_layers_per_stage = " << p.layersPerVirtualStage << "\n";
+    }
+    t << "context_parallel_degree = " << l.cp << "\n";
+    t << "expert_parallel_degree = " << l.ep << "\n\n";
+}
+
+void writeCheckpointing(const LaunchPlan& p, std::ostream& t)
+{
+    const Recompute r = p.training().recompute;
+    t << "[activation_checkpoint]\n";
+    t << "mode = " << quoted(r == Recompute::Full ? "full" : r == Recompute::Selective ? "selective" : "none") << "\n";
+    if (r == Recompute::Selective)
+        t << "selective_ac_option = \"op\"\n";
+}
+
+} // namespace
+
+LaunchFile writeTorchTitanToml(const LaunchPlan& plan)
+{
+    LaunchFile file;
+    file.fileName = "torchtitan-job.toml";
+    file.launchLine = torchrunLine(*plan.scenario, "-m torchtitan.train --job.config_file " + file.fileName);
+    std::ostringstream t;
+    t << "# torchtitan v0.1.0 job config for " << quoted(plan.scenario->name) << ": " << plan.nodes << " nodes x "
+      << plan.gpusPerNode << " GPUs\n";
+    t << "# launch: " << file.launchLine << "\n\n";
+    t << "[job]\ndescription = " << quoted(plan.scenario->name) << "\n\n";
+    t << "[model]\n# name and flavor: the torchtitan model matching " << quoted(plan.model().name) << "\n";
+    if (plan.training().precision == Precision::Fp8)
+        t << "converters = [\"float8\"]\n";
+    t << "\n";
+    writeTraining(plan, t);
+    writeParallelism(plan, t);
+    writeCheckpointing(plan, t);
+    file.text = t.str();
+    if (plan.training().schedule == PipelineSchedule::ZbH1 && plan.layout().pp > 1)
+        file.notes.push_back("ZB-H1 maps to torch's InterleavedZeroBubble schedule");
+    return file;
+}
+
+} // namespace clusterplanner::core::launch

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Hugging Face config.json import: the files in tests/data/hf/ carry the published values of each family; the
+// imported model's engine parameter count is checked against the published total.
+#include "clitesthelpers.h"
+#include "core/hf/hfconfig.h"
+#include "core/model/modelmath.h"
+#include "core/model/modelpresets.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace clusterplanner::core;
+using clusterplanner::core::hf::HfConfigError;
+using clusterplanner::core::hf::HfImport;
+using clusterplanner::core::hf::importHfConfig;
+
+namespace {
+
+std::string hfFile(const char* name)
+{
+    return std::string(CLUSTERPLANNER_SOURCE_DIR) + "/tests/data/hf/" + name;
+}
+
+HfImport importFile(const char* name)
+{
+    return importHfConfig(clitest::readFile(hfFile(name)), name);
+}
+
+double totalParams(const char* name)
+{
+    return countParameters(importFile(name).model).total;
+}
+
+bool mentions(const std::vector<std::string>& notes, const std::string& word)
+{
+    for (const auto& note : notes)
+        if (note.find(word) != std::string::npos)
+            return true;
+    return false;
+}
+
+/// The Llama 3.1 8B file with one field removed or changed.
+std::string llamaWith(const std::string& field, const std::string& replacement)
+{
+    std::string text = clitest::readFile(hfFile("llama-3.1-8b.json"));
+    const auto start = text.find("\"" + field + "\"");
+    const auto end = text.find('\n', start);
+    return text.replace(start, end - start, replacement);
+}
+
+} // namespace
+
+class TestHfConfig : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void exactCounts_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<double>("published");
+        // Totals from the model cards / safetensors metadata of each release.
+        QTest::newRow("llama-3.1-8b") << "llama-3.1-8b.json" << 8'030'261'248.0;
+        QTest::newRow("llama-3.2-1b tied") << "llama-3.2-1b.json" << 1'235'814'400.0;
+        QTest::newRow("llama-1-7b no kv field") << "llama-1-7b.json" << 6'738'415'616.0;
+        QTest::newRow("mistral-7b") << "mistral-7b-v0.1.json" << 7'241'732'096.0;
+        QTest::newRow("mixtral-8x7b") << "mixtral-8x7b-v0.1.json" << 46'702'792'704.0;
+        QTest::newRow("gpt2") << "gpt2.json" << 124'439'808.0;
+        QTest::newRow("gemma-2b") << "gemma-2b.json" << 2'506'172'416.0;
+    }
+    void exactCounts()
+    {
+        QFETCH(QString, file);
+        QFETCH(double, published);
+        QCOMPARE(totalParams(file.toUtf8().constData()), published);
+    }
+
+    void llamaFields()
+    {
+        const HfImport imported = importFile("llama-3.1-8b.json");
+        const ModelConfig& m = imported.model;
+        QCOMPARE(imported.modelType, std::string("llama"));
+        QCOMPARE(m.layers, 32);
+        QCOMPARE(m.hidden, 4096);
+        QCOMPARE(m.heads, 32);
+        QCOMPARE(m.kvHeads, 8);
+        QCOMPARE(m.ffnHidden, 14336);
+        QCOMPARE(m.vocab, 128256);
+        QCOMPARE(m.seqLen, 131072);
+        QVERIFY(!m.tiedEmbeddings);
+        QVERIFY(!m.moe);
+        QVERIFY(imported.notes.empty());
+    }
+
+    void llama1DefaultsKvHeadsToHeads() { QCOMPARE(importFile("llama-1-7b.json").model.kvHeads, 32); }
+
+    void mixtralExperts()
+    {
+        const ModelConfig m = importFile("mixtral-8x7b-v0.1.json").model;
+        QVERIFY(m.moe);
+        QCOMPARE(m.moe->experts, 8);
+        QCOMPARE(m.moe->topK, 2);
+        QCOMPARE(m.moe->expertFfnHidden, 14336);
+        QCOMPARE(moeLayerCount(m), 32);
+        // Mixtral's published active count: 12.9B of 46.7B.
+        QVERIFY(clitest::closeRelative(countParameters(m).active, 12.9e9, 0.01));
+    }
+
+    void deepSeekV3MatchesPreset()
+    {
+        HfImport imported = importFile("deepseek-v3.json");
+        ModelConfig preset = modelPreset("DeepSeek-V3");
+        QCOMPARE(imported.model.seqLen, 163840);
+        preset.name = imported.model.name;
+        preset.seqLen = imported.model.seqLen;
+        QVERIFY(imported.model == preset);
+        QVERIFY(mentions(imported.notes, "latent attention"));
+        QVERIFY(mentions(imported.notes, "multi-token-prediction"));
+        // 671B published (main model without MTP); MLA counted as full attention is within 1%.
+        QVERIFY(clitest::closeRelative(countParameters(imported.model).total, 671e9, 0.01));
+    }
+
+    void deepSeekV2()
+    {
+        const ModelConfig m = importFile("deepseek-v2.json").model;
+        QCOMPARE(m.moe->experts, 160);
+        QCOMPARE(m.moe->topK, 6);
+        QCOMPARE(m.moe->sharedExperts, 2);
+        QCOMPARE(moeLayerCount(m), 59); // first_k_dense_replace = 1
+        // 236B published; MLA's larger projections (head dims 192/128) make the engine's count 1.2% low.
+        QVERIFY(clitest::closeRelative(countParameters(m).total, 236e9, 0.02));
+    }
+
+    void qwen2CountsWithoutQkvBias()
+    {
+        const HfImport imported = importFile("qwen2-7b-instruct.json");
+        const ModelConfig& m = imported.model;
+        const double qkvBiases = m.layers * (m.hidden + 2.0 * m.kvHeads * (m.hidden / m.heads));
+        QVERIFY(mentions(imported.notes, "biases"));
+        QCOMPARE(countParameters(m).total + qkvBiases, 7'615'616'512.0);
+    }
+
+    void qwen2MoeSharedExpert()
+    {
+        const HfImport imported = importFile("qwen1.5-moe-a2.7b.json");
+        const ModelConfig& m = imported.model;
+        QCOMPARE(m.moe->experts, 60);
+        QCOMPARE(m.moe->topK, 4);
+        QCOMPARE(m.moe->expertFfnHidden, 1408);
+        QCOMPARE(m.moe->sharedExperts, 4); // one shared expert of 5632 = 4 × 1408
+        QCOMPARE(moeLayerCount(m), 24);
+        QVERIFY(clitest::closeRelative(countParameters(m).total, 14.3e9, 0.005));
+    }
+
+    void qwen2MoeDenseOnlyLayers()
+    {
+        std::string text = clitest::readFile(hfFile("qwen1.5-moe-a2.7b.json"));
+        text.replace(
+            text.find("\"decoder_sparse_step\": 1"), 24, "\"decoder_sparse_step\": 2, \"mlp_only_layers\": [1]");
+        const ModelConfig m = importHfConfig(text).model;
+        QCOMPARE(moeLayerCount(m), 11); // layers 2, 4, ..., 24 (1-based) less layer index 1
+    }
+
+    void gptNeoXDiffersByLearnedPositions()
+    {
+        const HfImport imported = importFile("gpt-neox-20b.json");
+        const ModelConfig& m = imported.model;
+        QCOMPARE(m.norm, NormKind::LayerNorm);
+        QCOMPARE(m.mlp, MlpKind::Gelu);
+        QVERIFY(mentions(imported.notes, "rotary"));
+        QCOMPARE(countParameters(m).total - double(m.seqLen) * m.hidden, 20'554'567'680.0);
+    }
+
+    void gemma7bHeadDimNoted()
+    {
+        const HfImport imported = importFile("gemma-7b.json");
+        const ModelConfig& m = imported.model;
+        QVERIFY(m.tiedEmbeddings); // GemmaConfig ties by default and the file does not say otherwise
+        QVERIFY(mentions(imported.notes, "head_dim 256"));
+        // Q, K, V and O are 4 × hidden × (heads × head_dim) in the release: 8,537,680,896 published.
+        const double missing = 4.0 * m.layers * m.hidden * (16 * 256 - m.hidden);
+        QCOMPARE(countParameters(m).total + missing, 8'537'680'896.0);
+    }
+
+    void errorsNameTheField_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("missing layers") << QString::fromStdString(llamaWith("num_hidden_layers", ""))
+                                        << "num_hidden_layers: is missing";
+        QTest::newRow("string hidden") << QString::fromStdString(llamaWith("hidden_size", "\"hidden_size\": \"big\","))
+                                       << "hidden_size";
+        QTest::newRow("zero heads") << QString::fromStdString(
+            llamaWith("num_attention_heads", "\"num_attention_heads\": 0,"))
+                                    << "num_attention_heads";
+        QTest::newRow("unknown type") << QString::fromStdString(llamaWith("model_type", "\"model_type\": \"bert\","))
+                                      << "model_type: unsupported value \"bert\"";
+        QTest::newRow("no type") << QString::fromStdString(llamaWith("model_type", "")) << "model_type: is missing";
+        QTest::newRow("mixtral no experts")
+            << QString::fromStdString(clitest::readFile(hfFile("mixtral-8x7b-v0.1.json")))
+                   .replace(QStringLiteral("\"num_local_experts\": 8,"), QString())
+            << "num_local_experts: is missing";
+        QTest::newRow("kv not dividing") << QString::fromStdString(
+            llamaWith("num_key_value_heads", "\"num_key_value_heads\": 5,"))
+                                         << "num_key_value_heads: 5";
+        QTest::newRow("not json") << "{ nope"
+                                  << "not valid JSON";
+    }
+    void errorsNameTheField()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        try {
+            importHfConfig(text.toStdString());
+            QFAIL("no error");
+        } catch (const HfConfigError& error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(expected), error.what());
+        }
+    }
+
+    void replaceModelKeepsTrainingSequence()
+    {
+        ModelConfig current = modelPreset("Llama 3 8B");
+        current.seqLen = 4096;
+        const HfImport gpt2 = importFile("gpt2.json");
+        QCOMPARE(hf::replaceModel(current, gpt2).seqLen, 1024); // capped at n_positions
+        QCOMPARE(hf::replaceModel(current, importFile("llama-3.1-8b.json")).seqLen, 4096);
+    }
+
+    void estimateReportsImportedParams()
+    {
+        const std::string cases = hfFile("llama-case.json");
+        const auto result = clitest::run({"estimate", "--case", cases, "--hf-config", hfFile("llama-3.1-8b.json")});
+        QVERIFY2(result.code == 0, result.err.c_str());
+        const auto list = nlohmann::json::parse(result.out);
+        QVERIFY(!list.empty());
+        for (const auto& entry : list)
+            QCOMPARE(entry.at("params").get<double>(), 8'030'261'248.0);
+    }
+
+    void estimateNamesBadHfFile()
+    {
+        const std::string cases = hfFile("llama-case.json");
+        const auto result = clitest::run({"estimate", "--case", cases, "--hf-config", hfFile("nonexistent.json")});
+        QVERIFY(result.code != 0);
+        QVERIFY(result.err.find("nonexistent.json") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHfConfig)
+#include "tst_hfconfig.moc"

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Launch configurations are parsed back with the readers the frameworks' own ecosystems use (toml11 for TOML,
+// yaml-cpp for YAML, nlohmann for JSON, a shell-word tokenizer for Megatron-LM's command line) and checked for
+// the layout, batch, precision, recompute and schedule of the scenario.
+#include "clitesthelpers.h"
+#include "core/io/scenariojson.h"
+#include "core/launch/launchconfig.h"
+#include "core/model/modelpresets.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+#include <toml.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+using namespace clusterplanner::core;
+using namespace clusterplanner::core::launch;
+
+namespace {
+
+/// Megatron-LM arguments: "--name value" or "--name" alone, after the script name.
+using ArgMap = std::multimap<std::string, std::string>;
+
+/// Splits shell text into words: whitespace separates, single quotes group, "\\\n" continues, '#' lines skip.
+std::vector<std::string> shellWords(const std::string& text)
+{
+    std::vector<std::string> words;
+    std::istringstream lines(text);
+    std::string line, word;
+    bool inWord = false;
+    while (std::getline(lines, line)) {
+        if (line.rfind('#', 0) == 0)
+            continue;
+        bool quoted = false;
+        for (const char c : line) {
+            if (c == '\'') {
+                quoted = !quoted;
+                inWord = true;
+            } else if (!quoted && (c == ' ' || c == '\\')) {
+                if (inWord)
+                    words.push_back(word);
+                word.clear();
+                inWord = false;
+            } else {
+                word += c;
+                inWord = true;
+            }
+        }
+        if (inWord)
+            words.push_back(word);
+        word.clear();
+        inWord = false;
+    }
+    return words;
+}
+
+ArgMap megatronArgs(const std::string& text)
+{
+    const auto words = shellWords(text);
+    ArgMap args;
+    auto it = std::find(words.begin(), words.end(), "pretrain_gpt.py");
+    for (++it; it != words.end(); ++it) {
+        const bool hasValue = it + 1 != words.end() && (it + 1)->rfind("--", 0) != 0;
+        args.emplace(*it, hasValue ? *(it + 1) : "");
+        if (hasValue)
+            ++it;
+    }
+    return args;
+}
+
+int intArg(const ArgMap& args, const std::string& name)
+{
+    const auto it = args.find(name);
+    return it == args.end() ? -1 : std::stoi(it->second);
+}
+
+/// World size from "torchrun --nnodes=N --nproc-per-node=G ...".
+int worldSize(const std::string& launchLine)
+{
+    const auto number = [&](const std::string& key) {
+        const auto at = launchLine.find(key);
+        return at == std::string::npos ? 0 : std::stoi(launchLine.substr(at + key.size()));
+    };
+    return number("--nnodes=") * number("--nproc-per-node=");
+}
+
+Scenario loadScenario(const char* file)
+{
+    return readScenarioFile(clitest::readFile(std::string(CLUSTERPLANNER_DATA_DIR) + "/scenarios/" + file));
+}
+
+/// 64 GPUs as tp 2 × pp 4 × cp 2 × dp 4, ep 4, two interleaved chunks, micro-batch 2, global batch 256.
+Scenario moeScenario()
+{
+    Scenario s;
+    s.name = "MoE \"test\" run";
+    s.model = modelPreset("Mixtral 8x7B");
+    s.cluster.gpuCount = 64;
+    s.cluster.gpusPerNode = 8;
+    s.training.layout = ParallelLayout {4, 2, 4, 2, 4, 2, true};
+    s.training.schedule = PipelineSchedule::Interleaved;
+    s.training.microBatch = 2;
+    s.training.globalBatch = 256;
+    s.training.precision = Precision::AmpBf16;
+    s.training.recompute = Recompute::Selective;
+    s.training.zeroStage = 1;
+    return s;
+}
+
+std::string errorOf(const Scenario& s, LaunchFramework framework)
+{
+    try {
+        makeLaunchConfig(s, framework);
+    } catch (const LaunchConfigError& error) {
+        return error.what();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestLaunchConfig : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void megatronGpt3()
+    {
+        const LaunchFile file
+            = makeLaunchConfig(loadScenario("gpt3-175b-1024-a100.cplan.json"), LaunchFramework::Megatron);
+        const ArgMap args = megatronArgs(file.text);
+        QCOMPARE(intArg(args, "--tensor-model-parallel-size"), 8);
+        QCOMPARE(intArg(args, "--pipeline-model-parallel-size"), 8);
+        QCOMPARE(intArg(args, "--context-parallel-size"), 1);
+        QCOMPARE(worldSize(file.text) / (8 * 8 * 1), 16); // Megatron derives dp from the world size
+        QCOMPARE(intArg(args, "--micro-batch-size"), 1);
+        QCOMPARE(intArg(args, "--global-batch-size"), 1536);
+        QVERIFY(args.count("--fp16") == 1 && args.count("--bf16") == 0);
+        QCOMPARE(args.find("--recompute-granularity")->second, std::string("full"));
+        QCOMPARE(args.find("--recompute-method")->second, std::string("uniform"));
+        QVERIFY(args.count("--num-layers-per-virtual-pipeline-stage") == 0); // 1F1B: one chunk per rank
+        QVERIFY(args.count("--use-distributed-optimizer") == 0); // ZeRO 0
+        QVERIFY(file.text.find("--nnodes=128 --nproc-per-node=8") != std::string::npos);
+    }
+
+    void megatronMoeInterleaved()
+    {
+        const LaunchFile file = makeLaunchConfig(moeScenario(), LaunchFramework::Megatron);
+        const ArgMap args = megatronArgs(file.text);
+        QCOMPARE(intArg(args, "--tensor-model-parallel-size"), 2);
+        QCOMPARE(intArg(args, "--pipeline-model-parallel-size"), 4);
+        QCOMPARE(intArg(args, "--context-parallel-size"), 2);
+        QCOMPARE(intArg(args, "--expert-model-parallel-size"), 4);
+        QCOMPARE(worldSize(file.text) / (2 * 4 * 2), 4);
+        QCOMPARE(intArg(args, "--num-layers-per-virtual-pipeline-stage"), 4); // 32 layers / (4 × 2)
+        QCOMPARE(intArg(args, "--micro-batch-size"), 2);
+        QCOMPARE(intArg(args, "--global-batch-size"), 256);
+        QCOMPARE(args.count("--bf16"), std::size_t(1));
+        QCOMPARE(args.find("--recompute-granularity")->second, std::string("selective"));
+        QCOMPARE(intArg(args, "--num-experts"), 8);
+        QCOMPARE(intArg(args, "--moe-router-topk"), 2);
+        QCOMPARE(intArg(args, "--num-query-groups"), 8);
+        QCOMPARE(args.count("--sequence-parallel"), std::size_t(1));
+        QCOMPARE(args.count("--use-distributed-optimizer"), std::size_t(1));
+    }
+
+    void megatronDenseFirstLayers()
+    {
+        Scenario s = moeScenario();
+        s.model = modelPreset("DeepSeek-V3");
+        s.training.layout = ParallelLayout {4, 2, 1, 2, 4, 1, true};
+        s.cluster.gpuCount = 16;
+        s.training.globalBatch = 64;
+        const ArgMap args = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
+        QCOMPARE(args.find("--moe-layer-freq")->second, std::string("([0]*3+[1]*58)"));
+        QCOMPARE(intArg(args, "--moe-shared-expert-intermediate-size"), 2048);
+    }
+
+    void bridgeYaml()
+    {
+        const LaunchFile file = makeLaunchConfig(moeScenario(), LaunchFramework::NeMo);
+        const YAML::Node y = YAML::Load(file.text);
+        const YAML::Node model = y["model"];
+        QCOMPARE(model["tensor_model_parallel_size"].as<int>(), 2);
+        QCOMPARE(model["pipeline_model_parallel_size"].as<int>(), 4);
+        QCOMPARE(model["virtual_pipeline_model_parallel_size"].as<int>(), 2); // interleaved
+        QCOMPARE(model["context_parallel_size"].as<int>(), 2);
+        QCOMPARE(model["expert_model_parallel_size"].as<int>(), 4);
+        QVERIFY(model["sequence_parallel"].as<bool>());
+        QCOMPARE(model["recompute_granularity"].as<std::string>(), std::string("selective"));
+        QCOMPARE(y["train"]["micro_batch_size"].as<int>(), 2);
+        QCOMPARE(y["train"]["global_batch_size"].as<int>(), 256);
+        QCOMPARE(y["mixed_precision"].as<std::string>(), std::string("bf16_mixed"));
+        QVERIFY(y["ddp"]["use_distributed_optimizer"].as<bool>());
+        QCOMPARE(worldSize(file.launchLine) / (2 * 4 * 2), 4);
+    }
+
+    void bridgeYamlOneFOneB()
+    {
+        const LaunchFile file = makeLaunchConfig(loadScenario("gpt3-175b-1024-a100.cplan.json"), LaunchFramework::NeMo);
+        const YAML::Node y = YAML::Load(file.text);
+        QVERIFY(y["model"]["virtual_pipeline_model_parallel_size"].IsNull());
+        QCOMPARE(y["model"]["recompute_granularity"].as<std::string>(), std::string("full"));
+        QCOMPARE(y["model"]["recompute_num_layers"].as<int>(), 1);
+        QCOMPARE(y["mixed_precision"].as<std::string>(), std::string("fp16_mixed"));
+    }
+
+    void torchtitanToml()
+    {
+        Scenario s = moeScenario();
+        s.training.zeroStage = 3; // FSDP2 full sharding over the 4 data-parallel ranks
+        const LaunchFile file = makeLaunchConfig(s, LaunchFramework::TorchTitan);
+        std::istringstream stream(file.text);
+        const auto t = toml::parse(stream, "torchtitan-job.toml");
+        QCOMPARE(toml::find<int>(t, "parallelism", "data_parallel_shard_degree"), 4);
+        QCOMPARE(toml::find<int>(t, "parallelism", "data_parallel_replicate_degree"), 1);
+        QCOMPARE(toml::find<int>(t, "parallelism", "tensor_parallel_degree"), 2);
+        QCOMPARE(toml::find<int>(t, "parallelism", "pipeline_parallel_degree"), 4);
+        QCOMPARE(toml::find<int>(t, "parallelism", "context_parallel_degree"), 2);
+        QCOMPARE(toml::find<int>(t, "parallelism", "expert_parallel_degree"), 4);
+        QCOMPARE(
+            toml::find<std::string>(t, "parallelism", "pipeline_parallel_schedule"), std::string("Interleaved1F1B"));
+        QCOMPARE(toml::find<int>(t, "parallelism", "pipeline_parallel_microbatch_size"), 2);
+        QCOMPARE(toml::find<int>(t, "parallelism", "pipeline_parallel_layers_per_stage"), 4);
+        QCOMPARE(toml::find<int>(t, "training", "local_batch_size"), 64); // 256 / dp 4, split by the schedule
+        QCOMPARE(toml::find<int>(t, "training", "global_batch_size"), 256);
+        QCOMPARE(toml::find<std::string>(t, "training", "mixed_precision_param"), std::string("bfloat16"));
+        QCOMPARE(toml::find<std::string>(t, "activation_checkpoint", "mode"), std::string("selective"));
+        QCOMPARE(toml::find<std::string>(t, "job", "description"), s.name); // quotes survive
+    }
+
+    void torchtitanReplicatedWithoutPipeline()
+    {
+        Scenario s = moeScenario();
+        s.training.layout = ParallelLayout {16, 2, 1, 2, 4, 1, true};
+        s.training.zeroStage = 0;
+        s.training.recompute = Recompute::Full;
+        s.training.precision = Precision::Fp8;
+        std::istringstream stream(makeLaunchConfig(s, LaunchFramework::TorchTitan).text);
+        const auto t = toml::parse(stream, "torchtitan-job.toml");
+        QCOMPARE(toml::find<int>(t, "parallelism", "data_parallel_replicate_degree"), 16);
+        QCOMPARE(toml::find<int>(t, "training", "local_batch_size"), 2); // micro-batch; accumulation from global
+        QCOMPARE(toml::find<std::string>(t, "activation_checkpoint", "mode"), std::string("full"));
+        QCOMPARE(toml::find<std::vector<std::string>>(t, "model", "converters"), std::vector<std::string> {"float8"});
+        QCOMPARE(toml::find(t, "parallelism").as_table().count("pipeline_parallel_schedule"), std::size_t(0));
+    }
+
+    void deepSpeedJson()
+    {
+        Scenario s = moeScenario();
+        s.training.schedule = PipelineSchedule::OneFOneB;
+        s.training.recompute = Recompute::Full;
+        s.training.layout.virtualStages = 1;
+        const LaunchFile file = makeLaunchConfig(s, LaunchFramework::DeepSpeed);
+        const auto j = nlohmann::json::parse(file.text);
+        const int micro = j.at("train_micro_batch_size_per_gpu");
+        const int accumulation = j.at("gradient_accumulation_steps");
+        QCOMPARE(j.at("train_batch_size").get<int>(), 256);
+        QCOMPARE(micro, 2);
+        QCOMPARE(256 / (micro * accumulation), 4); // DeepSpeed's check: batch = micro × accumulation × dp
+        QCOMPARE(j.at("tensor_parallel").at("autotp_size").get<int>(), 2);
+        QCOMPARE(j.at("pipeline").at("stages").get<int>(), 4);
+        QCOMPARE(j.at("sequence_parallel_size").get<int>(), 2);
+        QCOMPARE(j.at("clusterplanner_layout").at("ep").get<int>(), 4);
+        QCOMPARE(j.at("clusterplanner_layout").at("schedule").get<std::string>(), std::string("1f1b"));
+        QVERIFY(j.at("bf16").at("enabled").get<bool>());
+        QCOMPARE(j.at("zero_optimization").at("stage").get<int>(), 1);
+        QVERIFY(j.contains("activation_checkpointing"));
+    }
+
+    void refusesWhatTheFrameworkCannotRun_data()
+    {
+        QTest::addColumn<int>("framework");
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("deepspeed interleaved") << int(LaunchFramework::DeepSpeed) << "none"
+                                               << "interleaved";
+        QTest::newRow("megatron gpipe") << int(LaunchFramework::Megatron) << "gpipe"
+                                        << "gpipe";
+        QTest::newRow("torchtitan fp16") << int(LaunchFramework::TorchTitan) << "fp16"
+                                         << "fp16";
+        QTest::newRow("gpus") << int(LaunchFramework::Megatron) << "gpus"
+                              << "the cluster has 128";
+        QTest::newRow("batch") << int(LaunchFramework::NeMo) << "batch"
+                               << "global batch 250";
+        QTest::newRow("layers") << int(LaunchFramework::Megatron) << "chunks"
+                                << "do not split evenly";
+    }
+    void refusesWhatTheFrameworkCannotRun()
+    {
+        QFETCH(int, framework);
+        QFETCH(QString, change);
+        QFETCH(QString, expected);
+        Scenario s = moeScenario();
+        if (change == "gpipe")
+            s.training.schedule = PipelineSchedule::GPipe;
+        if (change == "fp16") {
+            s.training.precision = Precision::AmpFp16;
+            s.training.zeroStage = 3;
+        }
+        if (change == "gpus")
+            s.cluster.gpuCount = 128;
+        if (change == "batch")
+            s.training.globalBatch = 250;
+        if (change == "chunks")
+            s.training.layout.virtualStages = 3;
+        const QString message = QString::fromStdString(errorOf(s, LaunchFramework(framework)));
+        QVERIFY2(message.contains(expected), qPrintable(message));
+    }
+
+    void commandWritesFileAndLaunchLine()
+    {
+        const QString out = QDir::temp().filePath(QStringLiteral("cp-launch-test.yaml"));
+        const std::string scenario = std::string(CLUSTERPLANNER_DATA_DIR) + "/scenarios/llama3-70b-256-h100.cplan.json";
+        const auto result = clitest::run(
+            {"export-config", "--scenario", scenario, "--framework", "nemo", "--out", out.toStdString()});
+        QVERIFY2(result.code == 0, result.err.c_str());
+        QVERIFY(result.out.find("--nnodes=32 --nproc-per-node=8") != std::string::npos);
+        const YAML::Node y = YAML::LoadFile(out.toStdString());
+        QCOMPARE(y["model"]["tensor_model_parallel_size"].as<int>(), 8);
+        QCOMPARE(y["model"]["virtual_pipeline_model_parallel_size"].as<int>(), 5); // interleaved, 5 chunks
+        QFile::remove(out);
+    }
+
+    void commandRefusesWhatTheFrameworkCannotRun()
+    {
+        // The sample runs ZeRO-1 (Megatron's distributed optimizer), which torchtitan does not offer.
+        const std::string scenario = std::string(CLUSTERPLANNER_DATA_DIR) + "/scenarios/llama3-70b-256-h100.cplan.json";
+        const auto result = clitest::run({"export-config", "--scenario", scenario, "--framework", "torchtitan"});
+        QCOMPARE(result.code, 1);
+        QVERIFY2(result.err.find("ZeRO stage 1") != std::string::npos, result.err.c_str());
+    }
+
+    void commandNamesBadFramework()
+    {
+        const std::string scenario = std::string(CLUSTERPLANNER_DATA_DIR) + "/scenarios/llama3-70b-256-h100.cplan.json";
+        const auto result = clitest::run({"export-config", "--scenario", scenario, "--framework", "jax"});
+        QCOMPARE(result.code, 2);
+        QVERIFY(result.err.find("--framework: unknown value \"jax\" (one of megatron, nemo, torchtitan, deepspeed)")
+            != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLaunchConfig)
+#include "tst_launchconfig.moc"

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The headless chart and report commands, run in-process on the offscreen platform: files of the requested size and
+// format, with titles, a page per section and the scenario's own figures.
+#include "ui/charts/chartwidget.h"
+#include "ui/report/chartkinds.h"
+#include "ui/report/chartset.h"
+#include "ui/report/exportactions.h"
+#include "ui/report/qtcommands.h"
+#include "ui/report/reportcontent.h"
+#include "ui/report/reportwriter.h"
+
+#include <QFile>
+#include <QImage>
+#include <QRegularExpression>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+#include <QXmlStreamReader>
+
+#include "ui/document/scenariodocument.h"
+#include "ui/report/commandoptions.h"
+
+#include <sstream>
+
+using namespace clusterplanner;
+using namespace clusterplanner::ui;
+
+namespace {
+
+const QString kGpt3 = QStringLiteral(CLUSTERPLANNER_DATA_DIR "/scenarios/gpt3-175b-1024-a100.cplan.json");
+const QString kMixtral = QStringLiteral(CLUSTERPLANNER_DATA_DIR "/scenarios/mixtral-8x7b-64-h100.cplan.json");
+
+struct CommandRun
+{
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+CommandRun runCommand(const QStringList& arguments)
+{
+    std::ostringstream out, err;
+    CommandRun run;
+    run.code = runQtCommand(arguments, out, err);
+    run.out = out.str();
+    run.err = err.str();
+    return run;
+}
+
+QString svgTitle(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QXmlStreamReader xml(&file);
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && xml.name() == QLatin1String("title"))
+            return xml.readElementText();
+    }
+    return {};
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+/// Pages of a PDF: "/Type /Page" objects, not the "/Type /Pages" tree.
+int pdfPageCount(const QByteArray& pdf)
+{
+    int count = 0;
+    auto it = QRegularExpression(QStringLiteral("/Type\\s*/Page(?!s)")).globalMatch(QString::fromLatin1(pdf));
+    for (; it.hasNext(); it.next())
+        ++count;
+    return count;
+}
+
+/// Width and height of the first page in points.
+QSizeF pdfMediaBox(const QByteArray& pdf)
+{
+    const auto match
+        = QRegularExpression(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ([0-9.]+)\\]")).match(QString::fromLatin1(pdf));
+    return match.hasMatch() ? QSizeF(match.captured(1).toDouble(), match.captured(2).toDouble()) : QSizeF();
+}
+
+} // namespace
+
+class TestReport : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void chartCommandWritesSvgWithTitle()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("m.svg"));
+        const auto run = runCommand({QStringLiteral("chart"), QStringLiteral("--scenario"), kGpt3,
+            QStringLiteral("--chart"), QStringLiteral("memory"), QStringLiteral("--out"), path});
+        QVERIFY2(run.code == 0, run.err.c_str());
+        QVERIFY(QSvgRenderer(path).isValid());
+        QCOMPARE(svgTitle(path), QStringLiteral("Memory per GPU, term by term"));
+        QVERIFY(readAll(path).contains("GPT-3")); // the caption names the scenario
+    }
+
+    void chartCommandPngAt300DpiHasRequestedSize()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("s.png"));
+        const auto run = runCommand({QStringLiteral("chart"), QStringLiteral("--scenario"), kGpt3,
+            QStringLiteral("--chart"), QStringLiteral("steptime"), QStringLiteral("--out"), path,
+            QStringLiteral("--width"), QStringLiteral("1500"), QStringLiteral("--height"), QStringLiteral("900"),
+            QStringLiteral("--dpi"), QStringLiteral("300"), QStringLiteral("--theme"), QStringLiteral("dark")});
+        QVERIFY2(run.code == 0, run.err.c_str());
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(1500, 900));
+        QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), 300);
+        QVERIFY(qGray(image.pixel(2, 2)) < 100); // dark theme background
+    }
+
+    void chartCommandRefusesBadInput_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        const QString out = QStringLiteral("x.png");
+        QTest::newRow("kind") << QStringList {QStringLiteral("--scenario"), kGpt3, QStringLiteral("--chart"),
+            QStringLiteral("pie"), QStringLiteral("--out"), out}
+                              << "--chart: unknown value \"pie\"";
+        QTest::newRow("no scenario") << QStringList {QStringLiteral("--chart"), QStringLiteral("memory"),
+            QStringLiteral("--out"), out}
+                                     << "--scenario is required";
+        QTest::newRow("width") << QStringList {QStringLiteral("--scenario"), kGpt3, QStringLiteral("--chart"),
+            QStringLiteral("memory"), QStringLiteral("--out"), out, QStringLiteral("--width"), QStringLiteral("wide")}
+                               << "--width";
+        QTest::newRow("layout") << QStringList {QStringLiteral("--scenario"), kGpt3, QStringLiteral("--chart"),
+            QStringLiteral("memory"), QStringLiteral("--out"), out, QStringLiteral("--layout"), QStringLiteral("8,8,8")}
+                                << "the cluster has 1024";
+    }
+    void chartCommandRefusesBadInput()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        arguments.prepend(QStringLiteral("chart"));
+        const auto run = runCommand(arguments);
+        QCOMPARE(run.code, 2);
+        QVERIFY2(QString::fromStdString(run.err).contains(expected), run.err.c_str());
+    }
+
+    void sweepChartsWaitForTheSweep()
+    {
+        ChartSet charts(loadScenarioFile(kMixtral));
+        QVERIFY(charts.chart(*chartKind(QStringLiteral("grid"))));
+        QVERIFY(charts.waitForSweep(120000));
+        const QString path = m_dir.filePath(QStringLiteral("pareto.svg"));
+        ChartWidget* scatter = charts.chart(*chartKind(QStringLiteral("pareto")));
+        QCOMPARE(scatter->exportChart(path, QSize(960, 600)), QString());
+        QCOMPARE(svgTitle(path), QStringLiteral("Memory against throughput of every layout"));
+    }
+
+    void reportPdfHasAPagePerSection()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("r.pdf"));
+        const auto run = runCommand({QStringLiteral("report"), QStringLiteral("--scenario"), kMixtral,
+            QStringLiteral("--out"), path, QStringLiteral("--page"), QStringLiteral("letter")});
+        QVERIFY2(run.code == 0, run.err.c_str());
+        const QByteArray pdf = readAll(path);
+        QVERIFY(pdf.startsWith("%PDF-"));
+        QVERIFY2(pdfPageCount(pdf) >= 6, qPrintable(QString::number(pdfPageCount(pdf))));
+        QCOMPARE(pdfMediaBox(pdf).toSize(), QSize(612, 792)); // US Letter in points
+    }
+
+    void reportContentNamesTheVerdict()
+    {
+        ChartSet charts(loadScenarioFile(kMixtral));
+        const ReportContent content = buildReportContent(charts, 120000);
+        QVERIFY(content.verdict.contains(QLatin1String("tokens/s")));
+        QVERIFY(content.verdict.contains(QLatin1String("US$")));
+        QVERIFY(content.verdict.startsWith(QLatin1String("Fits")) || content.verdict.startsWith(QLatin1String("Does")));
+        QVERIFY(content.sections.size() >= 8);
+        QVERIFY(content.sections.back().html.contains(QLatin1String("clusterplanner validate")));
+    }
+
+    void reportHtmlEmbedsSvgCharts()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("r.html"));
+        ReportOptions options;
+        options.format = ReportFormat::Html;
+        QCOMPARE(writeReport(loadScenarioFile(kMixtral), path, options, nullptr), QString());
+        const QString html = QString::fromUtf8(readAll(path));
+        QCOMPARE(html.count(QLatin1String("<svg")), 6);
+        QVERIFY(html.contains(QLatin1String("Memory breakdown")));
+        QVERIFY(!html.contains(QLatin1String("<?xml"))); // prologs stripped inside HTML
+    }
+
+    void importModelIsOneUndoStep()
+    {
+        ChartSet charts(loadScenarioFile(kMixtral));
+        ScenarioDocument* document = charts.document();
+        QWidget window;
+        ExportActions actions(
+            document, [&](const QString& name) { return charts.panel(name.toLatin1().constData()); }, &window);
+        const core::ModelConfig before = document->scenario().model;
+        QStringList notes;
+        QCOMPARE(
+            actions.importModel(QStringLiteral(CLUSTERPLANNER_SOURCE_DIR "/tests/data/hf/llama-3.1-8b.json"), &notes),
+            QString());
+        QCOMPARE(document->scenario().model.hidden, 4096);
+        QVERIFY(!document->scenario().model.moe);
+        document->undoStack()->undo();
+        QVERIFY(document->scenario().model == before);
+        QVERIFY(actions.importModel(QStringLiteral("missing.json")).contains(QLatin1String("missing.json")));
+    }
+
+    void exportAllChartsWritesEveryChart()
+    {
+        ChartSet charts(loadScenarioFile(kMixtral));
+        QVERIFY(charts.waitForSweep(120000));
+        QWidget window;
+        ExportActions actions(
+            charts.document(), [&](const QString& name) { return charts.panel(name.toLatin1().constData()); }, &window);
+        QTemporaryDir folder;
+        QCOMPARE(actions.exportAllCharts(folder.path(), QSize(800, 500)), QStringList());
+        for (const QString& id : chartKindIds()) {
+            QCOMPARE(QImage(folder.filePath(id + QStringLiteral(".png"))).size(), QSize(800, 500));
+            QVERIFY(QSvgRenderer(folder.filePath(id + QStringLiteral(".svg"))).isValid());
+        }
+    }
+};
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/report/commandoptions.h"
+
+#include "ui/document/scenariodocument.h"
+
+namespace clusterplanner::ui {
+
+void parseCommand(QCommandLineParser& parser, const QStringList& arguments)
+{
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!parser.parse(arguments))
+        throw CommandUsageError(parser.errorText().toStdString());
+    if (!parser.positionalArguments().isEmpty())
+        throw CommandUsageError("unexpected argument \"" + parser.positionalArguments().first().toStdString() + "\"");
+}
+
+QString requiredValue(const QCommandLineParser& parser, const QString& name)
+{
+    if (!parser.isSet(name))
+        throw CommandUsageError("--" + name.toStdString() + " is required");
+    return parser.value(name);
+}
+
+int integerValue(const QCommandLineParser& parser, const QString& name, int fallback, int min, int max)
+{
+    if (!parser.isSet(name))
+        return fallback;
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value < min || value > max)
+        throw CommandUsageError("--" + name.toStdString() + ": \"" + parser.value(name).toStdString()
+            + "\" is not a whole number in " + std::to_string(min) + "…" + std::to_string(max));
+    return value;
+}
+
+core::Scenario loadScenarioFile(const QString& path)
+{
+    ScenarioDocument document;
+    if (const QString error = document.load(path); !error.isEmpty())
+        throw CommandUsageError(error.toStdString());
+    return document.scenario();
+}
+
+void applyLayoutOption(const QString& text, core::Scenario& scenario)
+{
+    const QStringList parts = text.split(QLatin1Char(','));
+    std::vector<int> degrees;
+    for (const QString& part : parts) {
+        bool ok = false;
+        degrees.push_back(part.trimmed().toInt(&ok));
+        if (!ok || degrees.back() < 1)
+            throw CommandUsageError("--layout: \"" + text.toStdString() + "\" is not dp,tp,pp[,cp[,ep]]");
+    }
+    if (degrees.size() < 3 || degrees.size() > 5)
+        throw CommandUsageError("--layout: \"" + text.toStdString() + "\" is not dp,tp,pp[,cp[,ep]]");
+    core::ParallelLayout& l = scenario.training.layout;
+    l.dp = degrees[0];
+    l.tp = degrees[1];
+    l.pp = degrees[2];
+    l.cp = degrees.size() > 3 ? degrees[3] : 1;
+    l.ep = degrees.size() > 4 ? degrees[4] : 1;
+    if (l.gpuCount() != scenario.cluster.gpuCount)
+        throw CommandUsageError("--layout: dp × tp × pp × cp = " + std::to_string(l.gpuCount())
+            + " GPUs, but the cluster has " + std::to_string(scenario.cluster.gpuCount));
+}
+
+} // namespace clusterplanner::ui

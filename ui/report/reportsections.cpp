@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The sections of the scenario report: each turns the scenario and its results into a heading, text and a chart.
+#include "core/model/enumnames.h"
+#include "core/model/gpucatalog.h"
+#include "core/model/modelmath.h"
+#include "core/perf/efficiencyparams.h"
+#include "core/perf/steptime.h"
+#include "ui/document/scenariodocument.h"
+#include "ui/library/keyfigures.h"
+#include "ui/panels/chartpanel.h"
+#include "ui/panels/gridexplorerpanel.h"
+#include "ui/report/chartkinds.h"
+#include "ui/report/chartset.h"
+#include "ui/report/reportcontent.h"
+#include "ui/sweep/sweeprunner.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+namespace clusterplanner::ui {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("Report", text);
+}
+
+QString name(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+QString number(double value, int decimals = 0)
+{
+    return QLocale(QLocale::English).toString(value, 'f', decimals);
+}
+
+QString billions(double count)
+{
+    return tr("%1 B").arg(count / 1e9, 0, 'f', 2);
+}
+
+QString panelSummary(ChartSet& charts, const char* panel)
+{
+    const auto* chartPanel = qobject_cast<ChartPanel*>(charts.panel(panel));
+    return chartPanel ? chartPanel->summaryText() : QString();
+}
+
+std::vector<std::pair<QString, QString>> modelFacts(const core::ModelConfig& m)
+{
+    const core::ParameterCounts counts = core::countParameters(m);
+    std::vector<std::pair<QString, QString>> facts = {{tr("Model"), QString::fromStdString(m.name)},
+        {tr("Parameters (total / active)"), billions(counts.total) + QStringLiteral(" / ") + billions(counts.active)},
+        {tr("Layers × hidden"), QStringLiteral("%1 × %2").arg(m.layers).arg(m.hidden)},
+        {tr("Heads / KV heads / FFN"), QStringLiteral("%1 / %2 / %3").arg(m.heads).arg(m.kvHeads).arg(m.ffnHidden)},
+        {tr("Vocabulary, sequence"), QStringLiteral("%1, %2").arg(m.vocab).arg(m.seqLen)}};
+    if (m.moe)
+        facts.push_back({tr("Experts (top-k, shared)"),
+            QStringLiteral("%1 (top-%2, %3 shared)").arg(m.moe->experts).arg(m.moe->topK).arg(m.moe->sharedExperts)});
+    return facts;
+}
+
+std::vector<std::pair<QString, QString>> setupFacts(const core::Scenario& s)
+{
+    const core::TrainingConfig& t = s.training;
+    return {{tr("Cluster"),
+                tr("%1 × %2, %3 per node (%4 nodes)")
+                    .arg(s.cluster.gpuCount)
+                    .arg(QString::fromStdString(s.cluster.gpuId))
+                    .arg(s.cluster.gpusPerNode)
+                    .arg(s.cluster.nodeCount())},
+        {tr("Scale-out network"),
+            tr("%1 Gbit/s per GPU, oversubscription %2")
+                .arg(s.cluster.nicGbps, 0, 'f', 0)
+                .arg(s.cluster.oversubscription, 0, 'f', 1)},
+        {tr("Layout"), layoutText(t.layout)},
+        {tr("Batch"), tr("global %1 sequences, micro-batch %2").arg(t.globalBatch).arg(t.microBatch)},
+        {tr("Precision, optimizer"),
+            name(core::toString(t.precision)) + QStringLiteral(", ") + name(core::toString(t.optimizer))},
+        {tr("Recompute, ZeRO, schedule"),
+            name(core::toString(t.recompute)) + tr(", stage %1, ").arg(t.zeroStage) + name(core::toString(t.schedule))},
+        {tr("Framework"), name(core::toString(t.framework))},
+        {tr("Training tokens"), number(s.economics.trainingTokens / 1e9, 0) + tr(" B")}};
+}
+
+QStringList layoutRow(int rank, const core::LayoutResult& r)
+{
+    const core::LayoutCandidate& c = r.candidate;
+    return {QString::number(rank), layoutText(c.layout),
+        QStringLiteral("%1, %2, ZeRO %3").arg(c.microBatch).arg(name(core::toString(c.recompute))).arg(c.zeroStage),
+        number(r.tokensPerSPerGpu), number(100 * r.mfu, 1), number(r.peakMemoryGiB, 1), number(r.costPerMTokensUsd, 3)};
+}
+
+const core::SweepResult* sweepResult(ChartSet& charts)
+{
+    GridExplorerPanel* grid = charts.grid();
+    return grid ? &grid->runner()->lastResult() : nullptr;
+}
+
+} // namespace
+
+ReportSection scenarioSection(ChartSet& charts)
+{
+    const core::Scenario& s = charts.document()->scenario();
+    QString html = QStringLiteral("<h3>") + tr("Model") + QStringLiteral("</h3>") + htmlFacts(modelFacts(s.model));
+    html += QStringLiteral("<h3>") + tr("Cluster and training") + QStringLiteral("</h3>") + htmlFacts(setupFacts(s));
+    if (!s.notes.empty())
+        html += QStringLiteral("<p><i>") + QString::fromStdString(s.notes).toHtmlEscaped() + QStringLiteral("</i></p>");
+    return {tr("Scenario and cluster"), html, {}};
+}
+
+ReportSection explorerSection(ChartSet& charts)
+{
+    QString html = tr("<p>Every layout of the cluster (data, tensor, pipeline, context and expert parallel degrees, "
+                      "micro-batch, recompute and ZeRO stage) was evaluated with the memory and step-time models. "
+                      "Each cell shows the best layout with those two degrees.</p>");
+    if (const core::SweepResult* result = sweepResult(charts)) {
+        const core::SweepSummary& sum = result->summary;
+        html += tr("<p><b>%1</b> layouts evaluated, <b>%2</b> valid, <b>%3</b> fit in memory (%4 s).</p>")
+                    .arg(number(sum.evaluated), number(sum.valid), number(sum.fitting))
+                    .arg(sum.seconds, 0, 'f', 2);
+    }
+    return {tr("Layout explorer"), html, QStringLiteral("grid")};
+}
+
+ReportSection topLayoutsSection(ChartSet& charts)
+{
+    std::vector<QStringList> rows;
+    if (const core::SweepResult* result = sweepResult(charts))
+        for (std::size_t i = 0; i < result->top.size() && i < 10; ++i)
+            rows.push_back(layoutRow(int(i) + 1, result->top[i]));
+    const QString html = rows.empty()
+        ? tr("<p>No layout fits in memory.</p>")
+        : htmlTable({tr("#"), tr("Layout"), tr("Micro-batch, recompute"), tr("Tokens/s per GPU"), tr("MFU %"),
+                        tr("Peak GiB"), tr("US$ per M tokens")},
+            rows);
+    return {tr("Top layouts"), html, QStringLiteral("pareto")};
+}
+
+ReportSection memorySection(ChartSet& charts)
+{
+    return {tr("Memory breakdown"), QStringLiteral("<p>") + panelSummary(charts, "memory") + QStringLiteral("</p>"),
+        QStringLiteral("memory")};
+}
+
+ReportSection stepTimeSection(ChartSet& charts)
+{
+    return {tr("Step-time breakdown"),
+        QStringLiteral("<p>") + panelSummary(charts, "steptime") + QStringLiteral("</p>"), QStringLiteral("steptime")};
+}
+
+ReportSection pipelineSection(ChartSet& charts)
+{
+    const core::Scenario& s = charts.document()->scenario();
+    QString html = tr("<p>Schedule %1 over %2 pipeline stages.</p>")
+                       .arg(name(core::toString(s.training.schedule)))
+                       .arg(s.training.layout.pp);
+    if (const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(s.cluster.gpuId)) {
+        const auto time
+            = core::perf::estimateStepTime(s, *gpu, core::perf::EfficiencyTable::builtin().forGpu(s.cluster.gpuId));
+        if (time.valid)
+            html += tr("<p>%1 micro-batches per pipeline per step; the bubble is %2 % of the compute time.</p>")
+                        .arg(time.microBatches)
+                        .arg(100 * time.bubbleFraction, 0, 'f', 1);
+    }
+    return {tr("Pipeline schedule"), html, QStringLiteral("pipeline")};
+}
+
+ReportSection scalingSection(ChartSet& charts)
+{
+    return {tr("Scaling"), QStringLiteral("<p>") + panelSummary(charts, "scaling") + QStringLiteral("</p>"),
+        QStringLiteral("scaling")};
+}
+
+ReportSection costSection(ChartSet& charts)
+{
+    const core::Scenario& s = charts.document()->scenario();
+    const core::CachedResult result = computeKeyFigures(s);
+    const auto& d = result.detail;
+    std::vector<std::pair<QString, QString>> facts
+        = {{tr("Throughput of the job"), number(result.figures.tokensPerS) + tr(" tokens/s")},
+            {tr("Step time"), number(result.figures.stepTimeS, 2) + tr(" s")},
+            {tr("MFU"), number(100 * result.figures.mfu, 1) + QStringLiteral(" %")},
+            {tr("Cost per million tokens"), QStringLiteral("US$ ") + number(d.value("cost_per_m_tokens_usd", 0.0), 3)},
+            {tr("Cost of the run"), QStringLiteral("US$ ") + number(result.figures.costUsd)},
+            {tr("GPU-hour price"), QStringLiteral("US$ ") + number(s.economics.gpuHourUsd, 2)}};
+    if (d.contains("training_days")) {
+        const double days = d.value("training_days", 0.0);
+        facts.push_back({tr("Training time"), number(days, 1) + tr(" days")});
+        facts.push_back({tr("GPU-hours"), number(days * 24 * s.training.layout.gpuCount())});
+        facts.push_back({tr("Facility energy (PUE %1)").arg(s.economics.pue, 0, 'f', 2),
+            number(d.value("energy_kwh", 0.0) / 1000, 0) + tr(" MWh")});
+        facts.push_back({tr("Electricity cost"),
+            QStringLiteral("US$ ") + number(d.value("energy_kwh", 0.0) * s.economics.electricityUsdPerKwh)});
+    }
+    return {tr("Cost and energy"), htmlFacts(facts), {}};
+}
+
+} // namespace clusterplanner::ui
