@@ -73,8 +73,8 @@ LibraryFile loadLibraryFile(const std::string& path)
     std::ifstream stream(path, std::ios::binary);
     if (!stream)
         throw std::runtime_error(path + ": cannot be read (missing or no permission)");
-    std::error_code error;
-    if (const auto bytes = fs::file_size(path, error); !error && bytes > limits::kMaxDocumentBytes)
+    std::error_code sizeError;
+    if (const auto bytes = fs::file_size(path, sizeError); !sizeError && bytes > limits::kMaxDocumentBytes)
         throw ScenarioFormatError(path + ": the file has " + std::to_string(bytes) + " bytes, more than the limit of "
             + std::to_string(limits::kMaxDocumentBytes));
     std::ostringstream text;

@@ -141,9 +141,11 @@ private Q_SLOTS:
 
     void hugeValuesAreSummarisedNotEchoed()
     {
-        const std::string bigArray = "[" + std::string(100'000, '1').insert(1, ",") + "]";
-        QVERIFY(contains(refusal([&] { readScenarioFile(scenarioWith("model", bigArray)); }),
-            "model: must be an object, got array of 2 elements"));
+        std::string bigArray = "[1";
+        for (int i = 0; i < 50'000; ++i)
+            bigArray += ",1";
+        QVERIFY(contains(refusal([&] { readScenarioFile(scenarioWith("model", bigArray + "]")); }),
+            "model: must be an object, got array of 50001 elements"));
         const std::string bigString = "\"" + std::string(100'000, 'x') + "\"";
         QVERIFY(contains(refusal([&] { readScenarioFile(scenarioWith("model", bigString)); }), "xxx…\""));
         json cluster = sampleCluster();
@@ -168,7 +170,7 @@ private Q_SLOTS:
         const std::string text = scenarioWith("gpu_count", "18446744073709551615");
         QVERIFY(contains(refusal([&] { readScenarioFile(text); }), "cluster.gpu_count: must be at most 10000000"));
         const std::string cases = R"([{"id": "c", "cluster": {"gpu": "H100-SXM-80GB", "num_gpus": 10000000000}}])";
-        QVERIFY(contains(refusal([&] { readValidationCases(cases); }), "c.num_gpus: must be in 1..10000000"));
+        QVERIFY(contains(refusal([&] { readValidationCases(cases); }), "c.cluster.num_gpus: must be in 1..10000000"));
     }
 
     void syntaxErrorsNameByteLineAndColumn()
@@ -235,26 +237,26 @@ private Q_SLOTS:
         QTest::addColumn<int>("format");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
-        const auto tiresias = int(TraceFormat::Tiresias);
-        const auto helios = int(TraceFormat::Helios);
-        QTest::newRow("tiresias 1e10") << tiresias << "job_id,num_gpu,submit_time,duration\n1,1e10,0,5\n"
-                                       << "row 2, column num_gpu: is more than the limit of 1048576 (got 1e10)";
-        QTest::newRow("tiresias 0") << tiresias << "job_id,num_gpu,submit_time,duration\n1,0,0,5\n"
-                                    << "row 2, column num_gpu: must be at least 1 (got 0)";
-        QTest::newRow("tiresias id 1e20") << tiresias << "job_id,num_gpu,submit_time,duration\n1e20,1,0,5\n"
-                                          << "row 2, column job_id: is more than the limit";
-        QTest::newRow("helios 2^31") << helios
-                                     << "job_id,user,gpu_num,cpu_num,submit_time,duration\n1,u,2147483648,1,0,5\n"
-                                     << "row 2, column gpu_num: is more than the limit of 1048576 (got 2147483648)";
-        QTest::newRow("helios 100 KB cell")
-            << helios << "job_id,user,gpu_num,cpu_num,submit_time,duration\n1,u," + QString(100'000, 'x') + ",1,0,5\n"
-            << "row 2, column gpu_num: \"xxxxxxxx";
-        QTest::newRow("row without newline")
-            << tiresias << "job_id,num_gpu,submit_time,duration\n" + QString(2'000'000, '1')
-            << "row 2 is longer than 1048576 bytes";
-        QTest::newRow("philly jobid not a string")
-            << int(TraceFormat::Philly) << R"([{"jobid": 7, "submitted_time": "x", "attempts": []}])"
-            << "job 1 (no jobid), field submitted_time: string \"x\" is not a date-time";
+        const auto row = [](const char* name, TraceFormat format, const QString& text, const char* expected) {
+            QTest::newRow(name) << int(format) << text << QString::fromUtf8(expected);
+        };
+        const QString tiresias = QStringLiteral("job_id,num_gpu,submit_time,duration\n");
+        const QString helios = QStringLiteral("job_id,user,gpu_num,cpu_num,submit_time,duration\n");
+        row("tiresias 1e10", TraceFormat::Tiresias, tiresias + "1,1e10,0,5\n",
+            "trace.csv: row 2, column num_gpu: is more than the limit of 1048576 (got 1e10)");
+        row("tiresias 0", TraceFormat::Tiresias, tiresias + "1,0,0,5\n",
+            "row 2, column num_gpu: must be at least 1 (got 0)");
+        row("tiresias id 1e20", TraceFormat::Tiresias, tiresias + "1e20,1,0,5\n",
+            "row 2, column job_id: is more than the limit");
+        row("helios 2^31", TraceFormat::Helios, helios + "1,u,2147483648,1,0,5\n",
+            "row 2, column gpu_num: is more than the limit of 1048576 (got 2147483648)");
+        row("helios 100 KB cell", TraceFormat::Helios, helios + "1,u," + QString(100'000, 'x') + ",1,0,5\n",
+            "row 2, column gpu_num: \"xxxxxxxx");
+        row("row without newline", TraceFormat::Tiresias, tiresias + QString(2'000'000, '1'),
+            "row 2 is longer than 1048576 bytes");
+        row("philly jobid not a string", TraceFormat::Philly,
+            QStringLiteral(R"([{"jobid": 7, "submitted_time": "x", "attempts": []}])"),
+            "job 1 (no jobid), field submitted_time: string \"x\" is not a date-time");
     }
 
     void traceGpuCountsAreRangeChecked()
