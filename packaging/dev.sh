@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # One entry point for a fresh Debian 12 machine: install what is missing, build, then run the app or the tests.
 #   sh packaging/dev.sh run [app arguments]   build and open ClusterPlanner on its default scenario
-#   sh packaging/dev.sh test                  build and run the whole CTest suite (non-zero exit on failure)
+#   sh packaging/dev.sh test                  build and run the whole CTest suite, then core and its tests again under
+#                                             ASan + UBSan, then a short run of every fuzz target (non-zero exit on
+#                                             any failure). CLUSTERPLANNER_QUICK_TEST=1 runs the first stage only.
 set -eu
 mode=${1:-}
 [ $# -gt 0 ] && shift
@@ -10,7 +12,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
 
 packages="cmake ninja-build g++ pkg-config qt6-base-dev libqt6sql6-sqlite qt6-svg-dev libqcustomplot-dev \
-nlohmann-json3-dev libsqlite3-dev libtoml11-dev libyaml-cpp-dev xvfb xauth poppler-utils clang-format"
+nlohmann-json3-dev libsqlite3-dev libtoml11-dev libyaml-cpp-dev xvfb xauth poppler-utils clang-format clang libfuzzer-14-dev \
+dpkg-dev"
 
 install_missing() {
     missing=""
@@ -31,6 +34,12 @@ build() {
     cmake --build --preset dev
 }
 
+# Configures, builds and runs one of the extra CTest presets (core-asan, fuzz) from the source folder.
+sanitized() {
+    echo "== $1: configure, build and test"
+    cmake --preset "$1" -S "$root" >/dev/null && (cd "$root" && cmake --build --preset "$1" && ctest --preset "$1" -j2)
+}
+
 case "$mode" in
 run)
     install_missing
@@ -46,8 +55,15 @@ run)
 test)
     install_missing
     build
-    cd "$build"
-    exec ctest --output-on-failure -j2 "$@"
+    failed=0
+    (cd "$build" && ctest --output-on-failure -j2 "$@") || failed=1
+    if [ "${CLUSTERPLANNER_QUICK_TEST:-0}" != 1 ]; then
+        # The UI suite under ASan would double the build and triple its run; core, CLI and store tests are where
+        # input is parsed (docs/robustness.md).
+        sanitized core-asan || failed=1
+        sanitized fuzz || failed=1
+    fi
+    exit $failed
     ;;
 *)
     echo "usage: sh packaging/dev.sh run|test" >&2

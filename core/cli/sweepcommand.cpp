@@ -5,6 +5,7 @@
 #include "core/cli/commandlist.h"
 #include "core/cli/efficiencyoption.h"
 #include "core/hf/hfconfig.h"
+#include "core/io/jsontext.h"
 #include "core/io/scenariojson.h"
 #include "core/model/enumnames.h"
 #include "core/sweep/layoutevaluator.h"
@@ -30,9 +31,7 @@ struct SweepInput
 SweepInput readSweepInput(const std::string& path)
 {
     const std::string text = readTextFile(path);
-    const json document = json::parse(text, nullptr, false);
-    if (document.is_discarded())
-        throw UsageError(path + ": not valid JSON");
+    const json document = parseJsonText(text, path, [](const std::string& message) { throw UsageError(message); });
     if (document.is_object() && document.contains("format"))
         return {readScenarioFile(text), {}};
     const auto cases = readValidationCases(text);

@@ -2,6 +2,8 @@
 // Type- and range-checked reading of one JSON object's fields, with messages naming the dotted field path.
 #include "core/io/jsonfields.h"
 
+#include "core/io/jsontext.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -62,6 +64,9 @@ int JsonFields::integer(const char* key, long long min, long long max) const
     const json& value = field(key);
     if (!value.is_number_integer())
         fail(key, "must be a whole number, got " + describe(value));
+    // Above 2^63 the value is held unsigned; get<long long>() would wrap it to a negative number.
+    if (value.is_number_unsigned() && value.get<unsigned long long>() > static_cast<unsigned long long>(max))
+        fail(key, "must be at most " + show(max) + " (got " + value.dump() + ")");
     const auto number = value.get<long long>();
     checkRange(*this, key, number, min, max);
     return static_cast<int>(number);
@@ -126,8 +131,15 @@ JsonFields JsonFields::nested(const json& value, const std::string& fullPath) co
 
 std::string JsonFields::describe(const json& value)
 {
-    const auto dumped = value.dump();
-    return std::string(value.type_name()) + " " + (dumped.size() > 40 ? dumped.substr(0, 40) + "…" : dumped);
+    // Containers are summarised, never printed: printing recurses per level and may be megabytes long.
+    const std::string type = value.type_name();
+    if (value.is_object())
+        return "object with " + std::to_string(value.size()) + " fields";
+    if (value.is_array())
+        return "array of " + std::to_string(value.size()) + " elements";
+    if (value.is_string())
+        return "string " + json(excerpt(value.get_ref<const std::string&>())).dump();
+    return type + " " + value.dump();
 }
 
 } // namespace clusterplanner::core

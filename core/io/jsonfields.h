@@ -38,7 +38,8 @@ public:
     std::string path(const std::string& key) const { return m_path.empty() ? key : m_path + "." + key; }
     [[noreturn]] void fail(const std::string& key, const std::string& problem) const;
 
-    /// "type value" for messages, the value cut at 40 characters.
+    /// "type value" for messages: scalars shown (strings cut at limits::kMaxExcerptChars), containers summarised
+    /// by their size without recursing into them.
     static std::string describe(const nlohmann::json& value);
 
 private:

@@ -2,6 +2,7 @@
 #include "core/io/scenariojson.h"
 
 #include "core/io/jsonfields.h"
+#include "core/io/jsontext.h"
 #include "core/model/enumnames.h"
 #include "core/model/scenariofields.h"
 
@@ -233,13 +234,8 @@ std::string writeScenarioFile(const Scenario& scenario)
 
 Scenario readScenarioFile(const std::string& text)
 {
-    json document;
-    try {
-        document = json::parse(text);
-    } catch (const json::parse_error& error) {
-        throw ScenarioFormatError("not valid JSON (the file is truncated or corrupt) at byte "
-            + std::to_string(error.byte) + ": " + error.what());
-    }
+    // The caller prefixes the file name (the text may come from a file, the library or the clipboard).
+    const json document = parseJsonText(text, "", &throwScenarioError);
     const JsonFields header = reader(document);
     if (header.text("format", 100) != kScenarioFormatName)
         header.fail("format", "is not \"" + std::string(kScenarioFormatName) + "\": this is not a scenario file");

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/io/validationcase.h"
 
+#include "core/io/jsonfields.h"
+#include "core/io/jsontext.h"
 #include "core/model/enumnames.h"
 #include "core/model/frameworks.h"
 #include "core/model/gpucatalog.h"
@@ -15,6 +17,17 @@ namespace clusterplanner::core {
 namespace {
 
 using nlohmann::json;
+
+/// Upper bound of counts in a case (GPUs, dimensions, batch): the scenario format's largest, so that products of
+/// two stay within 64 bits and each fits an int.
+constexpr long long kMaxCount = 10'000'000;
+/// Upper bound of one parallel degree (tp, pp, cp): the scenario format's, so that tp·pp·cp fits 64 bits.
+constexpr long long kMaxDegree = 4096;
+
+[[noreturn]] void throwCaseError(const std::string& message)
+{
+    throw std::runtime_error(message);
+}
 
 /// Reads nullable fields of one object; records nulls in the flag passed along.
 class NullableReader
@@ -43,12 +56,30 @@ public:
         }
     }
 
-    int positive(const char* key, int fallback, bool* wasNull = nullptr) const
+    /// A whole number in [min, max]; json's get<int>() would truncate 1e10 or 2.5 without a word.
+    int integer(const char* key, int fallback, long long min, long long max, bool* wasNull = nullptr) const
     {
-        const int value = get<int>(key, fallback, wasNull);
-        if (value < 1)
-            throw std::runtime_error(m_path + "." + key + ": must be at least 1 (got " + std::to_string(value) + ")");
-        return value;
+        const json& value = field(key);
+        if (wasNull)
+            *wasNull = value.is_null();
+        if (value.is_null())
+            return fallback;
+        if (!value.is_number_integer())
+            fail(key, "must be a whole number, got " + JsonFields::describe(value));
+        const bool tooLarge = value.is_number_unsigned() && value.get<unsigned long long>() > 1ULL << 62;
+        if (tooLarge || value.get<long long>() < min || value.get<long long>() > max)
+            fail(key, "must be in " + std::to_string(min) + ".." + std::to_string(max) + " (got " + value.dump() + ")");
+        return static_cast<int>(value.get<long long>());
+    }
+
+    int positive(const char* key, int fallback, bool* wasNull = nullptr, long long max = kMaxCount) const
+    {
+        return integer(key, fallback, 1, max, wasNull);
+    }
+
+    [[noreturn]] void fail(const char* key, const std::string& problem) const
+    {
+        throw std::runtime_error(m_path + "." + key + ": " + problem);
     }
 
     template <typename Enum>
@@ -57,7 +88,7 @@ public:
         const auto name = get<std::string>(key, std::string(toString(fallback)), wasNull);
         if (auto value = enumFromString<Enum>(name))
             return *value;
-        throw std::runtime_error(m_path + "." + key + ": unknown value \"" + name + "\"");
+        fail(key, "unknown value \"" + excerpt(name) + "\"");
     }
 
     const json& field(const char* key) const
@@ -84,8 +115,8 @@ std::optional<MoeConfig> readMoe(const NullableReader& r, int hidden)
     config.experts = moe.positive("experts", 8);
     config.topK = moe.positive("top_k", 2);
     config.expertFfnHidden = moe.positive("expert_ffn_hidden", 4 * hidden);
-    config.sharedExperts = moe.get<int>("shared_experts", 0);
-    config.moeLayers = moe.get<int>("moe_layers", 0);
+    config.sharedExperts = moe.integer("shared_experts", 0, 0, kMaxCount);
+    config.moeLayers = moe.integer("moe_layers", 0, 0, kMaxCount);
     return config;
 }
 
@@ -119,9 +150,7 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     t.optimizer = r.choice("optimizer", Optimizer::AdamW, &u.optimizer);
     t.recompute = r.choice("recompute", Recompute::None, &u.recompute);
     t.layout.sequenceParallel = r.get<bool>("sequence_parallel", false, &u.sequenceParallel);
-    t.zeroStage = r.get<int>("zero_stage", 0, &u.zeroStage);
-    if (t.zeroStage < 0 || t.zeroStage > 3)
-        throw std::runtime_error(c.id + ": training.zero_stage must be 0..3");
+    t.zeroStage = r.integer("zero_stage", 0, 0, 3, &u.zeroStage);
     t.distributedOptimizer = r.get<bool>("distributed_optimizer", false, &u.distributedOptimizer);
     t.attention = r.choice("attention", AttentionKind::Flash, &u.attention);
     t.framework = r.choice("framework", Framework::Other, &u.framework);
@@ -131,13 +160,14 @@ void readParallelism(const NullableReader& r, ValidationCase& c)
 {
     ParallelLayout& l = c.scenario.training.layout;
     UnknownFields& u = c.unknown;
-    l.tp = r.positive("tp", 1, &u.tp);
-    l.pp = r.positive("pp", 1, &u.pp);
-    l.cp = r.positive("cp", 1, &u.cp);
+    l.tp = r.positive("tp", 1, &u.tp, kMaxDegree);
+    l.pp = r.positive("pp", 1, &u.pp, kMaxDegree);
+    l.cp = r.positive("cp", 1, &u.cp, kMaxDegree);
     l.ep = r.positive("ep", 1, &u.ep);
-    l.virtualStages = r.positive("vpp", 1, &u.virtualStages);
-    const int modelParallel = l.tp * l.pp * l.cp;
-    l.dp = r.positive("dp", std::max(1, c.scenario.cluster.gpuCount / modelParallel), &u.dp);
+    l.virtualStages = r.positive("vpp", 1, &u.virtualStages, kMaxDegree);
+    const long long modelParallel = static_cast<long long>(l.tp) * l.pp * l.cp;
+    const auto dataParallel = std::max(1LL, c.scenario.cluster.gpuCount / modelParallel);
+    l.dp = r.positive("dp", static_cast<int>(dataParallel), &u.dp);
     auto& schedule = c.scenario.training.schedule;
     schedule = r.choice(
         "schedule", l.virtualStages > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB, &u.schedule);
@@ -160,8 +190,8 @@ void applyDependentDefaults(ValidationCase& c)
 ValidationCase readCase(const json& object)
 {
     ValidationCase c;
-    c.id = object.is_object() && object.contains("id") && object["id"].is_string() ? object["id"].get<std::string>()
-                                                                                   : "(case without id)";
+    const auto id = object.is_object() ? object.find("id") : object.end();
+    c.id = id != object.end() && id->is_string() ? excerpt(id->get_ref<const std::string&>()) : "(case without id)";
     const NullableReader root(object, c.id);
     auto& cluster = c.scenario.cluster;
     const auto clusterReader = root.object("cluster");
@@ -179,22 +209,58 @@ ValidationCase readCase(const json& object)
     return c;
 }
 
-std::optional<double> optionalNumber(const json& object, const char* key)
+/// One entry of a truth file; every field but the id may be absent or null.
+class TruthReader
 {
-    auto it = object.find(key);
-    return it == object.end() || it->is_null() ? std::nullopt : std::optional(it->get<double>());
-}
+public:
+    TruthReader(const json& entry, std::size_t index)
+        : m_entry(entry)
+        , m_path("truths[" + std::to_string(index) + "]")
+    {
+        if (!m_entry.is_object())
+            throw std::runtime_error(m_path + ": must be an object, got " + JsonFields::describe(m_entry));
+    }
+
+    std::optional<double> number(const char* key) const
+    {
+        const json* value = find(key);
+        if (value && !value->is_number())
+            fail(key, "must be a number or null, got " + JsonFields::describe(*value));
+        return value ? std::optional(value->get<double>()) : std::nullopt;
+    }
+
+    std::string text(const char* key) const
+    {
+        const json* value = find(key);
+        if (value && !value->is_string())
+            fail(key, "must be a string or null, got " + JsonFields::describe(*value));
+        return value ? value->get<std::string>() : std::string();
+    }
+
+private:
+    const json* find(const char* key) const
+    {
+        const auto it = m_entry.find(key);
+        return it == m_entry.end() || it->is_null() ? nullptr : &*it;
+    }
+
+    [[noreturn]] void fail(const char* key, const std::string& problem) const
+    {
+        throw std::runtime_error(m_path + "." + key + ": " + problem);
+    }
+
+    const json& m_entry;
+    std::string m_path;
+};
 
 } // namespace
 
 std::vector<ValidationCase> readValidationCases(const std::string& jsonText)
 {
-    json document;
-    try {
-        document = json::parse(jsonText);
-    } catch (const json::parse_error& error) {
-        throw std::runtime_error(std::string("cases are not valid JSON: ") + error.what());
-    }
+    const json document = parseJsonText(jsonText, "cases", &throwCaseError);
+    if (document.is_array() && document.size() > limits::kMaxValidationCases)
+        throw std::runtime_error("cases: " + std::to_string(document.size()) + " cases, more than the limit of "
+            + std::to_string(limits::kMaxValidationCases));
     std::vector<ValidationCase> cases;
     if (document.is_array()) {
         for (const auto& entry : document)
@@ -207,19 +273,23 @@ std::vector<ValidationCase> readValidationCases(const std::string& jsonText)
 
 std::vector<ValidationTruth> readValidationTruths(const std::string& jsonText)
 {
-    const json document = json::parse(jsonText);
+    const json document = parseJsonText(jsonText, "truths", &throwCaseError);
+    if (!document.is_array())
+        throw std::runtime_error("truths: must be an array of entries, got " + JsonFields::describe(document));
     std::vector<ValidationTruth> truths;
-    for (const auto& entry : document) {
+    for (std::size_t i = 0; i < document.size(); ++i) {
+        const TruthReader entry(document[i], i);
         ValidationTruth t;
-        t.id = entry.at("id").get<std::string>();
-        t.tokensPerSPerGpu = optionalNumber(entry, "tokens_per_s_per_gpu");
-        t.stepTimeS = optionalNumber(entry, "step_time_s");
-        t.modelTflopsPerGpu = optionalNumber(entry, "model_tflops_per_gpu");
-        t.mfu = optionalNumber(entry, "mfu");
-        t.peakMemoryGiB = optionalNumber(entry, "peak_memory_gib");
-        t.memoryKind
-            = entry.value("memory_kind", json(nullptr)).is_null() ? "" : entry["memory_kind"].get<std::string>();
-        t.source = entry.value("source", "");
+        t.id = entry.text("id");
+        if (t.id.empty())
+            throw std::runtime_error("truths[" + std::to_string(i) + "].id: is missing");
+        t.tokensPerSPerGpu = entry.number("tokens_per_s_per_gpu");
+        t.stepTimeS = entry.number("step_time_s");
+        t.modelTflopsPerGpu = entry.number("model_tflops_per_gpu");
+        t.mfu = entry.number("mfu");
+        t.peakMemoryGiB = entry.number("peak_memory_gib");
+        t.memoryKind = entry.text("memory_kind");
+        t.source = entry.text("source");
         truths.push_back(std::move(t));
     }
     return truths;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/perf/efficiencyparams.h"
 
+#include "core/io/jsontext.h"
+
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
@@ -62,6 +64,9 @@ void apply(EfficiencyParams& params, const nlohmann::json& object, const std::st
     for (const auto& [name, value] : object.items()) {
         if (name == "name" || name == "gpus" || name == "comment")
             continue;
+        // Checked before get<double>(), whose own message would show the JSON library's internals.
+        if (!value.is_number() || value.get<double>() < 0)
+            throw std::runtime_error(where + ": \"" + excerpt(name) + "\" must be a non-negative number");
         bool known = false;
         for (const auto& key : kKeys)
             if (name == key.name) {
@@ -74,10 +79,13 @@ void apply(EfficiencyParams& params, const nlohmann::json& object, const std::st
                 known = true;
             }
         if (!known)
-            throw std::runtime_error(where + ": unknown efficiency key \"" + name + "\"");
-        if (!value.is_number() || value.get<double>() < 0)
-            throw std::runtime_error(where + ": \"" + name + "\" must be a non-negative number");
+            throw std::runtime_error(where + ": unknown efficiency key \"" + excerpt(name) + "\"");
     }
+}
+
+[[noreturn]] void throwEfficiencyError(const std::string& message)
+{
+    throw std::runtime_error(message);
 }
 
 } // namespace
@@ -93,9 +101,10 @@ const EfficiencyTable& EfficiencyTable::builtin()
     return table;
 }
 
+// A function-try-block: any JSON library error below becomes a message without the library's internals.
 EfficiencyTable EfficiencyTable::fromJson(const std::string& text)
-{
-    const auto document = nlohmann::json::parse(text);
+try {
+    const auto document = parseJsonText(text, "", &throwEfficiencyError);
     EfficiencyParams base;
     apply(base, document.value("defaults", nlohmann::json::object()), "efficiency defaults");
     EfficiencyTable table;
@@ -103,16 +112,14 @@ EfficiencyTable EfficiencyTable::fromJson(const std::string& text)
     for (const auto& entry : document.at("families")) {
         EfficiencyParams family = base;
         family.family = entry.at("name").get<std::string>();
-        try {
-            apply(family, entry, "efficiency family " + family.family);
-        } catch (const nlohmann::json::exception& error) {
-            throw std::runtime_error("efficiency family " + family.family + ": " + error.what());
-        }
+        apply(family, entry, "efficiency family " + excerpt(family.family));
         table.m_families.push_back(family);
         for (const auto& gpu : entry.value("gpus", nlohmann::json::array()))
             table.m_gpuToFamily.emplace_back(gpu.get<std::string>(), table.m_families.size() - 1);
     }
     return table;
+} catch (const nlohmann::json::exception& error) {
+    throw std::runtime_error(jsonErrorText(error));
 }
 
 const EfficiencyParams& EfficiencyTable::forGpu(const std::string& gpuId) const

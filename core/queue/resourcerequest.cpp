@@ -2,6 +2,7 @@
 // Job resource strings ("2", "0.5", "2(V100)", "1(nvidia,V100)", "8G,0.5") parsed into exact integer units.
 #include "core/queue/resourcerequest.h"
 
+#include "core/io/jsontext.h"
 #include "core/model/gpucatalog.h"
 
 #include <algorithm>
@@ -14,6 +15,8 @@ namespace {
 constexpr long long kMaxGpuCount = 1'000'000;
 constexpr long long kMaxMemoryGiB = 1'000'000;
 constexpr long long kMiBPerGiB = 1024;
+/// Longest vendor or GPU type name: catalog ids are under 40 characters.
+constexpr std::size_t kMaxNameChars = 64;
 
 /// A decimal literal as written: digits, optional '.' and up to three decimals, kept exact in thousandths.
 struct Decimal
@@ -98,6 +101,8 @@ std::string Reader::name(const char* what)
         ++m_pos;
     if (m_pos == start)
         fail(std::string("expected ") + what);
+    if (m_pos - start > kMaxNameChars)
+        fail("name longer than " + std::to_string(kMaxNameChars) + " characters", start);
     return std::string(m_text.substr(start, m_pos - start));
 }
 
@@ -159,7 +164,7 @@ bool sameText(std::string_view a, std::string_view b)
 
 ResourceParseError::ResourceParseError(std::string_view text, std::size_t position, const std::string& problem)
     : std::invalid_argument(
-        "resource \"" + std::string(text) + "\" at position " + std::to_string(position) + ": " + problem)
+        "resource \"" + excerpt(text) + "\" at position " + std::to_string(position) + ": " + problem)
     , m_position(position)
 { }
 
@@ -210,7 +215,7 @@ void checkKnownGpuType(const ResourceRequest& request, const GpuCatalog& catalog
     const auto& gpus = catalog.gpus();
     if (std::none_of(gpus.begin(), gpus.end(), [&](const GpuSpec& gpu) { return acceptsGpu(request, gpu); }))
         throw std::invalid_argument("resource asks for unknown GPU type \""
-            + (request.vendor.empty() ? "" : request.vendor + ",") + request.gpuType + "\"");
+            + excerpt((request.vendor.empty() ? "" : request.vendor + ",") + request.gpuType) + "\"");
 }
 
 } // namespace clusterplanner::core::queue

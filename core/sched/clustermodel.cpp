@@ -2,6 +2,7 @@
 // Cluster model totals, the homogeneous-cluster helper and NVLink index lists.
 #include "core/sched/clustermodel.h"
 
+#include "core/io/jsontext.h"
 #include "core/model/gpucatalog.h"
 
 #include <algorithm>
@@ -12,13 +13,17 @@ namespace clusterplanner::core::sched {
 
 namespace {
 
-int parseIndex(const std::string& part, const std::string& whole)
+int parseIndex(const std::string& part, const std::string& whole, int indexCount)
 {
     int value = 0;
     const auto* end = part.data() + part.size();
     auto [ptr, ec] = std::from_chars(part.data(), end, value);
     if (part.empty() || ec != std::errc() || ptr != end || value < 0)
-        throw std::invalid_argument("\"" + whole + "\": \"" + part + "\" is not a GPU index");
+        throw std::invalid_argument("\"" + excerpt(whole) + "\": \"" + excerpt(part) + "\" is not a GPU index");
+    // Checked here, before a range is expanded: "0-300000000" would otherwise allocate gigabytes first.
+    if (value >= indexCount)
+        throw std::invalid_argument(
+            "GPU " + std::to_string(value) + " is outside 0.." + std::to_string(indexCount - 1));
     return value;
 }
 
@@ -92,8 +97,20 @@ ClusterTotals clusterTotals(const ClusterModel& model, const GpuCatalog& catalog
     return totals;
 }
 
+void checkClusterSize(long long nodes, long long gpus)
+{
+    if (nodes > limits::kMaxClusterNodes)
+        throw std::invalid_argument("the cluster has " + std::to_string(nodes) + " nodes, more than the limit of "
+            + std::to_string(limits::kMaxClusterNodes));
+    if (gpus > limits::kMaxClusterGpus)
+        throw std::invalid_argument("the cluster has " + std::to_string(gpus) + " GPUs, more than the limit of "
+            + std::to_string(limits::kMaxClusterGpus));
+}
+
 ClusterModel homogeneousCluster(const ClusterConfig& config, const GpuCatalog& catalog)
 {
+    const long long perNodeGpus = std::max(1, config.gpusPerNode);
+    checkClusterSize((config.gpuCount + perNodeGpus - 1) / perNodeGpus, config.gpuCount);
     const GpuSpec* gpu = catalog.find(config.gpuId);
     const int domainSize = gpu ? gpu->scaleupDomainGpus : config.gpusPerNode;
     ClusterModel model;
@@ -124,7 +141,7 @@ ClusterModel homogeneousCluster(const ClusterConfig& config, const GpuCatalog& c
     return model;
 }
 
-std::vector<int> parseIndexList(const std::string& text)
+std::vector<int> parseIndexList(const std::string& text, int indexCount)
 {
     std::vector<int> indices;
     std::size_t start = 0;
@@ -133,14 +150,15 @@ std::vector<int> parseIndexList(const std::string& text)
         const std::string part = text.substr(start, comma - start);
         const std::size_t dash = part.find('-');
         if (dash == std::string::npos) {
-            indices.push_back(parseIndex(part, text));
+            indices.push_back(parseIndex(part, text, indexCount));
         } else {
-            const int first = parseIndex(part.substr(0, dash), text);
-            const int last = parseIndex(part.substr(dash + 1), text);
+            const int first = parseIndex(part.substr(0, dash), text, indexCount);
+            const int last = parseIndex(part.substr(dash + 1), text, indexCount);
             if (last < first)
-                throw std::invalid_argument("\"" + text + "\": range \"" + part + "\" runs backwards");
-            for (int i = first; i <= last; ++i)
-                indices.push_back(i);
+                throw std::invalid_argument(
+                    "\"" + excerpt(text) + "\": range \"" + excerpt(part) + "\" runs backwards");
+            for (long long i = first; i <= last; ++i) // 64-bit: last may be INT_MAX when indexCount is
+                indices.push_back(static_cast<int>(i));
         }
         start = comma + 1;
     }

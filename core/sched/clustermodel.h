@@ -2,6 +2,7 @@
 // A heterogeneous cluster for the scheduling simulator: node types, node groups, racks and the scale-out fabric.
 #pragma once
 
+#include "core/io/inputlimits.h"
 #include "core/model/scenario.h"
 
 #include <string>
@@ -77,12 +78,18 @@ struct ClusterTotals
 /// Throws std::invalid_argument naming the group when a node type or a GPU id is unknown.
 ClusterTotals clusterTotals(const ClusterModel& model, const GpuCatalog& catalog);
 
-/// One node type with ClusterConfig's GPU, nodes of gpusPerNode GPUs (the last one smaller if gpuCount is not a
-/// multiple), NVLink domains of the catalog's scale-up domain size, one NIC of nicGbps per GPU.
+/// Throws std::invalid_argument naming the limit when a cluster exceeds limits::kMaxClusterNodes or
+/// limits::kMaxClusterGpus (core/io/inputlimits.h). Counts are 64-bit so that the check itself cannot overflow.
+void checkClusterSize(long long nodes, long long gpus);
+
+/// Throws std::invalid_argument (checkClusterSize) for a cluster beyond the limits. One node type with ClusterConfig's
+/// GPU, nodes of gpusPerNode GPUs (the last one smaller if gpuCount is not a multiple), NVLink domains of the catalog's
+/// scale-up domain size, one NIC of nicGbps per GPU.
 ClusterModel homogeneousCluster(const ClusterConfig& config, const GpuCatalog& catalog);
 
-/// Parses "0-3,5,7" into {0,1,2,3,5,7}; throws std::invalid_argument with the offending part.
-std::vector<int> parseIndexList(const std::string& text);
+/// Parses "0-3,5,7" into {0,1,2,3,5,7}; throws std::invalid_argument with the offending part. Every index must be
+/// below indexCount, checked before a range is expanded.
+std::vector<int> parseIndexList(const std::string& text, int indexCount = limits::kMaxGpusPerNode);
 /// The inverse: consecutive runs become "a-b".
 std::string formatIndexList(const std::vector<int>& indices);
 

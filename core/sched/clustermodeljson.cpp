@@ -3,6 +3,7 @@
 #include "core/sched/clustermodeljson.h"
 
 #include "core/io/jsonfields.h"
+#include "core/io/jsontext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,19 +30,20 @@ std::vector<std::vector<int>> readDomains(const JsonFields& r, int gpus)
     std::vector<std::vector<int>> domains;
     std::vector<int> seen(static_cast<std::size_t>(gpus), 0);
     const json& list = r.array("nvlink_domains");
+    if (list.size() > static_cast<std::size_t>(gpus))
+        r.fail(
+            "nvlink_domains", "has " + std::to_string(list.size()) + " domains for " + std::to_string(gpus) + " GPUs");
     for (std::size_t i = 0; i < list.size(); ++i) {
         const std::string key = "nvlink_domains[" + std::to_string(i) + "]";
         if (!list[i].is_string())
-            r.fail(key, "must be a string such as \"0-3\", got " + list[i].dump());
+            r.fail(key, "must be a string such as \"0-3\", got " + JsonFields::describe(list[i]));
         std::vector<int> domain;
         try {
-            domain = parseIndexList(list[i].get<std::string>());
+            domain = parseIndexList(list[i].get<std::string>(), gpus);
         } catch (const std::invalid_argument& error) {
             r.fail(key, error.what());
         }
         for (int gpu : domain) {
-            if (gpu >= gpus)
-                r.fail(key, "GPU " + std::to_string(gpu) + " is outside 0.." + std::to_string(gpus - 1));
             if (seen[static_cast<std::size_t>(gpu)]++)
                 r.fail(key, "GPU " + std::to_string(gpu) + " is in more than one domain");
         }
@@ -57,7 +59,7 @@ NodeType readNodeType(const JsonFields& r)
     NodeType type;
     type.name = r.nonEmptyText("name", kMaxText);
     type.gpuId = r.nonEmptyText("gpu", kMaxText);
-    type.gpuCount = r.integer("gpus", 1, 1024);
+    type.gpuCount = r.integer("gpus", 1, limits::kMaxGpusPerNode);
     type.nvlinkDomains = readDomains(r, type.gpuCount);
     type.cpuCores = r.integer("cpu_cores", 0, 1'000'000);
     type.memoryGiB = r.number("memory_gib", 0, 1e9);
@@ -78,13 +80,39 @@ FabricKind readFabricKind(const JsonFields& r)
 }
 
 template <typename Read>
-auto readList(const JsonFields& r, const char* key, Read read)
+auto readList(const JsonFields& r, const char* key, std::size_t maxItems, Read read)
 {
     std::vector<decltype(read(r))> items;
     const json& list = r.array(key);
+    if (list.size() > maxItems)
+        r.fail(
+            key, "has " + std::to_string(list.size()) + " entries, more than the limit of " + std::to_string(maxItems));
     for (std::size_t i = 0; i < list.size(); ++i)
         items.push_back(read(r.nested(list[i], r.path(key) + "[" + std::to_string(i) + "]")));
     return items;
+}
+
+/// Every group names a declared type, and the whole cluster stays within the simulator's limits (summed in 64 bits
+/// before any node exists).
+void checkGroups(const JsonFields& r, const ClusterModel& model)
+{
+    if (model.groups.empty())
+        r.fail("node_groups", "must hold at least one group");
+    long long nodes = 0;
+    long long gpus = 0;
+    for (std::size_t i = 0; i < model.groups.size(); ++i) {
+        const NodeType* type = model.findType(model.groups[i].nodeType);
+        if (!type)
+            r.fail("node_groups[" + std::to_string(i) + "].node_type",
+                "names no entry of node_types (\"" + excerpt(model.groups[i].nodeType) + "\")");
+        nodes += model.groups[i].count;
+        gpus += static_cast<long long>(model.groups[i].count) * type->gpuCount;
+    }
+    try {
+        checkClusterSize(nodes, gpus);
+    } catch (const std::invalid_argument& error) {
+        r.fail("node_groups", error.what());
+    }
 }
 
 json nodeTypeToJson(const NodeType& t)
@@ -118,16 +146,11 @@ ClusterModel clusterModelFromJson(const json& object)
     const JsonFields r(object, "cluster", &throwClusterError);
     ClusterModel model;
     model.name = r.nonEmptyText("name", kMaxText);
-    model.nodeTypes = readList(r, "node_types", readNodeType);
-    model.groups = readList(r, "node_groups", [](const JsonFields& g) {
-        return NodeGroup {g.nonEmptyText("node_type", kMaxText), g.integer("count", 1, 10'000'000)};
+    model.nodeTypes = readList(r, "node_types", limits::kMaxNodeTypes, readNodeType);
+    model.groups = readList(r, "node_groups", limits::kMaxNodeGroups, [](const JsonFields& g) {
+        return NodeGroup {g.nonEmptyText("node_type", kMaxText), g.integer("count", 1, limits::kMaxClusterNodes)};
     });
-    for (std::size_t i = 0; i < model.groups.size(); ++i)
-        if (!model.findType(model.groups[i].nodeType))
-            r.fail("node_groups[" + std::to_string(i) + "].node_type",
-                "names no entry of node_types (\"" + model.groups[i].nodeType + "\")");
-    if (model.groups.empty())
-        r.fail("node_groups", "must hold at least one group");
+    checkGroups(r, model);
     model.nodesPerRack = r.integer("nodes_per_rack", 1, 100'000);
     const JsonFields fabric = r.object("fabric");
     model.fabric = readFabricKind(fabric);
@@ -144,12 +167,8 @@ std::string writeClusterFile(const ClusterModel& model)
 
 ClusterModel readClusterFile(const std::string& text)
 {
-    json document;
-    try {
-        document = json::parse(text);
-    } catch (const json::parse_error& error) {
-        throw ClusterFormatError("not valid JSON at byte " + std::to_string(error.byte) + ": " + error.what());
-    }
+    // The caller prefixes the file name.
+    const json document = parseJsonText(text, "", &throwClusterError);
     const JsonFields header(document, "file", &throwClusterError);
     if (header.nonEmptyText("format", kMaxText) != kClusterFormatName)
         header.fail("format", "is not \"" + std::string(kClusterFormatName) + "\": this is not a cluster file");

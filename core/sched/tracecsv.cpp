@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/sched/tracecsv.h"
 
+#include "core/io/jsontext.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -33,6 +35,23 @@ std::vector<std::string> splitCsvLine(const std::string& line)
         cell = first == std::string::npos ? std::string() : cell.substr(first, last - first + 1);
     }
     return cells;
+}
+
+enum class LineRead { Line, End, TooLong };
+
+/// std::getline with a length limit: a file without newlines must not be read into memory whole.
+LineRead readLine(std::istream& in, std::string& line)
+{
+    line.clear();
+    std::streambuf* buffer = in.rdbuf();
+    for (int c = buffer->sbumpc(); c != std::char_traits<char>::eof(); c = buffer->sbumpc()) {
+        if (c == '\n')
+            return LineRead::Line;
+        if (line.size() >= limits::kMaxCsvRowBytes)
+            return LineRead::TooLong;
+        line += static_cast<char>(c);
+    }
+    return line.empty() ? LineRead::End : LineRead::Line;
 }
 
 long long daysFromCivil(long long y, unsigned m, unsigned d)
@@ -77,8 +96,7 @@ CsvReader::CsvReader(std::istream& in, std::string source, std::vector<std::stri
     if (!m_columns.empty())
         return;
     std::string line;
-    while (m_columns.empty() && std::getline(m_in, line)) {
-        ++m_row;
+    while (m_columns.empty() && nextLine(line)) {
         if (line.find_first_not_of(" \t\r") != std::string::npos)
             m_columns = splitCsvLine(line);
     }
@@ -101,8 +119,7 @@ void CsvReader::require(const std::vector<std::string>& columns) const
 bool CsvReader::next()
 {
     std::string line;
-    while (std::getline(m_in, line)) {
-        ++m_row;
+    while (nextLine(line)) {
         if (line.find_first_not_of(" \t\r") == std::string::npos)
             continue;
         m_cells = splitCsvLine(line);
@@ -112,6 +129,18 @@ bool CsvReader::next()
         return true;
     }
     return false;
+}
+
+bool CsvReader::nextLine(std::string& line)
+{
+    const LineRead read = readLine(m_in, line);
+    if (read == LineRead::End)
+        return false;
+    ++m_row;
+    if (read == LineRead::TooLong)
+        throw TraceFormatError(m_source + ": row " + std::to_string(m_row) + " is longer than "
+            + std::to_string(limits::kMaxCsvRowBytes) + " bytes (not a CSV trace?)");
+    return true;
 }
 
 std::size_t CsvReader::index(const std::string& column) const
@@ -135,7 +164,7 @@ double CsvReader::number(const std::string& column) const
     const std::string cell = text(column);
     const auto value = parseNumber(cell);
     if (!value)
-        fail(column, cell.empty() ? "is empty" : "\"" + cell + "\" is not a number");
+        fail(column, cell.empty() ? "is empty" : "\"" + excerpt(cell) + "\" is not a number");
     return *value;
 }
 
@@ -143,8 +172,20 @@ double CsvReader::nonNegative(const std::string& column) const
 {
     const double value = number(column);
     if (value < 0)
-        fail(column, "must not be negative (got " + text(column) + ")");
+        fail(column, "must not be negative (got " + excerpt(text(column)) + ")");
     return value;
+}
+
+long long CsvReader::wholeNumber(const std::string& column, long long min, long long max) const
+{
+    const double value = number(column);
+    if (value != std::floor(value))
+        fail(column, "must be a whole number (got " + excerpt(text(column)) + ")");
+    if (value < static_cast<double>(min))
+        fail(column, "must be at least " + std::to_string(min) + " (got " + excerpt(text(column)) + ")");
+    if (value > static_cast<double>(max))
+        fail(column, "is more than the limit of " + std::to_string(max) + " (got " + excerpt(text(column)) + ")");
+    return static_cast<long long>(value);
 }
 
 double CsvReader::time(const std::string& column) const

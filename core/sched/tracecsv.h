@@ -22,7 +22,8 @@ public:
     /// Throws TraceFormatError when a column is missing from the header.
     void require(const std::vector<std::string>& columns) const;
     bool hasColumn(const std::string& name) const;
-    /// Moves to the next non-empty row; false at the end.
+    /// Moves to the next non-empty row; false at the end. Throws TraceFormatError for a row longer than
+    /// limits::kMaxCsvRowBytes, found before more of it is read.
     bool next();
     int row() const { return m_row; }
 
@@ -30,12 +31,16 @@ public:
     bool isEmpty(const std::string& column) const { return text(column).empty(); }
     double number(const std::string& column) const;
     double nonNegative(const std::string& column) const;
+    /// A whole number in [min, max], checked as a double before it is converted (1e10 GPUs is "more than the
+    /// limit", never a wrapped int).
+    long long wholeNumber(const std::string& column, long long min, long long max) const;
     /// A number, or a "YYYY-MM-DD HH:MM:SS" date-time (UTC) converted to seconds since 1970.
     double time(const std::string& column) const;
 
     [[noreturn]] void fail(const std::string& column, const std::string& problem) const;
 
 private:
+    bool nextLine(std::string& line);
     std::size_t index(const std::string& column) const;
 
     std::istream& m_in;

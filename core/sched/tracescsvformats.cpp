@@ -55,10 +55,8 @@ Workload readTiresiasTrace(std::istream& in, const TraceOptions& options)
     Workload jobs;
     while (csv.next()) {
         Job job;
-        job.id = static_cast<int>(csv.nonNegative("job_id"));
-        job.gpus = static_cast<int>(csv.nonNegative("num_gpu"));
-        if (job.gpus < 1 || job.gpus != csv.number("num_gpu"))
-            csv.fail("num_gpu", "must be a whole number of GPUs ≥ 1 (got " + csv.text("num_gpu") + ")");
+        job.id = static_cast<int>(csv.wholeNumber("job_id", 0, limits::kMaxJobId));
+        job.gpus = static_cast<int>(csv.wholeNumber("num_gpu", 1, limits::kMaxJobGpus));
         checkGpus(options, job.gpus, csv.row(), "num_gpu");
         job.submitS = csv.nonNegative("submit_time");
         job.durationS = csv.nonNegative("duration");
@@ -76,9 +74,7 @@ Workload readHeliosTrace(std::istream& in, const TraceOptions& options)
     UserIndex users;
     Workload jobs;
     while (csv.next()) {
-        const double gpus = csv.nonNegative("gpu_num");
-        if (gpus != std::floor(gpus))
-            csv.fail("gpu_num", "must be a whole number (got " + csv.text("gpu_num") + ")");
+        const long long gpus = csv.wholeNumber("gpu_num", 0, limits::kMaxJobGpus);
         if (gpus == 0)
             continue;
         Job job;

@@ -81,6 +81,11 @@ Workload readPaiTrace(std::istream& jobTable, std::istream& taskTable, const Tra
             job.gpus = 0;
             job.gpuMilli = std::clamp(static_cast<int>(std::lround(d.gpus * 1000)), 1, 999);
         } else {
+            // Checked as a double: Σ inst_num·plan_gpu may exceed int (or be infinite) before the cast.
+            if (!(d.gpus <= static_cast<double>(limits::kMaxJobGpus)))
+                csv.fail("job_name",
+                    "its tasks ask for more than the limit of " + std::to_string(limits::kMaxJobGpus)
+                        + " GPUs (Σ inst_num·plan_gpu/100)");
             job.gpus = static_cast<int>(std::ceil(d.gpus - 1e-9));
             checkGpus(options, job.gpus, csv.row(), "job_name (Σ plan_gpu of its tasks)");
         }

@@ -4,13 +4,44 @@
 #include "core/sched/traces.h"
 #include "core/sched/tracesupport.h"
 
+#include "core/io/jsonfields.h"
+#include "core/io/jsontext.h"
+
 #include <nlohmann/json.hpp>
+
+#include <iterator>
 
 namespace clusterplanner::core::sched {
 
 namespace {
 
 using nlohmann::json;
+
+[[noreturn]] void throwTraceError(const std::string& message)
+{
+    throw TraceFormatError(message);
+}
+
+/// The whole stream, refused once it passes limits::kMaxTraceJsonBytes (checked while reading, not after).
+std::string readLimited(std::istream& in, const std::string& source)
+{
+    std::string text;
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+        text.append(chunk, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > limits::kMaxTraceJsonBytes)
+            throw TraceFormatError(source + ": the file is larger than the limit of "
+                + std::to_string(limits::kMaxTraceJsonBytes) + " bytes");
+    }
+    return text;
+}
+
+/// A string field for messages and user names; a missing or non-string value gives `fallback`.
+std::string textOr(const json& entry, const char* key, const std::string& fallback)
+{
+    const auto it = entry.find(key);
+    return it != entry.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
 
 struct PhillyJob
 {
@@ -21,7 +52,7 @@ struct PhillyJob
     [[noreturn]] void fail(const std::string& field, const std::string& problem) const
     {
         throw TraceFormatError(options.source + ": job " + std::to_string(index + 1) + " ("
-            + entry.value("jobid", std::string("no jobid")) + "), field " + field + ": " + problem);
+            + excerpt(textOr(entry, "jobid", "no jobid")) + "), field " + field + ": " + problem);
     }
 
     /// A time field; std::nullopt for Philly's "None" (the attempt never started or ended).
@@ -36,22 +67,29 @@ struct PhillyJob
             return it->get<double>();
         auto parsed = it->is_string() ? parseDateTime(it->get<std::string>()) : std::nullopt;
         if (!parsed)
-            fail(path, "\"" + it->dump() + "\" is not a date-time (YYYY-MM-DD HH:MM:SS)");
+            fail(path, JsonFields::describe(*it) + " is not a date-time (YYYY-MM-DD HH:MM:SS)");
         return parsed;
     }
 
     int gpusOf(const json& attempt, const std::string& path) const
     {
-        int gpus = 0;
-        const json& detail = attempt.contains("detail") ? attempt["detail"] : json::array();
-        if (!detail.is_array())
+        // Found by reference: a `?:` with a temporary on one side would copy the whole subtree.
+        const auto detail = attempt.is_object() ? attempt.find("detail") : attempt.end();
+        if (detail == attempt.end())
+            return 0;
+        if (!detail->is_array())
             fail(path + ".detail", "must be an array");
-        for (const json& machine : detail) {
-            if (!machine.is_object() || !machine.contains("gpus") || !machine["gpus"].is_array())
+        std::size_t gpus = 0;
+        for (const json& machine : *detail) {
+            const auto list = machine.is_object() ? machine.find("gpus") : machine.end();
+            if (list == machine.end() || !list->is_array())
                 fail(path + ".detail", "each entry needs a gpus array");
-            gpus += static_cast<int>(machine["gpus"].size());
+            gpus += list->size();
         }
-        return gpus;
+        if (gpus > static_cast<std::size_t>(limits::kMaxJobGpus))
+            fail(path + ".detail",
+                std::to_string(gpus) + " GPUs is more than the limit of " + std::to_string(limits::kMaxJobGpus));
+        return static_cast<int>(gpus);
     }
 };
 
@@ -59,12 +97,8 @@ struct PhillyJob
 
 Workload readPhillyTrace(std::istream& in, const TraceOptions& options)
 {
-    json document;
-    try {
-        document = json::parse(in);
-    } catch (const json::parse_error& error) {
-        throw TraceFormatError(options.source + ": not valid JSON at byte " + std::to_string(error.byte));
-    }
+    const json document
+        = parseJsonText(readLimited(in, options.source), options.source, &throwTraceError, limits::kMaxTraceJsonBytes);
     if (!document.is_array())
         throw TraceFormatError(options.source + ": expected a JSON array of jobs");
     UserIndex users;
@@ -91,7 +125,7 @@ Workload readPhillyTrace(std::istream& in, const TraceOptions& options)
         checkGpus(options, gpus, static_cast<int>(i + 1), "gpus");
         Job job;
         job.id = static_cast<int>(jobs.size());
-        job.user = users.of(entry.value("user", std::string()));
+        job.user = users.of(textOr(entry, "user", ""));
         job.gpus = gpus;
         job.submitS = *submit;
         job.durationS = *end - *first;

@@ -2,6 +2,7 @@
 // Helpers shared by the trace importers (private to core/sched).
 #pragma once
 
+#include "core/io/inputlimits.h"
 #include "core/sched/traces.h"
 
 #include <map>

@@ -2,6 +2,7 @@
 // Reading and writing scenario files with library tags, and finding them in a folder.
 #include "core/store/libraryfile.h"
 
+#include "core/io/inputlimits.h"
 #include "core/io/scenariojson.h"
 
 #include <nlohmann/json.hpp>
@@ -28,10 +29,15 @@ std::vector<std::string> readTags(const nlohmann::json& document)
         return {};
     if (!it->is_array())
         throw ScenarioFormatError("tags: must be an array of strings");
+    if (it->size() > limits::kMaxTags)
+        throw ScenarioFormatError("tags: more than " + std::to_string(limits::kMaxTags) + " tags");
     std::vector<std::string> tags;
     for (std::size_t i = 0; i < it->size(); ++i) {
         if (!(*it)[i].is_string())
             throw ScenarioFormatError("tags[" + std::to_string(i) + "]: must be a string");
+        if ((*it)[i].get_ref<const std::string&>().size() > limits::kMaxTagChars)
+            throw ScenarioFormatError(
+                "tags[" + std::to_string(i) + "]: longer than " + std::to_string(limits::kMaxTagChars) + " characters");
         tags.push_back((*it)[i].get<std::string>());
     }
     return normalizedTags(std::move(tags));
@@ -67,6 +73,10 @@ LibraryFile loadLibraryFile(const std::string& path)
     std::ifstream stream(path, std::ios::binary);
     if (!stream)
         throw std::runtime_error(path + ": cannot be read (missing or no permission)");
+    std::error_code sizeError;
+    if (const auto bytes = fs::file_size(path, sizeError); !sizeError && bytes > limits::kMaxDocumentBytes)
+        throw ScenarioFormatError(path + ": the file has " + std::to_string(bytes) + " bytes, more than the limit of "
+            + std::to_string(limits::kMaxDocumentBytes));
     std::ostringstream text;
     text << stream.rdbuf();
     try {

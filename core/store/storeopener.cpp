@@ -126,10 +126,12 @@ void StoreOpener::checkLocation(bool existed) const
             throw StoreError(StoreProblem::CannotOpen,
                 "its folder " + folder.string() + " cannot be created (" + error.message() + ")");
     }
+    // A bare file name has an empty parent: name the working folder it stands for, never a blank.
+    const std::string shown = folder.empty() ? fs::absolute(path, error).parent_path().string() : folder.string();
     if (!isWritable(folder))
         throw StoreError(StoreProblem::ReadOnly,
-            existed ? "its folder " + folder.string() + " is read-only"
-                    : "its folder " + folder.string() + " is read-only, so no library can be created there");
+            existed ? "its folder " + shown + " is read-only"
+                    : "its folder " + shown + " is read-only, so no library can be created there");
     if (existed && !isWritable(path))
         throw StoreError(StoreProblem::ReadOnly, "the file is read-only");
 }

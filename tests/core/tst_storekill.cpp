@@ -2,6 +2,7 @@
 // Crash safety: a writer process SIGKILLed at random moments never damages the library or loses a committed save.
 #include "core/store/scenariostore.h"
 #include "tests/core/storetesthelpers.h"
+#include "tests/sanitizerscale.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -72,7 +73,9 @@ private Q_SLOTS:
         const auto path = pathIn(dir, "library.sqlite");
         openStore(path); // created up front: the rounds test writes, not creation
         std::mt19937 random(20250611); // fixed seed: the same kill moments on every run
-        std::uniform_int_distribution<int> delayUs(500, 25'000);
+        // Kill moments stretch with the sanitizer slowdown, so that writers still commit between kills under ASan.
+        const int scale = clusterplanner::test::kTimingScale;
+        std::uniform_int_distribution<int> delayUs(500 * scale, 25'000 * scale);
         const int rounds = 100;
         int kills = 0;
         std::vector<Report> reports;
