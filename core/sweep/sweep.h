@@ -2,7 +2,9 @@
 // Exhaustive, multi-threaded, cancellable search over parallel layouts, streaming results as they come.
 #pragma once
 
+#include "core/sweep/layoutresult.h"
 #include "core/sweep/layoutspace.h"
+#include "core/sweep/sweepreducer.h"
 
 #include <cstdint>
 #include <functional>
@@ -13,23 +15,6 @@
 
 namespace clusterplanner::core {
 
-/// Figures of one evaluated layout. Time and cost fields are meaningful only when valid.
-struct LayoutResult
-{
-    LayoutCandidate candidate;
-    bool valid = false;
-    std::uint32_t problems = 0; ///< bitmask of the layout check's violations (0 when valid)
-    bool fits = false;
-    double peakMemoryGiB = 0;
-    double capacityGiB = 0;
-    double stepTimeS = 0;
-    double tokensPerSPerGpu = 0;
-    double mfu = 0;
-    double costPerMTokensUsd = 0;
-
-    double headroomGiB() const { return capacityGiB - peakMemoryGiB; }
-};
-
 /// Evaluates candidates of one scenario; built once per sweep so that per-model constants are precomputed.
 /// evaluate() is called concurrently from several threads and must not modify shared state.
 class LayoutEvaluator
@@ -39,15 +24,15 @@ public:
     virtual LayoutResult evaluate(const LayoutCandidate& candidate) const = 0;
 };
 
-enum class SweepObjective { TokensPerSecond, CostPerToken, Balanced };
-
 struct SweepSpec
 {
     SweepConstraints constraints;
     SweepObjective objective = SweepObjective::TokensPerSecond;
     int topCount = 20;
     int threads = 0; ///< 0 = std::thread::hardware_concurrency()
-    bool keepAll = true; ///< keep every result (the grid explorer needs them), not only the top and the front
+    /// Also keep every result in `all` (memory grows with the space: ~120 bytes a layout). Off, a sweep keeps only
+    /// what the reducers keep; a caller that wants every row takes the batches the progress callback streams.
+    bool keepAll = false;
 };
 
 struct SweepSummary
@@ -62,21 +47,19 @@ struct SweepSummary
 struct SweepResult
 {
     SweepSummary summary;
-    std::vector<LayoutResult> top; ///< best fitting layouts by the objective, best first
+    std::vector<LayoutResult> top; ///< best fitting layouts by the objective, best first (ties: enumeration order)
     std::vector<LayoutResult> pareto; ///< fitting layouts no other beats in both memory headroom and throughput
     std::vector<LayoutResult> all; ///< every evaluated layout (when keepAll), in enumeration order
     bool cancelled = false;
 };
 
-/// Called from worker threads (serialised): the fraction done and the batch just evaluated.
+/// Called from worker threads (serialised): the fraction done and the batch just evaluated. The batch lives only
+/// for the call: copy what must outlive it.
 using SweepProgress = std::function<void(double fraction, std::span<const LayoutResult> batch)>;
 
-/// Score used for ranking (higher is better).
-double sweepScore(const LayoutResult& result, SweepObjective objective);
-
-/// Fitting results on the Pareto front of (headroom, tokens/s), by decreasing headroom.
-std::vector<LayoutResult> paretoFront(const std::vector<LayoutResult>& results);
-
+/// Evaluates every candidate on spec.threads threads, each reducing its results on its own (SweepReducer), merged
+/// at the end. An exception thrown by the evaluator or the progress callback stops every worker and is rethrown
+/// here, in the calling thread, once all have stopped.
 SweepResult runSweep(const Scenario& scenario, const SweepSpec& spec, const LayoutEvaluator& evaluator,
     std::stop_token stop = {}, const SweepProgress& progress = {});
 

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/modelpresets.h"
+#include "core/sweep/layoutevaluator.h"
 #include "core/sweep/sweep.h"
 
 #include <QTest>
 
+#include <algorithm>
+#include <numeric>
+#include <random>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 using namespace clusterplanner::core;
@@ -39,6 +44,66 @@ public:
         return r;
     }
 };
+
+/// Throws on one candidate, to check that a failing worker neither kills the process nor is lost.
+class ThrowingEvaluator : public FakeEvaluator
+{
+public:
+    LayoutResult evaluate(const LayoutCandidate& c) const override
+    {
+        if (c.layout.tp == 4 && c.layout.pp == 2 && c.microBatch == 2)
+            throw std::runtime_error("evaluator broke");
+        return FakeEvaluator::evaluate(c);
+    }
+};
+
+Scenario smallSpace()
+{
+    Scenario s = gpt3On1024();
+    s.cluster.gpuCount = 64;
+    s.training.globalBatch = 256;
+    return s;
+}
+
+/// The reference the streaming reducers must match: keep everything, stable-sort by score (equal scores keep
+/// enumeration order), take the first n.
+std::vector<LayoutResult> bruteForceTop(const std::vector<LayoutResult>& all, SweepObjective objective, int n)
+{
+    std::vector<LayoutResult> fitting;
+    std::copy_if(all.begin(), all.end(), std::back_inserter(fitting), [](const auto& r) { return r.valid && r.fits; });
+    std::stable_sort(fitting.begin(), fitting.end(),
+        [&](const auto& a, const auto& b) { return sweepScore(a, objective) > sweepScore(b, objective); });
+    fitting.resize(std::min<std::size_t>(fitting.size(), std::size_t(n)));
+    return fitting;
+}
+
+/// Every fitting result that no other beats in headroom and throughput (of exact duplicates, the first), by
+/// pairwise comparison: quadratic, written from the definition rather than from the reducer.
+std::vector<LayoutResult> bruteForceFront(const std::vector<LayoutResult>& all)
+{
+    std::vector<LayoutResult> front;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const auto& r = all[i];
+        bool beaten = !(r.valid && r.fits);
+        for (std::size_t j = 0; j < all.size() && !beaten; ++j) {
+            const auto& q = all[j];
+            const bool atLeast = q.headroomGiB() >= r.headroomGiB() && q.tokensPerSPerGpu >= r.tokensPerSPerGpu;
+            const bool strictly = q.headroomGiB() > r.headroomGiB() || q.tokensPerSPerGpu > r.tokensPerSPerGpu;
+            beaten = j != i && q.valid && q.fits && atLeast && (strictly || j < i);
+        }
+        if (!beaten)
+            front.push_back(r);
+    }
+    std::sort(
+        front.begin(), front.end(), [](const auto& a, const auto& b) { return a.headroomGiB() > b.headroomGiB(); });
+    return front;
+}
+
+bool sameCandidates(const std::vector<LayoutResult>& a, const std::vector<LayoutResult>& b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+        [](const auto& x, const auto& y) { return x.candidate == y.candidate; });
+}
 
 } // namespace
 
@@ -175,6 +240,7 @@ private Q_SLOTS:
     {
         SweepSpec spec;
         spec.threads = 1;
+        spec.keepAll = true;
         std::stop_source stop;
         const auto result = runSweep(
             gpt3On1024(), spec, FakeEvaluator(), stop.get_token(), [&](double, auto) { stop.request_stop(); });
@@ -183,6 +249,79 @@ private Q_SLOTS:
         QVERIFY(
             result.summary.evaluated < static_cast<long long>(enumerateLayouts(gpt3On1024(), spec.constraints).size()));
         QCOMPARE(static_cast<long long>(result.all.size()), result.summary.evaluated);
+    }
+
+    void streamingMatchesKeepingEverything_data()
+    {
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<int>("objective");
+        for (int threads : {1, 2, 3})
+            for (int objective : {0, 1, 2})
+                QTest::addRow("%d threads, objective %d", threads, objective) << threads << objective;
+    }
+
+    void streamingMatchesKeepingEverything()
+    {
+        // The fake evaluator ignores recompute, ZeRO, schedule and rank order: many exact ties, so the
+        // enumeration-order tie-break is exercised, with every thread count giving the same answer.
+        QFETCH(int, threads);
+        QFETCH(int, objective);
+        SweepSpec spec;
+        spec.threads = threads;
+        spec.objective = SweepObjective(objective);
+        spec.topCount = 50;
+        spec.keepAll = true;
+        const auto result = runSweep(smallSpace(), spec, FakeEvaluator());
+        QVERIFY(result.all.size() > 2 * 2048); // more than one chunk per thread
+        QVERIFY(sameCandidates(result.top, bruteForceTop(result.all, spec.objective, spec.topCount)));
+        QVERIFY(sameCandidates(result.pareto, bruteForceFront(result.all)));
+        QVERIFY(result.pareto.size() > 1);
+    }
+
+    void realEvaluatorMatchesKeepingEverything()
+    {
+        // The engine's own figures on a small space: top 20 and the front equal the keep-everything reference.
+        const Scenario s = smallSpace();
+        const TrainingLayoutEvaluator evaluator(s);
+        SweepSpec spec;
+        spec.threads = 2;
+        spec.keepAll = true;
+        const auto result = runSweep(s, spec, evaluator);
+        QVERIFY(result.summary.fitting > spec.topCount);
+        QVERIFY(sameCandidates(result.top, bruteForceTop(result.all, spec.objective, spec.topCount)));
+        QVERIFY(sameCandidates(result.pareto, bruteForceFront(result.all)));
+    }
+
+    void reducerIgnoresArrivalOrderAndSplit()
+    {
+        std::vector<LayoutResult> all;
+        for (const auto& c : enumerateLayouts(smallSpace(), {}))
+            all.push_back(FakeEvaluator().evaluate(c));
+        SweepReducer inOrder(SweepObjective::Balanced, 30);
+        for (std::size_t i = 0; i < all.size(); ++i)
+            inOrder.add(all[i], i);
+        std::vector<std::size_t> order(all.size());
+        std::iota(order.begin(), order.end(), std::size_t(0));
+        std::shuffle(order.begin(), order.end(), std::mt19937(11));
+        std::vector<SweepReducer> parts(3, SweepReducer(SweepObjective::Balanced, 30));
+        for (std::size_t k = 0; k < order.size(); ++k)
+            parts[k % parts.size()].add(all[order[k]], order[k]);
+        parts[2].merge(parts[0]);
+        parts[2].merge(parts[1]);
+        QCOMPARE(parts[2].counts().evaluated, inOrder.counts().evaluated);
+        QCOMPARE(parts[2].counts().fitting, inOrder.counts().fitting);
+        QVERIFY(sameCandidates(parts[2].top(), inOrder.top()));
+        QVERIFY(sameCandidates(parts[2].pareto(), inOrder.pareto()));
+    }
+
+    void workerFailureReachesTheCaller()
+    {
+        SweepSpec spec;
+        spec.threads = 2;
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, runSweep(gpt3On1024(), spec, ThrowingEvaluator()));
+        // The progress callback may fail too (a full GUI queue, say): the same path.
+        QVERIFY_THROWS_EXCEPTION(std::logic_error,
+            runSweep(gpt3On1024(), spec, FakeEvaluator(), {}, [](double, auto) { throw std::logic_error("full"); }));
     }
 };
 

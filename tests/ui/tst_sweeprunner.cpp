@@ -6,6 +6,9 @@
 #include <QTest>
 #include <QTimer>
 
+#include <atomic>
+#include <stdexcept>
+
 using namespace clusterplanner;
 using namespace clusterplanner::ui;
 
@@ -30,6 +33,41 @@ public:
         return r;
     }
 };
+
+/// Counts evaluations and live evaluators (a worker destroys its evaluator as it ends, so none alive means no
+/// worker runs), and makes the evaluator throw after a given number of evaluations.
+struct Probe
+{
+    std::atomic<long long> evaluated {0};
+    std::atomic<int> liveEvaluators {0};
+    long long throwAfter = -1;
+};
+
+class ProbeEvaluator : public SlowEvaluator
+{
+public:
+    explicit ProbeEvaluator(Probe& probe)
+        : m_probe(probe)
+    {
+        ++m_probe.liveEvaluators;
+    }
+    ~ProbeEvaluator() override { --m_probe.liveEvaluators; }
+
+    core::LayoutResult evaluate(const core::LayoutCandidate& c) const override
+    {
+        if (m_probe.evaluated.fetch_add(1) == m_probe.throwAfter)
+            throw std::runtime_error("evaluator broke");
+        return SlowEvaluator::evaluate(c);
+    }
+
+private:
+    Probe& m_probe;
+};
+
+EvaluatorFactory probeFactory(Probe& probe)
+{
+    return [&probe](const core::Scenario&) { return std::make_unique<ProbeEvaluator>(probe); };
+}
 
 core::Scenario bigScenario()
 {
@@ -82,6 +120,89 @@ private Q_SLOTS:
         QCOMPARE(finished.count(), 1);
         QCOMPARE(finished.first().at(0).toULongLong(), quint64(2));
         QVERIFY(!revisionsSeen.contains(1));
+    }
+
+    void cancelStopsTheWorkerAndItsSignals()
+    {
+        Probe probe;
+        SweepRunner runner(probeFactory(probe));
+        QSignalSpy batches(&runner, &SweepRunner::resultsAvailable);
+        QSignalSpy finished(&runner, &SweepRunner::finished);
+        runner.start(bigScenario(), core::SweepSpec {}, 1);
+        QVERIFY(batches.wait(60000));
+        runner.cancel();
+        QVERIFY(!runner.isRunning());
+        const qsizetype batchesAtCancel = batches.count();
+        // The worker ends within a chunk: its evaluator is destroyed long before the sweep could have finished.
+        QTRY_COMPARE_WITH_TIMEOUT(probe.liveEvaluators.load(), 0, 10000);
+        const long long evaluatedAtStop = probe.evaluated;
+        QTest::qWait(100); // let whatever the worker posted before it stopped arrive
+        QCOMPARE(batches.count(), batchesAtCancel);
+        QCOMPARE(finished.count(), 0);
+        QCOMPARE(probe.evaluated.load(), evaluatedAtStop);
+        QVERIFY(evaluatedAtStop < static_cast<long long>(core::enumerateLayouts(bigScenario(), {}).size()));
+    }
+
+    void evaluatorFailureIsForwarded()
+    {
+        Probe probe;
+        probe.throwAfter = 5000; // mid-run, after some batches may have streamed
+        SweepRunner runner(probeFactory(probe));
+        QSignalSpy failed(&runner, &SweepRunner::failed);
+        QSignalSpy finished(&runner, &SweepRunner::finished);
+        runner.start(bigScenario(), core::SweepSpec {}, 4);
+        QVERIFY(failed.wait(60000));
+        QCOMPARE(failed.first().at(0).toString(), QStringLiteral("evaluator broke"));
+        QCOMPARE(failed.first().at(1).toULongLong(), quint64(4));
+        QVERIFY(!runner.isRunning());
+        QTest::qWait(50);
+        QCOMPARE(finished.count(), 0);
+    }
+
+    void factoryFailureIsForwarded()
+    {
+        SweepRunner throwing([](const core::Scenario&) -> std::unique_ptr<core::LayoutEvaluator> {
+            throw std::invalid_argument("cluster.gpu: unknown GPU type");
+        });
+        QSignalSpy failed(&throwing, &SweepRunner::failed);
+        throwing.start(bigScenario(), core::SweepSpec {}, 5);
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(failed.first().at(0).toString(), QStringLiteral("cluster.gpu: unknown GPU type"));
+        SweepRunner empty([](const core::Scenario&) { return std::unique_ptr<core::LayoutEvaluator>(); });
+        QSignalSpy emptyFailed(&empty, &SweepRunner::failed);
+        empty.start(bigScenario(), core::SweepSpec {}, 6);
+        QVERIFY(emptyFailed.wait(10000));
+        QVERIFY(!emptyFailed.first().at(0).toString().isEmpty());
+    }
+
+    void destructionMidRunWaitsForTheWorkers()
+    {
+        Probe probe;
+        auto* runner = new SweepRunner(probeFactory(probe));
+        QSignalSpy batches(runner, &SweepRunner::resultsAvailable);
+        runner->start(bigScenario(), core::SweepSpec {}, 1);
+        runner->start(bigScenario(), core::SweepSpec {}, 2); // a cancelled worker may still run too
+        QVERIFY(batches.wait(60000));
+        delete runner;
+        // Both workers ended inside the destructor: the probe (which outlives the runner here, but would not in
+        // a panel) is no longer touched, and calls the workers posted went with the runner.
+        QCOMPARE(probe.liveEvaluators.load(), 0);
+        const long long evaluated = probe.evaluated;
+        QTest::qWait(100);
+        QCOMPARE(probe.evaluated.load(), evaluated);
+    }
+
+    void destructionRightAfterStart()
+    {
+        Probe probe;
+        {
+            SweepRunner runner(probeFactory(probe));
+            runner.start(bigScenario(), core::SweepSpec {}, 1);
+        }
+        QCOMPARE(probe.liveEvaluators.load(), 0);
+        const long long evaluated = probe.evaluated;
+        QTest::qWait(50);
+        QCOMPARE(probe.evaluated.load(), evaluated);
     }
 
     void guiThreadStaysResponsive()

@@ -2,29 +2,35 @@
 #include "ui/sweep/sweeprunner.h"
 
 #include <QElapsedTimer>
-#include <QPromise>
 #include <QtConcurrent>
+
+#include <stdexcept>
+#include <utility>
 
 namespace clusterplanner::ui {
 
-namespace {
+/// One started sweep, shared by the runner and its worker. The runner forgets it when the sweep is cancelled or
+/// superseded; what the worker still posts for it is then recognised by address and dropped.
+struct SweepRun
+{
+    std::stop_source stop;
+};
 
-constexpr qint64 kFlushIntervalMs = 40; // ~25 updates/s: smooth, without flooding the GUI thread
-
-/// Collects streamed results in the worker and hands them to the promise a few times per second.
-class BatchForwarder
+/// The worker's side: collects streamed results and posts them to the runner a few times per second. A posted
+/// call runs in the runner's thread and only while the runner lives (Qt drops pending calls with their context
+/// object); the runner waits for its workers before it dies, so the raw pointer is valid for the worker's life.
+class SweepPoster
 {
 public:
-    explicit BatchForwarder(QPromise<LayoutBatch>& promise)
-        : m_promise(promise)
+    SweepPoster(SweepRunner* runner, std::shared_ptr<SweepRun> run)
+        : m_runner(runner)
+        , m_run(std::move(run))
     {
         m_clock.start();
     }
 
-    void add(double fraction, std::span<const core::LayoutResult> batch, std::stop_source& stop)
+    void add(double fraction, std::span<const core::LayoutResult> batch)
     {
-        if (m_promise.isCanceled())
-            stop.request_stop();
         m_pending.append(LayoutBatch(batch.begin(), batch.end()));
         m_fraction = fraction;
         if (m_clock.elapsed() >= kFlushIntervalMs)
@@ -33,33 +39,60 @@ public:
 
     void flush()
     {
-        m_promise.setProgressValue(int(m_fraction * 1000));
-        if (!m_pending.isEmpty())
-            m_promise.addResult(std::move(m_pending));
-        m_pending = {};
+        post([batch = std::exchange(m_pending, {}), permille = int(m_fraction * 1000)](
+                 SweepRunner* runner, const SweepRun* run) { runner->deliverBatch(run, batch, permille); });
         m_clock.restart();
     }
 
+    void finish(core::SweepResult result)
+    {
+        post([result = std::make_shared<core::SweepResult>(std::move(result))](
+                 SweepRunner* runner, const SweepRun* run) { runner->deliverResult(run, result); });
+    }
+
+    void fail(const QString& message)
+    {
+        post([message](SweepRunner* runner, const SweepRun* run) { runner->deliverFailure(run, message); });
+    }
+
 private:
-    QPromise<LayoutBatch>& m_promise;
+    static constexpr qint64 kFlushIntervalMs = 40; // ~25 updates/s: smooth, without flooding the GUI thread
+
+    template <typename Call>
+    void post(Call call)
+    {
+        // The shared pointer keeps the run's address from being reused while a call for it is pending.
+        QMetaObject::invokeMethod(
+            m_runner, [runner = m_runner, run = m_run, call = std::move(call)] { call(runner, run.get()); },
+            Qt::QueuedConnection);
+    }
+
+    SweepRunner* m_runner;
+    std::shared_ptr<SweepRun> m_run;
     LayoutBatch m_pending;
     double m_fraction = 0;
     QElapsedTimer m_clock;
 };
 
-void runInWorker(QPromise<LayoutBatch>& promise, const EvaluatorFactory& factory, const core::Scenario& scenario,
-    const core::SweepSpec& spec, const std::shared_ptr<core::SweepResult>& out, const std::shared_ptr<QString>& error)
+namespace {
+
+void runInWorker(SweepPoster& poster, const EvaluatorFactory& factory, const core::Scenario& scenario,
+    const core::SweepSpec& spec, std::stop_token stop)
 {
+    if (stop.stop_requested())
+        return; // cancelled before the pool started it (or run by waitForFinished in a dying runner)
     try {
-        promise.setProgressRange(0, 1000);
         const auto evaluator = factory(scenario);
-        std::stop_source stop;
-        BatchForwarder forwarder(promise);
-        *out = core::runSweep(scenario, spec, *evaluator, stop.get_token(),
-            [&](double fraction, auto batch) { forwarder.add(fraction, batch, stop); });
-        forwarder.flush();
+        if (!evaluator)
+            throw std::runtime_error("no layout evaluator for this scenario");
+        auto result = core::runSweep(
+            scenario, spec, *evaluator, stop, [&](double fraction, auto batch) { poster.add(fraction, batch); });
+        poster.flush();
+        poster.finish(std::move(result));
     } catch (const std::exception& exception) {
-        *error = QString::fromUtf8(exception.what());
+        poster.fail(QString::fromUtf8(exception.what()));
+    } catch (...) {
+        poster.fail(QStringLiteral("unknown error in the sweep"));
     }
 }
 
@@ -75,59 +108,57 @@ SweepRunner::SweepRunner(EvaluatorFactory factory, QObject* parent)
 SweepRunner::~SweepRunner()
 {
     cancel();
-    if (m_watcher)
-        m_watcher->waitForFinished();
+    // Workers post to this object and read the factory: none may outlive it.
+    for (QFuture<void>& worker : m_workers)
+        worker.waitForFinished();
 }
 
 void SweepRunner::start(const core::Scenario& scenario, const core::SweepSpec& spec, quint64 revision)
 {
     cancel();
+    m_workers.removeIf([](const QFuture<void>& worker) { return worker.isFinished(); });
     m_revision = revision;
-    m_pending = std::make_shared<core::SweepResult>();
-    m_error = std::make_shared<QString>();
-    // A fresh watcher per run: signals of a cancelled run can never be mistaken for the new one's.
-    m_watcher = new QFutureWatcher<LayoutBatch>(this);
-    connect(m_watcher, &QFutureWatcherBase::resultsReadyAt, this, &SweepRunner::onResultsReady);
-    connect(m_watcher, &QFutureWatcherBase::finished, this, &SweepRunner::onFinished);
-    connect(m_watcher, &QFutureWatcherBase::progressValueChanged, this,
-        [this](int value) { Q_EMIT progress(value, m_revision); });
-    m_watcher->setFuture(QtConcurrent::run(runInWorker, m_factory, scenario, spec, m_pending, m_error));
+    m_current = std::make_shared<SweepRun>();
+    m_workers.append(QtConcurrent::run(
+        [this, run = m_current, factory = m_factory, scenario, spec, stop = m_current->stop.get_token()] {
+            SweepPoster poster(this, run);
+            runInWorker(poster, factory, scenario, spec, stop);
+        }));
     Q_EMIT started(revision);
 }
 
 void SweepRunner::cancel()
 {
-    if (!m_watcher)
+    if (!m_current)
         return;
-    m_watcher->disconnect(this);
-    m_watcher->cancel();
-    // The old watcher deletes itself once its worker notices the cancel; nothing of it reaches us any more.
-    auto* old = m_watcher;
-    connect(old, &QFutureWatcherBase::finished, old, &QObject::deleteLater);
-    if (old->isFinished())
-        old->deleteLater();
-    m_watcher = nullptr;
+    m_current->stop.request_stop();
+    m_current.reset();
 }
 
-bool SweepRunner::isRunning() const
+void SweepRunner::deliverBatch(const SweepRun* run, const LayoutBatch& batch, int permille)
 {
-    return m_watcher && m_watcher->isRunning();
+    if (run != m_current.get())
+        return; // a cancelled or superseded sweep
+    Q_EMIT progress(permille, m_revision);
+    if (!batch.isEmpty())
+        Q_EMIT resultsAvailable(batch, m_revision);
 }
 
-void SweepRunner::onResultsReady(int begin, int end)
+void SweepRunner::deliverResult(const SweepRun* run, const std::shared_ptr<core::SweepResult>& result)
 {
-    for (int i = begin; i < end; ++i)
-        Q_EMIT resultsAvailable(m_watcher->resultAt(i), m_revision);
-}
-
-void SweepRunner::onFinished()
-{
-    if (!m_error->isEmpty()) {
-        Q_EMIT failed(*m_error, m_revision);
+    if (run != m_current.get())
         return;
-    }
-    m_lastResult = std::move(*m_pending);
+    m_current.reset(); // before emitting: a receiver may start the next sweep
+    m_lastResult = std::move(*result);
     Q_EMIT finished(m_revision);
+}
+
+void SweepRunner::deliverFailure(const SweepRun* run, const QString& message)
+{
+    if (run != m_current.get())
+        return;
+    m_current.reset();
+    Q_EMIT failed(message, m_revision);
 }
 
 } // namespace clusterplanner::ui

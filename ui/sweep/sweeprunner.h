@@ -4,7 +4,8 @@
 
 #include "core/sweep/sweep.h"
 
-#include <QFutureWatcher>
+#include <QFuture>
+#include <QList>
 #include <QObject>
 #include <QVector>
 
@@ -17,6 +18,10 @@ using LayoutBatch = QVector<core::LayoutResult>;
 /// Builds the evaluator for a scenario (in the worker thread: building may precompute per-model tables).
 using EvaluatorFactory = std::function<std::unique_ptr<core::LayoutEvaluator>(const core::Scenario&)>;
 
+struct SweepRun;
+
+/// Owns the sweeps it starts: a batch is handed on once through resultsAvailable and not stored (the reduced
+/// result, top N and Pareto front, is what stays); the destructor stops and waits for every worker it started.
 class SweepRunner : public QObject
 {
     Q_OBJECT
@@ -27,8 +32,9 @@ public:
     /// Cancels any running sweep and starts a new one on a copy of the scenario. `revision` identifies the
     /// document state it belongs to; every signal carries it so receivers can ignore stale results.
     void start(const core::Scenario& scenario, const core::SweepSpec& spec, quint64 revision);
+    /// Stops the running sweep; nothing of it is emitted any more. Its worker ends within one chunk of layouts.
     void cancel();
-    bool isRunning() const;
+    bool isRunning() const { return m_current != nullptr; }
     quint64 revision() const { return m_revision; }
     /// The last complete result (empty until a sweep finished).
     const core::SweepResult& lastResult() const { return m_lastResult; }
@@ -38,16 +44,18 @@ Q_SIGNALS:
     void progress(int permille, quint64 revision);
     void resultsAvailable(const clusterplanner::ui::LayoutBatch& batch, quint64 revision);
     void finished(quint64 revision);
+    /// The evaluator could not be built, or it or the sweep threw: the run ends without `finished`.
     void failed(const QString& message, quint64 revision);
 
 private:
-    void onResultsReady(int begin, int end);
-    void onFinished();
+    friend class SweepPoster;
+    void deliverBatch(const SweepRun* run, const LayoutBatch& batch, int permille);
+    void deliverResult(const SweepRun* run, const std::shared_ptr<core::SweepResult>& result);
+    void deliverFailure(const SweepRun* run, const QString& message);
 
     EvaluatorFactory m_factory;
-    QFutureWatcher<LayoutBatch>* m_watcher = nullptr;
-    std::shared_ptr<core::SweepResult> m_pending; ///< written by the worker, read once it finished
-    std::shared_ptr<QString> m_error;
+    std::shared_ptr<SweepRun> m_current; ///< null when no sweep runs
+    QList<QFuture<void>> m_workers; ///< every worker that may still run, cancelled ones included
     core::SweepResult m_lastResult;
     quint64 m_revision = 0;
 };

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The figures of one evaluated layout, as a sweep produces them.
+#pragma once
+
+#include "core/sweep/layoutspace.h"
+
+#include <cstdint>
+
+namespace clusterplanner::core {
+
+/// Figures of one evaluated layout. Time and cost fields are meaningful only when valid.
+struct LayoutResult
+{
+    LayoutCandidate candidate;
+    bool valid = false;
+    std::uint32_t problems = 0; ///< bitmask of the layout check's violations (0 when valid)
+    bool fits = false;
+    double peakMemoryGiB = 0;
+    double capacityGiB = 0;
+    double stepTimeS = 0;
+    double tokensPerSPerGpu = 0;
+    double mfu = 0;
+    double costPerMTokensUsd = 0;
+
+    double headroomGiB() const { return capacityGiB - peakMemoryGiB; }
+};
+
+} // namespace clusterplanner::core
