@@ -74,9 +74,11 @@ json metricsJson(const SimulationMetrics& m)
         return json {{"mean", d.mean}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99}, {"max", d.max}};
     };
     return {{"jobs", m.jobs}, {"finished", m.finished}, {"unfinished", m.unfinished}, {"jct_s", dist(m.jctS)},
-        {"wait_s", dist(m.waitS)}, {"mean_slowdown", m.meanSlowdown}, {"makespan_s", m.makespanS},
-        {"throughput_jobs_per_hour", m.throughputJobsPerHour}, {"gpu_utilization", m.gpuUtilization},
-        {"imbalance", m.imbalance}, {"fragmentation_index", m.fragmentationIndex},
+        {"wait_s", dist(m.waitS)}, {"first_wait_s", dist(m.firstWaitS)}, {"mean_slowdown", m.meanSlowdown},
+        {"makespan_s", m.makespanS}, {"throughput_jobs_per_hour", m.throughputJobsPerHour},
+        {"gpu_utilization", m.gpuUtilization}, {"gpu_utilization_busy", m.gpuUtilizationBusy},
+        {"utilization_over_time", m.utilizationOverTime}, {"migrations", m.migrations},
+        {"resource_skew", m.resourceSkew}, {"imbalance", m.imbalance}, {"fragmentation_index", m.fragmentationIndex},
         {"time_fragmentation", m.timeFragmentation}, {"jain_fairness", m.jainFairness}, {"energy_kwh", m.energyKwh},
         {"preemptions", m.preemptions}};
 }
@@ -118,7 +120,7 @@ int runSimulate(const Args& args, std::ostream& out, std::ostream&)
     if (!policy)
         throw UsageError("--policy: \"" + policyName
             + "\" is not one of fifo, sjf, sjf-estimate, fair, backfill, "
-              "tiresias, gandiva, priority");
+              "tiresias, gandiva, priority, gavel");
     options.policy = *policy;
     const std::string placementName = arguments.value("--placement").value_or("pack");
     const auto placement = placementFromString(placementName);

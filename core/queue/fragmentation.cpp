@@ -22,6 +22,17 @@ double populationStd(const UtilizationRow& row)
     return std::sqrt(squares / kResourceCount);
 }
 
+double populationStd(const std::vector<double>& values)
+{
+    if (values.empty())
+        return 0;
+    const double mean = std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+    double squares = 0;
+    for (double value : values)
+        squares += (value - mean) * (value - mean);
+    return std::sqrt(squares / double(values.size()));
+}
+
 template <typename T>
 void requireNonNegative(const std::vector<T>& values, const char* what)
 {
@@ -62,6 +73,25 @@ double imbalance(const UtilizationMatrix& u)
     for (const auto& row : u.rows)
         sum += populationStd(row);
     return sum / static_cast<double>(u.rows.size());
+}
+
+double nodeImbalance(const UtilizationMatrix& u)
+{
+    double sum = 0;
+    int used = 0;
+    for (int r = 0; r < kResourceCount; ++r) {
+        std::vector<double> column;
+        bool any = false;
+        for (const auto& row : u.rows) {
+            column.push_back(row[static_cast<std::size_t>(r)]);
+            any = any || row[static_cast<std::size_t>(r)] > 0;
+        }
+        if (!any)
+            continue;
+        sum += populationStd(column);
+        ++used;
+    }
+    return used > 0 ? sum / used : 0.0;
 }
 
 double gpuFragmentationIndex(const std::vector<long long>& freePerNode, const std::vector<long long>& pending)

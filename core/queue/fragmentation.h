@@ -30,6 +30,11 @@ struct UtilizationMatrix
 /// resources of each node (docs/methods-scheduling.md §7; the seed leaves the choice open). 0 for no nodes.
 double imbalance(const UtilizationMatrix& u);
 
+/// Imbalance across nodes F_nodes = mean over the resources any node uses of the population standard deviation of
+/// that resource's column u_{·,r} (docs/methods-scheduling.md §7). Unlike imbalance(), it is 0 whenever every node
+/// is equally loaded, whatever the load, and ignores resources no job asks for. 0 for no nodes.
+double nodeImbalance(const UtilizationMatrix& u);
+
 /// GPU fragmentation index I_frag = Σ_i free_i·unusable_i / Σ_i free_i, where node i is unusable when none of
 /// the pending requests (same unit as free, e.g. GPUs or milli-GPU, each on one node) fits its free capacity.
 /// 0 when nothing is free or nothing is pending. Throws std::invalid_argument for negative amounts.

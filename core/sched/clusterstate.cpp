@@ -102,9 +102,7 @@ int ClusterState::freeGpus() const
     return free;
 }
 
-namespace {
-
-bool fitsInHistogram(const std::vector<int>& histogram, int gpus, int maxNodes)
+bool fitsInFreeHistogram(const std::vector<int>& histogram, int gpus, int maxNodes)
 {
     int remaining = gpus;
     int nodesLeft = maxNodes > 0 ? maxNodes : 1 << 30;
@@ -116,18 +114,16 @@ bool fitsInHistogram(const std::vector<int>& histogram, int gpus, int maxNodes)
     return remaining <= 0;
 }
 
-} // namespace
-
 bool ClusterState::fitsByCount(int type, int gpus, int maxNodes) const
 {
     if (m_typeFree[static_cast<std::size_t>(type)] < gpus)
         return false;
-    return fitsInHistogram(m_freeHistogram[static_cast<std::size_t>(type)], gpus, maxNodes);
+    return fitsInFreeHistogram(m_freeHistogram[static_cast<std::size_t>(type)], gpus, maxNodes);
 }
 
 bool ClusterState::fitsWhenEmpty(int type, int gpus, int maxNodes) const
 {
-    return fitsInHistogram(m_emptyHistogram[static_cast<std::size_t>(type)], gpus, maxNodes);
+    return fitsInFreeHistogram(m_emptyHistogram[static_cast<std::size_t>(type)], gpus, maxNodes);
 }
 
 int ClusterState::strandedFreeGpus(int minRequest) const
@@ -137,6 +133,26 @@ int ClusterState::strandedFreeGpus(int minRequest) const
         for (int k = 1; k < std::min<int>(minRequest, static_cast<int>(histogram.size())); ++k)
             stranded += k * histogram[static_cast<std::size_t>(k)];
     return stranded;
+}
+
+int ClusterState::strandedFreeGpusFor(int gpus) const
+{
+    int stranded = 0;
+    for (std::size_t t = 0; t < m_freeHistogram.size(); ++t) {
+        const int usable = std::min(gpus, m_typeMaxNodeGpus[t]);
+        for (int k = 1; k < usable; ++k)
+            stranded += k * m_freeHistogram[t][static_cast<std::size_t>(k)];
+    }
+    return stranded;
+}
+
+int ClusterState::maxFreeOnOneNode(int type) const
+{
+    const auto& histogram = m_freeHistogram[static_cast<std::size_t>(type)];
+    for (int k = static_cast<int>(histogram.size()) - 1; k > 0; --k)
+        if (histogram[static_cast<std::size_t>(k)] > 0)
+            return k;
+    return 0;
 }
 
 void ClusterState::enableLoadIndex(double wMemory, double wCpu, bool descending)

@@ -63,6 +63,9 @@ struct UsageSample
     std::array<float, 4> u {};
 };
 
+/// Whether `gpus` GPUs fit on at most maxNodes (0 = any number of) nodes, given [k] = nodes with k free GPUs.
+bool fitsInFreeHistogram(const std::vector<int>& histogram, int gpus, int maxNodes);
+
 class ClusterState
 {
 public:
@@ -90,6 +93,13 @@ public:
     bool fitsWhenEmpty(int type, int gpus, int maxNodes) const;
     /// Free GPUs on nodes whose free count is below minRequest (docs/methods-scheduling.md §7 I_frag numerator).
     int strandedFreeGpus(int minRequest) const;
+    /// Free GPUs that a request of `gpus` cannot use on any node: on nodes with fewer free GPUs than
+    /// min(gpus, the node type's GPUs) — a job larger than a node needs whole free nodes.
+    int strandedFreeGpusFor(int gpus) const;
+    /// [k] = nodes of the GPU type with k free GPUs.
+    const std::vector<int>& freeHistogram(int type) const { return m_freeHistogram[static_cast<std::size_t>(type)]; }
+    /// The most free GPUs on one node of the type.
+    int maxFreeOnOneNode(int type) const;
 
     /// Keeps, per (node type, free GPUs), the nodes ordered by host load wMemory·mem/cap + wCpu·cpu/cap
     /// (descending when `descending`), ties by node id, so that PACK and SPREAD find the best node of a bucket

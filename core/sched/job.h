@@ -27,6 +27,8 @@ struct Job
     double memoryGiB = 0; ///< host memory, whole job
     double bandwidthGbps = 0; ///< scale-out bandwidth, whole job
     int priority = 0; ///< larger runs first under the priority policy
+    /// Runs as fast on several nodes as on one (no node-span penalty), e.g. data-parallel jobs with little traffic.
+    bool placementInsensitive = false;
 
     bool isFractional() const { return gpus == 0; }
     double estimate() const { return estimateS > 0 ? estimateS : durationS; }

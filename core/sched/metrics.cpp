@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -64,20 +65,66 @@ double clusterTimeFragmentation(const SimulationResult& result, double makespanS
     return sum / static_cast<double>(busy.size());
 }
 
+/// Length of the union of all run segments: the time at least one job runs.
+double busyWindowS(const SimulationResult& result)
+{
+    std::vector<std::pair<double, double>> runs;
+    for (const auto& job : result.jobs)
+        for (const auto& segment : job.segments)
+            if (segment.endS > segment.startS)
+                runs.emplace_back(segment.startS, segment.endS);
+    std::sort(runs.begin(), runs.end());
+    double total = 0, coveredTo = -std::numeric_limits<double>::infinity();
+    for (const auto& [startS, endS] : runs) {
+        total += std::max(0.0, endS - std::max(startS, coveredTo));
+        coveredTo = std::max(coveredTo, endS);
+    }
+    return total;
+}
+
+/// Allocated GPU share of the cluster in kUtilizationBins equal bins of [startS, endS] (capped at 1 per bin:
+/// time-sliced jobs share GPUs).
+std::vector<double> utilizationBins(const SimulationResult& result, double gpus)
+{
+    std::vector<double> bins(kUtilizationBins, 0.0);
+    const double spanS = result.endS - result.startS;
+    if (!(spanS > 0) || gpus <= 0)
+        return bins;
+    const double binS = spanS / kUtilizationBins;
+    for (const auto& job : result.jobs) {
+        const double share = job.gpus > 0 ? job.gpus : job.gpuMilli / 1000.0;
+        for (const auto& segment : job.segments) {
+            const int first = std::clamp(int((segment.startS - result.startS) / binS), 0, kUtilizationBins - 1);
+            const int last = std::clamp(int((segment.endS - result.startS) / binS), 0, kUtilizationBins - 1);
+            for (int b = first; b <= last; ++b) {
+                const double lo = result.startS + b * binS, hi = lo + binS;
+                const double overlapS = std::min(hi, segment.endS) - std::max(lo, segment.startS);
+                bins[std::size_t(b)] += std::max(0.0, overlapS) * share;
+            }
+        }
+    }
+    for (double& bin : bins)
+        bin = std::min(1.0, bin / (binS * gpus));
+    return bins;
+}
+
 } // namespace
 
 SimulationMetrics computeMetrics(const SimulationResult& result)
 {
     SimulationMetrics m;
-    std::vector<double> jct, wait;
+    std::vector<double> jct, wait, firstWait;
     double slowdownSum = 0;
     int slowdownCount = 0;
     for (const auto& job : result.jobs) {
         ++m.jobs;
         m.preemptions += job.preemptions;
+        m.migrations += job.migrations;
         m.allocatedGpuS += job.allocatedGpuS;
-        if (job.startS >= 0)
-            wait.push_back(job.startS - job.submitS);
+        if (job.startS >= 0) {
+            wait.push_back(job.queuedS);
+            firstWait.push_back(job.startS - job.submitS);
+        }
         if (job.unfinished) {
             ++m.unfinished;
             continue;
@@ -91,6 +138,7 @@ SimulationMetrics computeMetrics(const SimulationResult& result)
     }
     m.jctS = distribution(jct);
     m.waitS = distribution(wait);
+    m.firstWaitS = distribution(firstWait);
     m.meanSlowdown = slowdownCount > 0 ? slowdownSum / slowdownCount : 0.0;
     m.makespanS = result.endS - result.startS;
     m.throughputJobsPerHour = m.makespanS > 0 ? m.finished * 3600.0 / m.makespanS : 0.0;
@@ -104,7 +152,11 @@ SimulationMetrics computeMetrics(const SimulationResult& result)
         energyJ += node.tdpW * (busy + result.idlePowerFraction * idle);
     }
     m.gpuUtilization = gpus > 0 && m.makespanS > 0 ? busyGpuS / (gpus * m.makespanS) : 0.0;
-    m.imbalance = queue::imbalance(queue::UtilizationMatrix {result.utilization});
+    const double windowS = busyWindowS(result);
+    m.gpuUtilizationBusy = gpus > 0 && windowS > 0 ? busyGpuS / (gpus * windowS) : 0.0;
+    m.utilizationOverTime = utilizationBins(result, gpus);
+    m.imbalance = queue::nodeImbalance(queue::UtilizationMatrix {result.utilization});
+    m.resourceSkew = queue::imbalance(queue::UtilizationMatrix {result.utilization});
     m.fragmentationIndex = result.fragmentationIndex;
     m.timeFragmentation = clusterTimeFragmentation(result, m.makespanS);
     m.jainFairness = userFairness(result.jobs);

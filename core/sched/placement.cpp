@@ -152,6 +152,20 @@ Placer::Candidate Placer::bestIndexedNode(const PlacementRequest& request, int t
     return best;
 }
 
+int Placer::consolidatedTake(int type, int remaining, int minTake) const
+{
+    // Fewest nodes first (Tiresias NSDI'19 §4.3 consolidation): the whole rest on one node when some node holds
+    // it, otherwise the largest chunk a node offers. The node score only chooses among nodes of that chunk size.
+    return std::max(minTake, std::min(remaining, m_state.maxFreeOnOneNode(type)));
+}
+
+Placer::Candidate Placer::bestNode(const PlacementRequest& request, int type, int remaining, int minTake,
+    const std::vector<int>& taken, int minPending, const std::array<double, 4>& clusterAfter) const
+{
+    return m_state.hasLoadIndex() ? bestIndexedNode(request, type, remaining, minTake, taken, minPending, clusterAfter)
+                                  : bestScannedNode(request, type, remaining, minTake, taken, minPending, clusterAfter);
+}
+
 std::optional<std::vector<GpuSlice>> Placer::placeWhole(
     const PlacementRequest& request, int type, int minPending, double& firstScore) const
 {
@@ -166,18 +180,17 @@ std::optional<std::vector<GpuSlice>> Placer::placeWhole(
             return std::nullopt;
         // Each chunk must be large enough that the rest still fits in the nodes the β limit leaves.
         const int minTake = nodesLeft >= remaining ? 1 : (remaining + nodesLeft - 1) / nodesLeft;
-        Candidate best = m_state.hasLoadIndex()
-            ? bestIndexedNode(request, type, remaining, minTake, taken, minPending, clusterAfter)
-            : bestScannedNode(request, type, remaining, minTake, taken, minPending, clusterAfter);
-        const int bestTake = best.take;
-        const double bestScore = best.score;
+        const int largeTake = consolidatedTake(type, remaining, minTake);
+        Candidate best = bestNode(request, type, remaining, largeTake, taken, minPending, clusterAfter);
+        if (best.node < 0 && largeTake > minTake) // host demands may rule out the largest holes
+            best = bestNode(request, type, remaining, minTake, taken, minPending, clusterAfter);
         if (best.node < 0)
             return std::nullopt;
         if (slices.empty())
-            firstScore = bestScore;
-        slices.push_back(makeSlice(best.node, pickGpus(best.node, bestTake), request, 1000));
+            firstScore = best.score;
+        slices.push_back(makeSlice(best.node, pickGpus(best.node, best.take), request, 1000));
         taken.push_back(best.node);
-        remaining -= bestTake;
+        remaining -= best.take;
         --nodesLeft;
     }
     return slices;
@@ -225,6 +238,8 @@ std::optional<std::vector<GpuSlice>> Placer::place(const PlacementRequest& reque
             continue;
         double s = 0;
         auto slices = placeWhole(request, type, minPendingGpus, s);
+        if (m_preferFastest && !m_typeSpeed.empty())
+            s += 10.0 * m_typeSpeed[static_cast<std::size_t>(type)]; // scores lie in [0, 1]: speed decides first
         // Across GPU types, the type whose first chosen node scores best wins (lowest type index on ties).
         if (slices && (!best || s > bestScore)) {
             best = std::move(slices);
@@ -234,41 +249,30 @@ std::optional<std::vector<GpuSlice>> Placer::place(const PlacementRequest& reque
     return best;
 }
 
-std::optional<std::vector<GpuSlice>> Placer::placeShared(const PlacementRequest& request, int maxJobs) const
+void Placer::setTypeSpeeds(std::vector<double> speeds, bool preferFastest)
 {
-    int bestNode = -1, bestLoad = std::numeric_limits<int>::max();
-    std::vector<int> bestGpus;
-    for (const NodeInfo& info : m_state.nodes()) {
-        if (request.gpus > info.gpus || (request.gpuType >= 0 && info.gpuType != request.gpuType)
-            || !hostFits(info.id, request.cpuCores, request.memoryGiB, request.bandwidthGbps))
-            continue;
-        const double memory = request.gpuMemoryMiB > 0 ? std::min(request.gpuMemoryMiB, info.gpuMemoryMiB)
-                                                       : info.gpuMemoryMiB * request.memoryFraction;
-        std::vector<std::pair<int, int>> eligible; // (residents, gpu)
-        for (int g = 0; g < info.gpus; ++g) {
-            const GpuUse& gpu = m_state.gpu(info.id, g);
-            const bool wholeOnly = gpu.residents > 0 || gpu.milli == 0;
-            if (wholeOnly && gpu.residents < maxJobs && gpu.memoryMiB + memory <= info.gpuMemoryMiB)
-                eligible.emplace_back(gpu.residents, g);
-        }
-        if (int(eligible.size()) < request.gpus)
-            continue;
-        std::sort(eligible.begin(), eligible.end());
-        int load = 0;
-        for (int i = 0; i < request.gpus; ++i)
-            load += eligible[static_cast<std::size_t>(i)].first;
-        if (load < bestLoad) {
-            bestNode = info.id;
-            bestLoad = load;
-            bestGpus.clear();
-            for (int i = 0; i < request.gpus; ++i)
-                bestGpus.push_back(eligible[static_cast<std::size_t>(i)].second);
-        }
+    m_typeSpeed = std::move(speeds);
+    m_preferFastest = preferFastest;
+}
+
+std::optional<std::vector<GpuSlice>> Placer::placeOnSameGpus(
+    const PlacementRequest& request, const std::vector<GpuSlice>& group) const
+{
+    std::vector<GpuSlice> slices;
+    for (const GpuSlice& member : group) {
+        const NodeInfo& info = m_state.nodes()[static_cast<std::size_t>(member.node)];
+        const double share = double(member.gpus.size()) / std::max(1, request.gpus);
+        if ((request.gpuType >= 0 && info.gpuType != request.gpuType)
+            || !hostFits(
+                member.node, request.cpuCores * share, request.memoryGiB * share, request.bandwidthGbps * share))
+            return std::nullopt;
+        GpuSlice slice = makeSlice(member.node, member.gpus, request, 1000);
+        for (int g : member.gpus)
+            if (m_state.gpu(member.node, g).memoryMiB + slice.gpuMemoryMiB > info.gpuMemoryMiB + 1e-6)
+                return std::nullopt;
+        slices.push_back(std::move(slice));
     }
-    if (bestNode < 0)
-        return std::nullopt;
-    std::sort(bestGpus.begin(), bestGpus.end());
-    return std::vector<GpuSlice> {makeSlice(bestNode, bestGpus, request, 1000)};
+    return slices;
 }
 
 } // namespace clusterplanner::core::sched

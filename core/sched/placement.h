@@ -36,9 +36,13 @@ public:
     /// Exclusive placement (whole GPUs, or a fractional share by first/best fit). minPendingGpus is the smallest
     /// whole-GPU request still waiting (for s_frag). std::nullopt when it does not fit now.
     std::optional<std::vector<GpuSlice>> place(const PlacementRequest& request, int minPendingGpus) const;
-    /// Time slicing: whole GPUs already holding fewer than maxJobs whole-GPU jobs with enough free memory, all on
-    /// one node; the node with the fewest co-residents wins.
-    std::optional<std::vector<GpuSlice>> placeShared(const PlacementRequest& request, int maxJobs) const;
+    /// Time slicing: the same GPUs as a running group's slices, if the type matches and the GPU memory and host
+    /// demands fit beside the group (the caller checks the group's size).
+    std::optional<std::vector<GpuSlice>> placeOnSameGpus(
+        const PlacementRequest& request, const std::vector<GpuSlice>& group) const;
+    /// Job speed per GPU type; with preferFastest the fastest type that fits wins instead of the best node score
+    /// (Gavel-like heterogeneity-aware placement).
+    void setTypeSpeeds(std::vector<double> speeds, bool preferFastest);
 
     /// The score of a node after tentatively adding `take` GPUs and the given host demands (exposed for tests).
     double score(int node, int take, double cpuCores, double memoryGiB, int minPendingGpus,
@@ -59,6 +63,9 @@ private:
         const std::vector<int>& taken, int minPending, const std::array<double, 4>& clusterAfter) const;
     std::optional<std::vector<GpuSlice>> placeWhole(
         const PlacementRequest& request, int type, int minPending, double& firstScore) const;
+    Candidate bestNode(const PlacementRequest& request, int type, int remaining, int minTake,
+        const std::vector<int>& taken, int minPending, const std::array<double, 4>& clusterAfter) const;
+    int consolidatedTake(int type, int remaining, int minTake) const;
     std::optional<std::vector<GpuSlice>> placeFractional(const PlacementRequest& request) const;
     std::vector<int> pickGpus(int node, int take) const;
     bool hostFits(int node, double cpuCores, double memoryGiB, double bandwidthGbps) const;
@@ -66,6 +73,8 @@ private:
 
     const ClusterState& m_state;
     const SimulationOptions& m_options;
+    std::vector<double> m_typeSpeed;
+    bool m_preferFastest = false;
 };
 
 } // namespace clusterplanner::core::sched

@@ -1,13 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// One scheduling pass per policy: FIFO/SJF, fair share, EASY backfilling, Tiresias/priority preemption, Gandiva.
+// One scheduling pass per policy: FIFO/SJF, fair share (and Gavel), EASY backfilling, Tiresias/priority
+// preemption. Every pass reads its queue head from an ordered set and stops as soon as nothing more can start,
+// so a pass costs O(log n) plus the jobs it starts or examines (docs/methods-scheduling.md §7 "Cost").
 #include "core/sched/simulator.h"
+
+#include "core/sched/freecounts.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <tuple>
 
 namespace clusterplanner::core::sched {
+
+namespace {
+
+bool overlaps(const std::vector<GpuSlice>& a, const std::vector<GpuSlice>& b)
+{
+    for (const auto& x : a)
+        for (const auto& y : b)
+            if (x.node == y.node)
+                for (int g : x.gpus)
+                    if (std::find(y.gpus.begin(), y.gpus.end(), g) != y.gpus.end())
+                        return true;
+    return false;
+}
+
+} // namespace
 
 void Simulator::schedule()
 {
@@ -16,8 +34,9 @@ void Simulator::schedule()
     case Policy::Fifo:
     case Policy::Sjf:
     case Policy::SjfEstimate:
-        return passOrdered(false);
+        return passOrdered();
     case Policy::FairShare:
+    case Policy::Gavel:
         return passFairShare();
     case Policy::Backfill:
         return passBackfill();
@@ -29,180 +48,205 @@ void Simulator::schedule()
     }
 }
 
-void Simulator::passOrdered(bool skipBlocked)
+bool Simulator::nothingElseFits() const
 {
-    std::size_t scanned = 0;
-    for (; scanned < m_queue.size(); ++scanned)
-        if (!tryStart(m_queue[scanned], false) && !skipBlocked)
-            break;
-    eraseStartedFromQueue(scanned);
+    const int free = m_state.freeGpus();
+    return free == 0 || (m_pendingFractional == 0 && free < minPendingGpus());
 }
 
-void Simulator::passGandiva()
+void Simulator::passOrdered()
 {
-    // Work-conserving FIFO: each waiting job gets free GPUs if any, otherwise a time slice of busy ones.
-    for (int job : m_queue)
-        tryStart(job, true);
-    eraseStartedFromQueue(m_queue.size());
+    while (!m_waiting.empty() && tryStart(m_waiting.begin()->job)) { }
+}
+
+bool Simulator::overQuota(std::size_t user, int job) const
+{
+    const auto& quotas = m_options.userQuotaGpus;
+    return user < quotas.size() && quotas[user] > 0
+        && m_userGpus[user] + (*m_workload)[static_cast<std::size_t>(job)].gpuShare() > quotas[user] + 1e-9;
+}
+
+std::size_t Simulator::neediestUser(const std::vector<char>& blocked) const
+{
+    // Smallest used/entitled share first (used = GPU-seconds so far, decayed; then GPUs held now).
+    auto entitlement = [&](std::size_t u) {
+        return u < m_options.userShares.size() && m_options.userShares[u] > 0 ? m_options.userShares[u] : 1.0;
+    };
+    const std::size_t users = m_userWaiting.size();
+    std::size_t best = users;
+    std::pair<double, double> bestShare {std::numeric_limits<double>::infinity(), 0.0};
+    for (std::size_t u = 0; u < users; ++u) {
+        if (blocked[u] || m_userWaiting[u].empty())
+            continue;
+        const std::pair<double, double> share {userUsage(u) / entitlement(u), m_userGpus[u] / entitlement(u)};
+        if (share < bestShare) {
+            best = u;
+            bestShare = share;
+        }
+    }
+    return best;
 }
 
 void Simulator::passFairShare()
 {
-    // The user with the smallest used/entitled share goes next (used = GPU-seconds so far, then GPUs held now);
-    // FIFO within a user. A user whose next job does not fit is skipped for the rest of the pass so other users
-    // can still use free GPUs.
-    const std::size_t users = m_userGpus.size();
-    std::vector<std::vector<int>> perUser(users);
-    for (int job : m_queue)
-        perUser[static_cast<std::size_t>((*m_workload)[static_cast<std::size_t>(job)].user)].push_back(job);
-    std::vector<std::size_t> next(users, 0);
-    auto entitlement = [&](std::size_t u) {
-        return u < m_options.userShares.size() && m_options.userShares[u] > 0 ? m_options.userShares[u] : 1.0;
-    };
-    for (;;) {
-        std::size_t best = users;
-        std::pair<double, double> bestShare {std::numeric_limits<double>::infinity(), 0.0};
-        for (std::size_t u = 0; u < users; ++u) {
-            if (next[u] >= perUser[u].size())
-                continue;
-            const std::pair<double, double> share {userUsage(u) / entitlement(u), m_userGpus[u] / entitlement(u)};
-            if (share < bestShare) {
-                best = u;
-                bestShare = share;
-            }
-        }
-        if (best == users)
-            break;
-        if (tryStart(perUser[best][next[best]], false))
-            ++next[best];
-        else
-            next[best] = perUser[best].size();
+    // FIFO within a user. A user whose next job does not fit (or would pass the user's quota) is skipped for the
+    // rest of the pass so other users can still use free GPUs.
+    std::vector<char> blocked(m_userWaiting.size(), 0);
+    while (!nothingElseFits()) {
+        const std::size_t user = neediestUser(blocked);
+        if (user == m_userWaiting.size())
+            return;
+        const int job = m_userWaiting[user].begin()->job;
+        if (overQuota(user, job) || !tryStart(job))
+            blocked[user] = 1;
     }
-    eraseStartedFromQueue(m_queue.size());
 }
 
 double Simulator::reservationTime(int head, int& extraGpus) const
 {
-    // EASY: the head job's reservation is the earliest estimated end at which enough GPUs of a type it may use
-    // are free; GPUs beyond its need at that time are "extra" and may be used by jobs that end later.
+    // EASY: the head job's reservation is the earliest estimated end at which it fits on one GPU type, node limit
+    // included: running jobs are released in order of estimated end on a copy of the per-type free-GPU
+    // histograms. GPUs beyond its need then are "extra" and may go to jobs that end later.
     const PlacementRequest& request = m_active[static_cast<std::size_t>(head)].request;
     const int need = std::max(1, request.gpus);
-    auto relevant = [&](int type) { return request.gpuType < 0 || type == request.gpuType; };
-    int free = 0;
-    const int types = static_cast<int>(m_state.gpuTypeIds().size());
-    for (int t = 0; t < types; ++t)
-        if (relevant(t))
-            free += m_state.freeGpus(t);
-    double shadow = free >= need ? m_nowS : std::numeric_limits<double>::infinity();
-    if (free < need) {
-        for (const auto& [endS, job] : m_runningByEstimatedEnd) {
-            const Active& a = m_active[static_cast<std::size_t>(job)];
-            if (a.request.gpus == 0 || !relevant(m_state.nodes()[std::size_t(a.slices.front().node)].gpuType))
-                continue;
-            free += a.request.gpus;
-            if (free >= need) {
-                shadow = std::max(endS, m_nowS);
-                break;
+    FreeCounts counts(m_state);
+    auto fitsSomewhere = [&]() {
+        for (int t = 0; t < counts.types(); ++t)
+            if ((request.gpuType < 0 || t == request.gpuType) && counts.fits(t, need, m_options.maxNodesPerJob)) {
+                extraGpus = std::max(0, counts.free(t) - need);
+                return true;
             }
-        }
+        return false;
+    };
+    if (fitsSomewhere())
+        return m_nowS;
+    for (const auto& [endS, job] : m_runningByEstimatedEnd) {
+        for (const auto& slice : m_active[static_cast<std::size_t>(job)].slices)
+            counts.release(slice);
+        if (fitsSomewhere())
+            return std::max(endS, m_nowS);
     }
-    extraGpus = std::max(0, free - need);
-    return shadow;
+    extraGpus = 0;
+    return std::numeric_limits<double>::infinity();
+}
+
+bool Simulator::backfillAllowed(int job, int head, double shadowS, int& extraGpus)
+{
+    // A job that ends before the reservation cannot delay the head; one that ends later may only use the extra
+    // GPUs. With a node limit, GPU counts do not tell where the head will fit: the job is placed tentatively and
+    // the reservation recomputed; it stays only if the head's start does not move.
+    const Job& j = (*m_workload)[static_cast<std::size_t>(job)];
+    const Active& a = m_active[static_cast<std::size_t>(job)];
+    const double endS = m_nowS + j.estimate();
+    if (endS <= shadowS)
+        return tryStart(job);
+    if (m_options.maxNodesPerJob <= 0) {
+        if (std::max(1, a.request.gpus) > extraGpus || !tryStart(job))
+            return false;
+        extraGpus -= std::max(1, a.request.gpus);
+        return true;
+    }
+    auto slices = m_placer.place(a.request, minPendingGpus());
+    if (!slices)
+        return false;
+    for (const auto& slice : *slices)
+        m_state.allocate(slice, m_nowS);
+    int ignored = 0;
+    const bool keepsReservation = reservationTime(head, ignored) <= shadowS;
+    for (const auto& slice : *slices)
+        m_state.release(slice, m_nowS);
+    if (keepsReservation)
+        start(job, std::move(*slices));
+    return keepsReservation;
 }
 
 void Simulator::passBackfill()
 {
-    std::size_t position = 0;
-    while (position < m_queue.size() && tryStart(m_queue[position], false))
-        ++position;
-    if (position >= m_queue.size()) {
-        eraseStartedFromQueue(position);
+    passOrdered();
+    if (m_waiting.empty() || nothingElseFits())
         return;
-    }
+    const int head = m_waiting.begin()->job;
     int extra = 0;
-    const double shadowS = reservationTime(m_queue[position], extra);
-    const std::size_t last = std::min(m_queue.size(), position + 1 + std::size_t(std::max(0, m_options.backfillDepth)));
-    std::size_t scanned = position + 1;
-    int free = m_state.freeGpus();
-    for (; scanned < last; ++scanned) {
+    const double shadowS = reservationTime(head, extra);
+    auto it = std::next(m_waiting.begin());
+    for (int scanned = 0; it != m_waiting.end() && scanned < m_options.backfillDepth; ++scanned) {
         // Nothing more can start once the free GPUs are fewer than the smallest waiting request.
-        if (free == 0 || (m_pendingFractional == 0 && free < minPendingGpus()))
-            break;
-        const int job = m_queue[scanned];
-        const Job& j = (*m_workload)[static_cast<std::size_t>(job)];
-        const int gpus = std::max(1, j.gpus);
-        if (j.gpus > free)
-            continue;
-        const bool endsInTime = m_nowS + j.estimate() <= shadowS;
-        if (!endsInTime && gpus > extra)
-            continue;
-        if (tryStart(job, false)) {
-            free = m_state.freeGpus();
-            if (!endsInTime)
-                extra -= gpus;
-        }
+        if (nothingElseFits())
+            return;
+        const int job = it->job;
+        ++it; // starting the job erases its entry; the iterator has already moved on
+        const Active& a = m_active[static_cast<std::size_t>(job)];
+        if (a.request.gpus <= m_state.freeGpus())
+            backfillAllowed(job, head, shadowS, extra);
     }
-    eraseStartedFromQueue(scanned);
 }
 
-bool Simulator::preemptFor(int job, const std::vector<int>& order, std::size_t position)
+std::vector<int> Simulator::victimsFor(int job) const
 {
-    // Victims are running jobs of a strictly lower class (Tiresias queue, or priority), lowest first. A dry run
-    // releases them one by one until the job would fit, then puts them back: only if it fits are exactly those
-    // victims preempted, so no job is ever preempted for nothing (which would thrash under restart costs).
-    auto klass = [&](int j) {
-        return m_options.policy == Policy::Tiresias ? m_active[static_cast<std::size_t>(j)].level
-                                                    : -(*m_workload)[static_cast<std::size_t>(j)].priority;
-    };
-    const PlacementRequest& request = m_active[static_cast<std::size_t>(job)].request;
+    // Running jobs of a strictly lower class (Tiresias queue, or priority) on a GPU type the job may use, lowest
+    // class first, latest started first within a class.
     std::vector<int> victims;
-    for (std::size_t i = order.size(); i-- > position + 1;) {
-        const Active& other = m_active[static_cast<std::size_t>(order[i])];
-        const int type
-            = m_state.nodes()[static_cast<std::size_t>(other.running ? other.slices.front().node : 0)].gpuType;
-        if (other.running && klass(order[i]) > klass(job) && (request.gpuType < 0 || type == request.gpuType))
-            victims.push_back(order[i]);
+    const int klass = klassOf(job);
+    const int type = m_active[static_cast<std::size_t>(job)].request.gpuType;
+    for (auto it = m_runningByClass.rbegin(); it != m_runningByClass.rend() && it->first > klass; ++it) {
+        const Active& other = m_active[static_cast<std::size_t>(it->second)];
+        if (type < 0 || m_state.nodes()[static_cast<std::size_t>(other.slices.front().node)].gpuType == type)
+            victims.push_back(it->second);
     }
-    std::size_t needed = 0;
-    for (std::size_t k = 0; k < victims.size() && needed == 0; ++k) {
-        for (const auto& slice : m_active[static_cast<std::size_t>(victims[k])].slices)
+    return victims;
+}
+
+bool Simulator::preemptFor(int job)
+{
+    // Dry run: release victims one by one until the job fits, remember that placement, put them back. Then stop
+    // only the victims whose GPUs the placement uses, so that no job is preempted for nothing (which would pay
+    // the restart cost and thrash); host demands of the others are checked by placing the job again.
+    const PlacementRequest& request = m_active[static_cast<std::size_t>(job)].request;
+    const std::vector<int> victims = victimsFor(job);
+    std::optional<std::vector<GpuSlice>> placement;
+    std::size_t released = 0;
+    for (; released < victims.size() && !placement; ++released) {
+        for (const auto& slice : m_active[static_cast<std::size_t>(victims[released])].slices)
             m_state.release(slice, m_nowS);
-        if (m_placer.place(request, minPendingGpus()))
-            needed = k + 1;
+        placement = m_placer.place(request, minPendingGpus());
     }
-    const std::size_t released = needed > 0 ? needed : victims.size();
     for (std::size_t k = released; k-- > 0;)
         for (const auto& slice : m_active[static_cast<std::size_t>(victims[k])].slices)
             m_state.allocate(slice, m_nowS);
-    if (needed == 0)
+    if (!placement)
         return false;
-    for (std::size_t k = 0; k < needed; ++k)
-        stop(victims[k], false);
-    return tryStart(job, false);
+    std::vector<int> others;
+    for (std::size_t k = 0; k < released; ++k) {
+        if (overlaps(m_active[static_cast<std::size_t>(victims[k])].slices, *placement))
+            stop(victims[k], StopReason::Preempt);
+        else
+            others.push_back(victims[k]);
+    }
+    if (tryStart(job))
+        return true;
+    for (int other : others) {
+        stop(other, StopReason::Preempt);
+        if (tryStart(job))
+            return true;
+    }
+    return false;
 }
 
 void Simulator::passPreemptive()
 {
-    std::vector<int> order = m_queue;
-    order.insert(order.end(), m_running.begin(), m_running.end());
-    auto key = [&](int j) {
-        const Job& job = (*m_workload)[static_cast<std::size_t>(j)];
-        const int klass
-            = m_options.policy == Policy::Tiresias ? m_active[static_cast<std::size_t>(j)].level : -job.priority;
-        return std::make_tuple(klass, job.submitS, j);
-    };
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        const int job = order[i];
-        if (m_active[static_cast<std::size_t>(job)].running)
+    // Highest class first; a job that does not fit preempts lower classes, or is skipped (work-conserving).
+    // No later job can preempt once the lowest running class is not below the current one.
+    int scanned = 0;
+    for (auto it = m_waiting.begin(); it != m_waiting.end() && scanned <= m_options.backfillDepth;) {
+        const int job = it->job;
+        ++it;
+        if (tryStart(job) || preemptFor(job))
             continue;
-        if (!tryStart(job, false))
-            preemptFor(job, order, i);
+        ++scanned;
+        const bool noVictims = m_runningByClass.empty() || m_runningByClass.rbegin()->first <= klassOf(job);
+        if (noVictims && nothingElseFits())
+            return;
     }
-    m_queue.clear();
-    for (int job : order)
-        if (!m_active[static_cast<std::size_t>(job)].running)
-            m_queue.push_back(job);
 }
 
 } // namespace clusterplanner::core::sched

@@ -9,9 +9,10 @@ namespace clusterplanner::core::sched {
 
 namespace {
 
-constexpr std::array<std::pair<Policy, std::string_view>, 8> kPolicies {{{Policy::Fifo, "fifo"}, {Policy::Sjf, "sjf"},
-    {Policy::SjfEstimate, "sjf-estimate"}, {Policy::FairShare, "fair"}, {Policy::Backfill, "backfill"},
-    {Policy::Tiresias, "tiresias"}, {Policy::Gandiva, "gandiva"}, {Policy::Priority, "priority"}}};
+constexpr std::array<std::pair<Policy, std::string_view>, 9> kPolicies {
+    {{Policy::Fifo, "fifo"}, {Policy::Sjf, "sjf"}, {Policy::SjfEstimate, "sjf-estimate"}, {Policy::FairShare, "fair"},
+        {Policy::Backfill, "backfill"}, {Policy::Tiresias, "tiresias"}, {Policy::Gandiva, "gandiva"},
+        {Policy::Priority, "priority"}, {Policy::Gavel, "gavel"}}};
 constexpr std::array<std::pair<PlacementStrategy, std::string_view>, 3> kPlacements {{{PlacementStrategy::Pack, "pack"},
     {PlacementStrategy::Spread, "spread"}, {PlacementStrategy::Balanced, "balanced"}}};
 

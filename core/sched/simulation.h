@@ -6,6 +6,7 @@
 
 #include <array>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,13 +14,13 @@
 
 namespace clusterplanner::core::sched {
 
-enum class Policy { Fifo, Sjf, SjfEstimate, FairShare, Backfill, Tiresias, Gandiva, Priority };
+enum class Policy { Fifo, Sjf, SjfEstimate, FairShare, Backfill, Tiresias, Gandiva, Priority, Gavel };
 enum class PlacementStrategy { Pack, Spread, Balanced };
 enum class FractionalFit { FirstFit, BestFit };
 
 std::string_view toString(Policy policy);
 std::string_view toString(PlacementStrategy strategy);
-/// "fifo", "sjf", "sjf-estimate", "fair", "backfill", "tiresias", "gandiva", "priority".
+/// "fifo", "sjf", "sjf-estimate", "fair", "backfill", "tiresias", "gandiva", "priority", "gavel".
 std::optional<Policy> policyFromString(std::string_view text);
 /// "pack", "spread", "balanced".
 std::optional<PlacementStrategy> placementFromString(std::string_view text);
@@ -40,13 +41,32 @@ struct SimulationOptions
     PlacementWeights weights;
     FractionalFit fractionalFit = FractionalFit::BestFit;
     int maxNodesPerJob = 0; ///< topology constraint β; 0 = no limit
-    /// Queue entries examined per backfill pass; Slurm's bf_max_job_test default is 500.
+    /// Queue entries examined per backfill or preemption pass beyond the head; Slurm's bf_max_job_test default is 500.
     int backfillDepth = 500;
     /// Tiresias 2D-LAS queue thresholds in attained GPU-seconds [Sched; docs/methods-scheduling.md §7].
     std::vector<double> tiresiasThresholdsGpuS {3600, 7200, 18000};
-    /// Paid again on every resume after a preemption (Pollux simulator `rescale_time`, docs/methods-scheduling.md §7).
+    /// Tiresias starvation limit: a job waiting this long goes back to queue 0 with its attained service cleared
+    /// (Tiresias NSDI'19 §4.2 STARVELIMIT); 0 = off.
+    double starvationLimitS = 0;
+    /// Paid again on every resume after a preemption or migration (Pollux simulator `rescale_time`,
+    /// docs/methods-scheduling.md §7).
     double restartCostS = 30;
-    int timeSliceMaxJobs = 2; ///< Gandiva: co-resident whole-GPU jobs per GPU
+    /// Checkpoint period in dedicated-GPU seconds of progress; on preemption the progress since the last checkpoint
+    /// is lost and redone. 0 = a checkpoint is written at the preemption itself (nothing lost).
+    double checkpointIntervalS = 0;
+    /// Slowdown of a job spread over n > 1 nodes: its rate is divided by 1 + nodeSpanPenalty·(n − 1), unless the job
+    /// is marked placement-insensitive (Gandiva OSDI'18 §3 locality; Tiresias NSDI'19 §5 consolidation). 0 = none.
+    double nodeSpanPenalty = 0;
+    /// Relative speed of a job on each GPU type (catalog id → factor; durations are on a factor-1 GPU). Missing
+    /// types run at 1, unless speedReferenceGpu names a catalog GPU: then the factor is the type's dense BF16
+    /// TFLOPS over the reference's (Gavel OSDI'20 §2, throughput differs by GPU type).
+    std::map<std::string, double> gpuSpeed;
+    std::string speedReferenceGpu;
+    /// Fair share: half-life of the usage that ranks users (Slurm PriorityDecayHalfLife); 0 = no decay.
+    double fairShareHalfLifeS = 0;
+    /// Fair share: the most GPUs each user may hold at once (by user index); missing or ≤ 0 = no quota.
+    std::vector<double> userQuotaGpus;
+    int timeSliceMaxJobs = 2; ///< Gandiva: co-resident whole-GPU jobs of equal size on the same GPUs
     /// Gandiva: share of progress lost to context switches when k > 1 jobs share a GPU (assumption, not sourced).
     double switchOverhead = 0.05;
     /// Gandiva: GPU memory assumed for a whole-GPU job that does not give gpuMemoryMiB (share of the device).
@@ -77,6 +97,8 @@ struct JobRecord
     double startS = -1; ///< first start; -1 if it never ran
     double endS = -1; ///< completion; -1 if unfinished
     int preemptions = 0;
+    int migrations = 0; ///< moves by the scheduler (Gandiva un-slicing), restart cost paid, not preemptions
+    double queuedS = 0; ///< all time spent waiting: before the first start and after every preemption
     bool unfinished = false;
     std::string note; ///< why it never ran, e.g. "needs 16 GPUs of type ..."
     double serviceS = 0; ///< useful work done, dedicated-GPU seconds (= durationS when finished)
@@ -92,7 +114,7 @@ struct SimulationResult
     std::vector<std::array<double, 4>> utilization; ///< U: nodes × {GPU, MEM, CPU, BW}, time-averaged
     std::vector<std::vector<UsageSample>> timeline; ///< per node; empty unless recordTimeline
     double startS = 0; ///< first submission
-    double endS = 0; ///< last completion (or horizon)
+    double endS = 0; ///< last end of a run (completion, or the horizon for jobs still running)
     long long events = 0;
     long long passes = 0;
     double fragmentationIndex = 0; ///< time-averaged I_frag while jobs were pending

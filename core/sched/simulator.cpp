@@ -15,6 +15,18 @@ namespace {
 
 constexpr int kFinishEvent = 0;
 constexpr int kDemoteEvent = 1;
+constexpr int kPromoteEvent = 2;
+
+double speedFactor(const SimulationOptions& options, const GpuCatalog& catalog, const std::string& gpuId)
+{
+    if (auto it = options.gpuSpeed.find(gpuId); it != options.gpuSpeed.end() && it->second > 0)
+        return it->second;
+    const GpuSpec* reference = catalog.find(options.speedReferenceGpu);
+    const GpuSpec* spec = catalog.find(gpuId);
+    if (!reference || !spec || !reference->bf16Tflops || !spec->bf16Tflops || *reference->bf16Tflops <= 0)
+        return 1.0;
+    return *spec->bf16Tflops / *reference->bf16Tflops;
+}
 
 } // namespace
 
@@ -27,6 +39,9 @@ Simulator::Simulator(const ClusterModel& model, const GpuCatalog& catalog, Simul
     if (m_options.placement != PlacementStrategy::Balanced)
         m_state.enableLoadIndex(
             m_options.weights.memory, m_options.weights.cpu, m_options.placement == PlacementStrategy::Pack);
+    for (const std::string& id : m_state.gpuTypeIds())
+        m_typeSpeed.push_back(speedFactor(m_options, catalog, id));
+    m_placer.setTypeSpeeds(m_typeSpeed, m_options.policy == Policy::Gavel);
 }
 
 void Simulator::reset(const Workload& workload)
@@ -37,39 +52,63 @@ void Simulator::reset(const Workload& workload)
     const std::size_t n = workload.size();
     m_active.assign(n, {});
     m_records.assign(n, {});
-    m_runningPos.assign(n, -1);
     m_arrivalOrder.resize(n);
     std::iota(m_arrivalOrder.begin(), m_arrivalOrder.end(), 0);
     std::stable_sort(m_arrivalOrder.begin(), m_arrivalOrder.end(),
         [&](int a, int b) { return workload[std::size_t(a)].submitS < workload[std::size_t(b)].submitS; });
-    const bool sliced = m_options.policy == Policy::Gandiva;
-    if (sliced)
+    if (m_options.policy == Policy::Gandiva)
         m_gpuResidents.assign(static_cast<std::size_t>(m_state.totalGpus()), {});
     int users = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        const Job& job = workload[i];
-        PlacementRequest& r = m_active[i].request;
-        r.gpus = std::max(0, job.gpus);
-        r.milli = job.gpus > 0 ? 1000 : job.gpuMilli;
-        r.gpuMemoryMiB = job.gpuMemoryMiB;
-        r.memoryFraction = job.gpus > 0 ? (sliced ? m_options.assumedMemoryFraction : 1.0) : job.gpuMilli / 1000.0;
-        r.gpuType = job.gpuType.empty() ? -1 : m_state.gpuTypeIndex(job.gpuType);
-        r.cpuCores = job.cpuCores;
-        r.memoryGiB = job.memoryGiB;
-        r.bandwidthGbps = job.bandwidthGbps;
-        m_active[i].remainingS = job.durationS;
-        JobRecord& rec = m_records[i];
-        rec.jobId = job.id;
-        rec.user = job.user;
-        rec.gpus = job.gpus;
-        rec.gpuMilli = job.gpuMilli;
-        rec.submitS = job.submitS;
-        rec.durationS = job.durationS;
-        users = std::max(users, job.user + 1);
+        initJob(static_cast<int>(i));
+        users = std::max(users, workload[i].user + 1);
     }
     m_userGpus.assign(static_cast<std::size_t>(users), 0.0);
     m_userGpuS.assign(static_cast<std::size_t>(users), 0.0);
     m_userSinceS.assign(static_cast<std::size_t>(users), 0.0);
+    m_userWaiting.assign(static_cast<std::size_t>(users), {});
+    initRequestMix();
+}
+
+void Simulator::initJob(int index)
+{
+    const Job& job = (*m_workload)[static_cast<std::size_t>(index)];
+    Active& a = m_active[static_cast<std::size_t>(index)];
+    PlacementRequest& r = a.request;
+    const bool sliced = m_options.policy == Policy::Gandiva;
+    r.gpus = std::max(0, job.gpus);
+    r.milli = job.gpus > 0 ? 1000 : job.gpuMilli;
+    r.gpuMemoryMiB = job.gpuMemoryMiB;
+    r.memoryFraction = job.gpus > 0 ? (sliced ? m_options.assumedMemoryFraction : 1.0) : job.gpuMilli / 1000.0;
+    r.gpuType = job.gpuType.empty() ? -1 : m_state.gpuTypeIndex(job.gpuType);
+    r.cpuCores = job.cpuCores;
+    r.memoryGiB = job.memoryGiB;
+    r.bandwidthGbps = job.bandwidthGbps;
+    a.remainingS = job.durationS;
+    JobRecord& rec = m_records[static_cast<std::size_t>(index)];
+    rec.jobId = job.id;
+    rec.user = job.user;
+    rec.gpus = job.gpus;
+    rec.gpuMilli = job.gpuMilli;
+    rec.submitS = job.submitS;
+    rec.durationS = job.durationS;
+}
+
+void Simulator::initRequestMix()
+{
+    // I_frag weighs each request size by its share of the workload's whole-GPU jobs, so the index asks "how much
+    // of the free capacity could a typical job not use" instead of "could the smallest waiting job start", which
+    // is always "no" while a job waits under a work-conserving policy (FGD, Weng et al. ATC'23 §3).
+    std::map<int, int> counts;
+    int whole = 0;
+    for (const Job& job : *m_workload)
+        if (job.gpus > 0) {
+            ++counts[job.gpus];
+            ++whole;
+        }
+    m_requestMix.clear();
+    for (const auto& [gpus, count] : counts)
+        m_requestMix.emplace_back(gpus, double(count) / whole);
 }
 
 std::string Simulator::rejectionReason(int job) const
@@ -94,7 +133,6 @@ std::string Simulator::rejectionReason(int job) const
 
 void Simulator::admit(int job)
 {
-    Active& a = m_active[static_cast<std::size_t>(job)];
     JobRecord& rec = m_records[static_cast<std::size_t>(job)];
     rec.note = rejectionReason(job);
     if (!rec.note.empty()) {
@@ -102,23 +140,8 @@ void Simulator::admit(int job)
         notify(EventKind::Reject, job);
         return;
     }
-    a.admitted = true;
-    a.lastUpdateS = m_nowS;
-    if (a.request.gpus > 0)
-        ++m_pendingGpus[a.request.gpus];
-    else
-        ++m_pendingFractional;
-    const auto& w = *m_workload;
-    auto key = [&](int i) {
-        const Job& j = w[static_cast<std::size_t>(i)];
-        return std::make_tuple(m_options.policy == Policy::Sjf ? j.durationS : j.estimate(), j.submitS, i);
-    };
-    if (m_options.policy == Policy::Sjf || m_options.policy == Policy::SjfEstimate) {
-        auto it = std::upper_bound(m_queue.begin(), m_queue.end(), job, [&](int x, int y) { return key(x) < key(y); });
-        m_queue.insert(it, job);
-    } else {
-        m_queue.push_back(job);
-    }
+    m_active[static_cast<std::size_t>(job)].admitted = true;
+    enqueue(job);
     notify(EventKind::Arrival, job);
 }
 
@@ -132,12 +155,14 @@ void Simulator::changeUserGpus(int user, double delta)
 
 double Simulator::userUsage(std::size_t user) const
 {
-    return m_userGpuS[user] + m_userGpus[user] * (m_nowS - m_userSinceS[user]);
-}
-
-int Simulator::minPendingGpus() const
-{
-    return m_pendingGpus.empty() ? 0 : m_pendingGpus.begin()->first;
+    const double dt = m_nowS - m_userSinceS[user];
+    const double halfLifeS = m_options.fairShareHalfLifeS;
+    if (!(halfLifeS > 0))
+        return m_userGpuS[user] + m_userGpus[user] * dt;
+    // Exponentially decayed usage: the old sum halves every half-life, and holding g GPUs for dt adds the
+    // integral of g·2^(−(t_now − t)/h) over the interval (Slurm multifactor priority, PriorityDecayHalfLife).
+    const double keep = std::exp2(-dt / halfLifeS);
+    return m_userGpuS[user] * keep + m_userGpus[user] * halfLifeS / std::log(2.0) * (1.0 - keep);
 }
 
 void Simulator::notify(EventKind kind, int job)
@@ -147,180 +172,58 @@ void Simulator::notify(EventKind kind, int job)
         m_observer(SimEvent {kind, m_nowS, job}, m_state);
 }
 
-bool Simulator::tryStart(int job, bool allowShared)
-{
-    const PlacementRequest& request = m_active[static_cast<std::size_t>(job)].request;
-    auto slices = m_placer.place(request, minPendingGpus());
-    if (!slices && allowShared && request.gpus > 0)
-        slices = m_placer.placeShared(request, m_options.timeSliceMaxJobs);
-    if (!slices)
-        return false;
-    start(job, std::move(*slices));
-    return true;
-}
-
-void Simulator::start(int job, std::vector<GpuSlice> slices)
-{
-    Active& a = m_active[static_cast<std::size_t>(job)];
-    JobRecord& rec = m_records[static_cast<std::size_t>(job)];
-    const Job& j = (*m_workload)[static_cast<std::size_t>(job)];
-    for (const auto& slice : slices)
-        m_state.allocate(slice, m_nowS);
-    if (a.request.gpus == 0)
-        --m_pendingFractional;
-    else if (--m_pendingGpus[a.request.gpus] == 0)
-        m_pendingGpus.erase(a.request.gpus);
-    if (rec.startS < 0) {
-        rec.startS = m_nowS;
-    } else {
-        a.remainingS += m_options.restartCostS;
-        a.overheadS += m_options.restartCostS;
-    }
-    a.running = true;
-    a.rate = 1.0;
-    a.lastUpdateS = m_nowS;
-    a.slices = slices;
-    changeUserGpus(j.user, j.gpuShare());
-    m_runningPos[static_cast<std::size_t>(job)] = static_cast<int>(m_running.size());
-    m_running.push_back(job);
-    if (m_options.policy == Policy::Backfill) {
-        a.estimatedEndS = m_nowS + j.estimate();
-        m_runningByEstimatedEnd.insert({a.estimatedEndS, job});
-    }
-    rec.segments.push_back({m_nowS, -1, std::move(slices)});
-    if (m_options.policy == Policy::Gandiva) {
-        for (const auto& slice : a.slices)
-            for (int g : slice.gpus)
-                m_gpuResidents[static_cast<std::size_t>(m_state.globalGpu(slice.node, g))].push_back(job);
-        updateSharedRates(a.slices);
-    } else {
-        reschedule(job);
-    }
-    notify(EventKind::Start, job);
-}
-
-void Simulator::advance(int job)
-{
-    Active& a = m_active[static_cast<std::size_t>(job)];
-    const double dt = m_nowS - a.lastUpdateS;
-    if (a.running && dt > 0) {
-        const double work = std::min(a.remainingS, a.rate * dt);
-        a.remainingS -= work;
-        a.workS += work;
-        a.attainedGpuS += (*m_workload)[static_cast<std::size_t>(job)].gpuShare() * dt;
-    }
-    a.lastUpdateS = m_nowS;
-}
-
-void Simulator::reschedule(int job)
-{
-    Active& a = m_active[static_cast<std::size_t>(job)];
-    ++a.version;
-    if (!a.running)
-        return;
-    const double toFinish = a.rate > 0 ? a.remainingS / a.rate : std::numeric_limits<double>::infinity();
-    m_events.push({m_nowS + toFinish, kFinishEvent, job, a.version});
-    if (m_options.policy != Policy::Tiresias)
-        return;
-    const auto& thresholds = m_options.tiresiasThresholdsGpuS;
-    if (a.level < static_cast<int>(thresholds.size())) {
-        const double share = (*m_workload)[static_cast<std::size_t>(job)].gpuShare();
-        const double toDemote = (thresholds[static_cast<std::size_t>(a.level)] - a.attainedGpuS) / share;
-        if (toDemote < toFinish)
-            m_events.push({m_nowS + std::max(0.0, toDemote), kDemoteEvent, job, a.version});
-    }
-}
-
-void Simulator::updateSharedRates(const std::vector<GpuSlice>& slices)
-{
-    // Every job on these GPUs progresses at 1/k (less the switch overhead) where k is its busiest GPU's load.
-    std::vector<int> affected;
-    for (const auto& slice : slices)
-        for (int g : slice.gpus)
-            for (int other : m_gpuResidents[static_cast<std::size_t>(m_state.globalGpu(slice.node, g))])
-                affected.push_back(other);
-    std::sort(affected.begin(), affected.end());
-    affected.erase(std::unique(affected.begin(), affected.end()), affected.end());
-    for (int job : affected) {
-        Active& a = m_active[static_cast<std::size_t>(job)];
-        advance(job);
-        std::size_t k = 1;
-        for (const auto& slice : a.slices)
-            for (int g : slice.gpus)
-                k = std::max(k, m_gpuResidents[static_cast<std::size_t>(m_state.globalGpu(slice.node, g))].size());
-        a.rate = k > 1 ? (1.0 - m_options.switchOverhead) / double(k) : 1.0;
-        reschedule(job);
-    }
-}
-
-void Simulator::stop(int job, bool finished)
-{
-    Active& a = m_active[static_cast<std::size_t>(job)];
-    JobRecord& rec = m_records[static_cast<std::size_t>(job)];
-    const Job& j = (*m_workload)[static_cast<std::size_t>(job)];
-    advance(job);
-    for (const auto& slice : a.slices)
-        m_state.release(slice, m_nowS);
-    changeUserGpus(j.user, -j.gpuShare());
-    Segment& segment = rec.segments.back();
-    segment.endS = m_nowS;
-    rec.allocatedGpuS += (m_nowS - segment.startS) * j.gpuShare();
-    const int pos = m_runningPos[static_cast<std::size_t>(job)];
-    m_runningPos[static_cast<std::size_t>(m_running.back())] = pos;
-    m_running[static_cast<std::size_t>(pos)] = m_running.back();
-    m_running.pop_back();
-    m_runningPos[static_cast<std::size_t>(job)] = -1;
-    if (m_options.policy == Policy::Backfill)
-        m_runningByEstimatedEnd.erase({a.estimatedEndS, job});
-    a.running = false;
-    ++a.version;
-    std::vector<GpuSlice> released = std::move(a.slices);
-    a.slices.clear();
-    if (m_options.policy == Policy::Gandiva) {
-        for (const auto& slice : released)
-            for (int g : slice.gpus) {
-                auto& list = m_gpuResidents[static_cast<std::size_t>(m_state.globalGpu(slice.node, g))];
-                list.erase(std::find(list.begin(), list.end(), job));
-            }
-        updateSharedRates(released);
-    }
-    if (finished) {
-        a.done = true;
-        a.remainingS = 0;
-        rec.endS = m_nowS;
-        notify(EventKind::Finish, job);
-        return;
-    }
-    ++rec.preemptions;
-    if (a.request.gpus > 0)
-        ++m_pendingGpus[a.request.gpus];
-    else
-        ++m_pendingFractional;
-    m_queue.push_back(job);
-    notify(EventKind::Preempt, job);
-}
-
 void Simulator::processEventsAt(double nowS)
 {
     while (!m_events.empty() && m_events.top().timeS <= nowS) {
         const Event event = m_events.top();
         m_events.pop();
-        Active& a = m_active[static_cast<std::size_t>(event.job)];
-        if (event.version != a.version || !a.running)
+        if (isStale(event))
             continue;
-        if (event.kind == kFinishEvent) {
-            stop(event.job, true);
-        } else {
-            advance(event.job);
-            a.level = levelOf(a.attainedGpuS);
-            reschedule(event.job);
-            notify(EventKind::Demote, event.job);
-        }
+        if (event.kind == kFinishEvent)
+            stop(event.job, StopReason::Finish);
+        else if (event.kind == kDemoteEvent)
+            demote(event.job);
+        else
+            promote(event.job);
     }
     const auto& w = *m_workload;
     while (m_nextArrival < m_arrivalOrder.size()
         && w[static_cast<std::size_t>(m_arrivalOrder[m_nextArrival])].submitS <= nowS)
         admit(m_arrivalOrder[m_nextArrival++]);
+}
+
+bool Simulator::isStale(const Event& event) const
+{
+    const Active& a = m_active[static_cast<std::size_t>(event.job)];
+    return event.version != a.version || (event.kind == kPromoteEvent ? !a.waiting : !a.running);
+}
+
+void Simulator::dropStaleEvents()
+{
+    // A time-sliced job that speeds up leaves its old finish event behind; the clock must never jump to one.
+    while (!m_events.empty() && isStale(m_events.top()))
+        m_events.pop();
+}
+
+void Simulator::demote(int job)
+{
+    Active& a = m_active[static_cast<std::size_t>(job)];
+    advance(job);
+    m_runningByClass.erase({klassOf(job), job});
+    a.level = levelOf(a.attainedGpuS);
+    m_runningByClass.insert({klassOf(job), job});
+    reschedule(job);
+    notify(EventKind::Demote, job);
+}
+
+void Simulator::promote(int job)
+{
+    Active& a = m_active[static_cast<std::size_t>(job)];
+    dequeue(job);
+    a.level = 0;
+    a.attainedGpuS = 0;
+    enqueue(job);
+    notify(EventKind::Demote, job);
 }
 
 int Simulator::levelOf(double attainedGpuS) const
@@ -332,20 +235,34 @@ int Simulator::levelOf(double attainedGpuS) const
     return level;
 }
 
-void Simulator::eraseStartedFromQueue(std::size_t scanned)
+void Simulator::sampleFragmentation(double nextS)
 {
-    scanned = std::min(scanned, m_queue.size());
-    auto end = std::remove_if(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(scanned),
-        [&](int job) { return m_active[static_cast<std::size_t>(job)].running; });
-    m_queue.erase(end, m_queue.begin() + static_cast<std::ptrdiff_t>(scanned));
+    if (m_lastFrag >= 0) {
+        m_fragIntegral += m_lastFrag * (nextS - m_lastPassS);
+        m_fragTimeS += nextS - m_lastPassS;
+    }
+}
+
+double Simulator::fragmentationNow() const
+{
+    // Sampled while jobs wait and GPUs are free: the request-mix-weighted share of free GPUs on nodes too small
+    // for a request (docs/methods-scheduling.md §7 I_frag).
+    const int free = m_state.freeGpus();
+    if (m_pendingGpus.empty() || free == 0)
+        return -1.0;
+    double stranded = 0;
+    for (const auto& [gpus, share] : m_requestMix)
+        stranded += share * m_state.strandedFreeGpusFor(gpus);
+    return stranded / free;
 }
 
 SimulationResult Simulator::run(const Workload& workload)
 {
     reset(workload);
-    double firstSubmitS = workload.empty() ? 0.0 : workload[std::size_t(m_arrivalOrder.front())].submitS;
+    const double firstSubmitS = workload.empty() ? 0.0 : workload[std::size_t(m_arrivalOrder.front())].submitS;
     m_nowS = m_lastPassS = std::max(0.0, firstSubmitS);
     for (;;) {
+        dropStaleEvents();
         double next = std::numeric_limits<double>::infinity();
         if (!m_events.empty())
             next = m_events.top().timeS;
@@ -353,24 +270,25 @@ SimulationResult Simulator::run(const Workload& workload)
             next = std::min(next, workload[std::size_t(m_arrivalOrder[m_nextArrival])].submitS);
         if (!std::isfinite(next) || next > m_options.horizonS)
             break;
-        if (m_lastFrag >= 0) {
-            m_fragIntegral += m_lastFrag * (next - m_lastPassS);
-            m_fragTimeS += next - m_lastPassS;
-        }
+        sampleFragmentation(next);
         m_nowS = std::max(m_nowS, next);
         processEventsAt(m_nowS);
         schedule();
-        // I_frag = queue::gpuFragmentationIndex(free per node, smallest pending request), read from the free-GPU
-        // histograms in O(node types) per pass instead of O(nodes); tst_simulator checks that the two agree.
-        const int free = m_state.freeGpus();
-        m_lastFrag
-            = (!m_pendingGpus.empty() && free > 0) ? double(m_state.strandedFreeGpus(minPendingGpus())) / free : -1.0;
+        m_lastFrag = fragmentationNow();
         m_lastPassS = m_nowS;
     }
-    finishRun(std::isfinite(m_options.horizonS) && !m_running.empty() ? m_options.horizonS : m_nowS);
+    finishRun(std::isfinite(m_options.horizonS) && m_running > 0 ? m_options.horizonS : m_nowS);
+    return collectResult(std::max(0.0, firstSubmitS));
+}
+
+SimulationResult Simulator::collectResult(double startS)
+{
     SimulationResult result;
-    result.startS = std::max(0.0, firstSubmitS);
-    result.endS = m_nowS;
+    result.startS = startS;
+    result.endS = startS;
+    for (const JobRecord& rec : m_records)
+        for (const Segment& segment : rec.segments)
+            result.endS = std::max(result.endS, segment.endS);
     result.events = m_eventCount;
     result.passes = m_passCount;
     result.fragmentationIndex = m_fragTimeS > 0 ? m_fragIntegral / m_fragTimeS : 0.0;
@@ -398,6 +316,11 @@ void Simulator::finishRun(double endS)
         if (!a.done)
             rec.unfinished = true;
         rec.serviceS = std::max(0.0, a.workS - a.overheadS);
+        double runS = 0;
+        for (const Segment& segment : rec.segments)
+            runS += segment.endS - segment.startS;
+        if (a.admitted)
+            rec.queuedS = std::max(0.0, (a.done ? rec.endS : m_nowS) - rec.submitS - runS);
     }
     m_state.finish(m_nowS);
 }

@@ -7,6 +7,7 @@
 #include "core/sched/placement.h"
 #include "core/sched/simulation.h"
 
+#include <compare>
 #include <functional>
 #include <map>
 #include <queue>
@@ -41,7 +42,7 @@ private:
     struct Event
     {
         double timeS;
-        int kind; ///< lower runs first at the same time: finish, demote
+        int kind; ///< lower runs first at the same time: finish, demote, promote
         int job;
         int version;
         bool operator>(const Event& o) const
@@ -54,6 +55,16 @@ private:
         }
     };
 
+    /// Order of a waiting job: policy class first (SJF length, priority, Tiresias queue), then submission, then
+    /// index, so that every queue is a std::set and a pass reads its head in O(log n).
+    struct QueueKey
+    {
+        double klass = 0;
+        double submitS = 0;
+        int job = 0;
+        auto operator<=>(const QueueKey&) const = default;
+    };
+
     /// Per-job run-time state.
     struct Active
     {
@@ -62,46 +73,80 @@ private:
         double rate = 0; ///< progress per second while running (1, or less when time-sliced)
         double lastUpdateS = 0;
         double attainedGpuS = 0; ///< Tiresias: GPUs × executed time
-        double overheadS = 0; ///< restart penalties added so far
+        double overheadS = 0; ///< restart penalties and lost work added so far
+        double sinceCheckpointS = 0; ///< progress since the last checkpoint, lost on preemption
         int level = 0;
-        int version = 0; ///< invalidates stale finish/demote events
+        int version = 0; ///< invalidates stale finish/demote/promote events
         bool running = false;
         bool done = false;
         bool admitted = false;
+        bool waiting = false;
+        QueueKey key; ///< key in the waiting set while waiting, in m_runningByClass while running
         double estimatedEndS = 0; ///< key in m_runningByEstimatedEnd
         double workS = 0; ///< Σ progress, restart penalties included
         std::vector<GpuSlice> slices;
     };
 
+    enum class StopReason { Finish, Preempt, Migrate };
+
     void reset(const Workload& workload);
+    void initJob(int index);
+    void initRequestMix();
     void admit(int job);
     void processEventsAt(double nowS);
+    bool isStale(const Event& event) const;
+    void dropStaleEvents();
+    void demote(int job);
+    void promote(int job);
     void schedule();
     void finishRun(double endS);
+    SimulationResult collectResult(double startS);
     void notify(EventKind kind, int job);
     void changeUserGpus(int user, double delta);
     double userUsage(std::size_t user) const;
 
-    // Job lifecycle (simulator.cpp).
-    bool tryStart(int job, bool allowShared);
+    // Waiting jobs (joblifecycle.cpp).
+    QueueKey keyOf(int job) const;
+    void enqueue(int job);
+    void dequeue(int job);
+    int klassOf(int job) const;
+
+    // Job lifecycle (joblifecycle.cpp).
+    bool tryStart(int job);
     void start(int job, std::vector<GpuSlice> slices);
-    void stop(int job, bool finished);
+    void release(int job);
+    void stop(int job, StopReason reason);
+    void loseWorkSinceCheckpoint(Active& a) const;
     void advance(int job);
     void reschedule(int job);
-    void updateSharedRates(const std::vector<GpuSlice>& slices);
+    double rateOf(int job) const;
     int minPendingGpus() const;
-    void eraseStartedFromQueue(std::size_t scanned);
     std::string rejectionReason(int job) const;
+    void sampleFragmentation(double nextS);
+    double fragmentationNow() const;
 
     // Policies (schedulingpasses.cpp).
-    void passOrdered(bool skipBlocked);
+    void passOrdered();
     void passFairShare();
+    bool overQuota(std::size_t user, int job) const;
+    std::size_t neediestUser(const std::vector<char>& blocked) const;
     void passBackfill();
+    bool backfillAllowed(int job, int head, double shadowS, int& extraGpus);
     void passPreemptive();
-    void passGandiva();
+    bool nothingElseFits() const;
     double reservationTime(int head, int& extraGpus) const;
-    bool preemptFor(int job, const std::vector<int>& order, std::size_t position);
+    bool preemptFor(int job);
+    std::vector<int> victimsFor(int job) const;
     int levelOf(double attainedGpuS) const;
+
+    // Time slicing (timeslicing.cpp).
+    void passGandiva();
+    bool startShared(int job);
+    void unslice();
+    void joinGroup(int job);
+    void leaveGroup(int job, const std::vector<GpuSlice>& slices);
+    void updateGroup(int firstGpu, int gpus);
+    int firstGpuOf(const std::vector<GpuSlice>& slices) const;
 
     SimulationOptions m_options;
     ClusterState m_state;
@@ -114,16 +159,21 @@ private:
     std::priority_queue<Event, std::vector<Event>, std::greater<Event>> m_events;
     std::vector<Active> m_active;
     std::vector<JobRecord> m_records;
-    std::vector<int> m_queue; ///< waiting jobs in policy order
-    std::vector<int> m_running;
-    std::vector<int> m_runningPos; ///< index into m_running, -1 when not running
+    std::set<QueueKey> m_waiting; ///< waiting jobs in policy order
+    std::vector<std::set<QueueKey>> m_userWaiting; ///< fair share: each user's waiting jobs, FIFO
+    std::set<std::pair<int, int>> m_runningByClass; ///< preemptive policies: (class, job); larger class = victim
+    int m_running = 0;
     std::vector<std::vector<int>> m_gpuResidents; ///< time slicing: jobs on each global GPU
+    std::set<std::pair<int, int>> m_shareable; ///< time slicing: (GPUs, first GPU) of groups with room
+    std::set<std::pair<int, int>> m_sliced; ///< time slicing: (GPUs, first GPU) of groups of 2+ jobs
     std::map<int, int> m_pendingGpus; ///< whole-GPU request size → waiting jobs
     int m_pendingFractional = 0; ///< waiting fractional jobs
     std::set<std::pair<double, int>> m_runningByEstimatedEnd; ///< backfilling reservations
     std::vector<double> m_userGpus; ///< fair share: GPUs each user holds now
-    std::vector<double> m_userGpuS; ///< fair share: GPU-seconds each user used up to m_userSinceS
+    std::vector<double> m_userGpuS; ///< fair share: (decayed) GPU-seconds each user used up to m_userSinceS
     std::vector<double> m_userSinceS;
+    std::vector<double> m_typeSpeed; ///< job speed on each GPU type (SimulationOptions::gpuSpeed)
+    std::vector<std::pair<int, double>> m_requestMix; ///< I_frag: (GPUs, share) of the workload's whole-GPU jobs
     double m_nowS = 0;
     double m_lastPassS = 0;
     double m_fragIntegral = 0;
