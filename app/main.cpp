@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ClusterPlanner entry point: subcommands run headless, anything else opens the main window.
-#include "core/cli/commands.h"
+#include "cli/commands.h"
 #include "ui/mainwindow/startup.h"
 #include "ui/report/qtcommands.h"
 
@@ -26,9 +26,9 @@ int main(int argc, char* argv[])
 {
     namespace cp = clusterplanner;
     // Subcommands are dispatched before any QApplication exists, so they run without a display.
-    if (argc > 1 && cp::core::cli::isCommand(argv[1])) {
+    if (argc > 1 && cp::cli::isCommand(argv[1])) {
         QCoreApplication app(argc, argv);
-        return cp::core::cli::runCommand({argv + 1, argv + argc}, std::cout, std::cerr);
+        return cp::cli::runCommand({argv + 1, argv + argc}, std::cout, std::cerr);
     }
     // Commands that draw (chart, report) need a QApplication, but on the offscreen platform: still no display.
     if (argc > 1 && cp::ui::isQtCommand(argv[1])) {
@@ -39,7 +39,8 @@ int main(int argc, char* argv[])
     }
     cp::ui::setApplicationInfo();
     // --help, --version and usage errors are answered before a QApplication (and a display) is needed.
-    const cp::ui::CommandLine commandLine = cp::ui::parseCommandLine(argumentList(argc, argv));
+    const cp::ui::CommandLine commandLine
+        = cp::ui::parseCommandLine(argumentList(argc, argv), QString::fromStdString(cp::cli::commandsHelp()));
     if (commandLine.finished) {
         (commandLine.exitCode == 0 ? std::cout : std::cerr) << commandLine.output.toStdString() << std::flush;
         return commandLine.exitCode;

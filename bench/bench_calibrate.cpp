@@ -9,11 +9,11 @@
 //          This is how data/efficiency.json was produced; keys not named keep their values.
 //        bench_calibrate --cross-validate
 //          leave-one-source-out: re-fit on the other sources, predict the one left out (docs/cross-validation.md)
-#include "core/cli/casepredictor.h"
 #include "core/io/validationcase.h"
 #include "core/model/enumnames.h"
 #include "core/model/gpucatalog.h"
 #include "core/perf/steptime.h"
+#include "core/validation/casepredictor.h"
 
 #include <nlohmann/json.hpp>
 
@@ -87,7 +87,7 @@ Summary evaluate(const DevSet& set, const EfficiencyTable& table, bool print)
         std::printf("%-48s %16s %5s %2s %9s %9s %7s %6s %6s %7s\n", "case", "tp.pp.cp.dp/b.v", "rc", "z", "tok/s/gpu",
             "truth", "err", "mfu", "truth", "err");
     for (const auto& c : set.cases) {
-        const auto p = cli::predictCase(c, &table);
+        const auto p = predictCase(c, &table);
         const auto& r = p.time;
         const auto& t = set.truths.at(c.id);
         const auto& l = p.chosen.layout;

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "core/cli/commands.h"
 #include "core/model/gpucatalog.h"
 #include "core/sched/clustermodeljson.h"
 
@@ -8,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <sstream>
 
 using namespace clusterplanner::core;
 using namespace clusterplanner::core::sched;
@@ -157,45 +155,6 @@ private Q_SLOTS:
         QCOMPARE(formatIndexList({0, 1, 2, 3, 5, 7, 8}), std::string("0-3,5,7-8"));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseIndexList("3-1"));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseIndexList("1,,2"));
-    }
-
-    void simulateCommandPrintsParsableJson()
-    {
-        std::ostringstream out, err;
-        const int code = cli::runCommand({"simulate", "--gpus", "32", "--gpus-per-node", "8", "--trace",
-                                             CLUSTERPLANNER_DATA_DIR "/traces/tiresias_60_job.csv", "--policy",
-                                             "backfill", "--placement", "spread", "--json"},
-            out, err);
-        QVERIFY2(code == 0, err.str().c_str());
-        const auto document = nlohmann::json::parse(out.str());
-        QCOMPARE(document["jobs"].size(), std::size_t(60));
-        QCOMPARE(document["metrics"]["finished"].get<int>(), 60);
-        QCOMPARE(document["policy"].get<std::string>(), std::string("backfill"));
-        const auto& job = document["jobs"][1];
-        QCOMPARE(job["gpus"].get<int>(), 8);
-        QVERIFY(job["start_s"].get<double>() >= job["submit_s"].get<double>());
-        QVERIFY(job["end_s"].get<double>() > job["start_s"].get<double>());
-        QVERIFY(!job["nodes"].empty());
-    }
-
-    void simulateCommandRejectsBadInput()
-    {
-        std::ostringstream out, err;
-        QCOMPARE(cli::runCommand({"simulate", "--gpus", "8", "--synthetic", "10", "--policy", "lottery"}, out, err), 2);
-        QVERIFY(err.str().find("--policy") != std::string::npos);
-        std::ostringstream out2, err2;
-        QCOMPARE(cli::runCommand({"simulate", "--gpus", "4", "--gpus-per-node", "4", "--trace",
-                                     CLUSTERPLANNER_DATA_DIR "/traces/tiresias_60_job.csv", "--policy", "fifo"},
-                     out2, err2),
-            1);
-        QVERIFY2(err2.str().find("row 3, column num_gpu: job asks for 8 GPUs, the cluster has 4") != std::string::npos,
-            err2.str().c_str());
-        std::ostringstream out3, err3;
-        QCOMPARE(
-            cli::runCommand(
-                {"simulate", "--gpus", "64", "--synthetic", "50", "--seed", "3", "--policy", "tiresias"}, out3, err3),
-            0);
-        QVERIFY(out3.str().find("finished 50") != std::string::npos);
     }
 };
 

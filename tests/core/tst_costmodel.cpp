@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of the cost and energy model (docs/methods-cost.md §8, §11 items 30 and 31) against hand computations.
+#include "core/cost/costmodel.h"
 #include "core/model/gpucatalog.h"
-#include "core/queue/costmodel.h"
 
 #include <QTest>
 
@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 using namespace clusterplanner::core;
-using namespace clusterplanner::core::queue;
+using namespace clusterplanner::core::cost;
 
 namespace {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hugging Face config.json import: the files in tests/data/hf/ carry the published values of each family; the
 // imported model's engine parameter count is checked against the published total.
-#include "clitesthelpers.h"
 #include "core/hf/hfconfig.h"
 #include "core/model/modelmath.h"
 #include "core/model/modelpresets.h"
+#include "tests/cli/clitesthelpers.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 17's reproducers: every bad input is refused with a located, short message before any large allocation,
 // in well under a second.
-#include "clitesthelpers.h"
+#include "tests/cli/clitesthelpers.h"
 #include "tests/sanitizerscale.h"
 
 #include "core/io/inputlimits.h"

@@ -2,10 +2,10 @@
 // Launch configurations are parsed back with the readers the frameworks' own ecosystems use (toml11 for TOML,
 // yaml-cpp for YAML, nlohmann for JSON, a shell-word tokenizer for Megatron-LM's command line) and checked for
 // the layout, batch, precision, recompute and schedule of the scenario.
-#include "clitesthelpers.h"
 #include "core/io/scenariojson.h"
 #include "core/launch/launchconfig.h"
 #include "core/model/modelpresets.h"
+#include "tests/cli/clitesthelpers.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,7 +5,7 @@
 #include "core/probe/nvmlapi.h"
 #include "core/probe/nvmlreader.h"
 #include "core/probe/probejson.h"
-#include "tests/core/clitesthelpers.h"
+#include "tests/cli/clitesthelpers.h"
 #include "tests/core/probetesthelpers.h"
 
 #include <QTest>

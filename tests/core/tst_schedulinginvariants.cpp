@@ -4,7 +4,7 @@
 #include "core/sched/metrics.h"
 #include "core/sched/simulator.h"
 #include "core/sched/workloadgenerator.h"
-#include "tests/core/clitesthelpers.h"
+#include "tests/cli/clitesthelpers.h"
 #include "tests/core/schedtesthelpers.h"
 
 #include <QTest>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/io/validationcase.h"
-#include "tests/core/clitesthelpers.h"
+#include "tests/cli/clitesthelpers.h"
 
 #include <QTest>
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/mainwindow/startup.h"
 
-#include "core/cli/commands.h"
 #include "ui/dialogs/comparedialog.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/library/autosavecontroller.h"
@@ -74,12 +73,12 @@ bool looksLikeCommand(const QString& word)
     return !QFileInfo::exists(word) && !word.contains(QLatin1Char('.')) && !word.contains(QLatin1Char('/'));
 }
 
-QString helpText(const QCommandLineParser& parser)
+QString helpText(const QCommandLineParser& parser, const QString& commandsHelp)
 {
     QString text = parser.helpText();
     // Qt names the program "<executable_name>" when no QCoreApplication exists yet.
     text.replace(QStringLiteral("<executable_name>"), QStringLiteral("clusterplanner"));
-    return text + QLatin1Char('\n') + QString::fromStdString(core::cli::commandsHelp())
+    return text + QLatin1Char('\n') + commandsHelp
         + QObject::tr("  (run 'clusterplanner COMMAND --help' for a command's options)\n");
 }
 
@@ -101,7 +100,7 @@ void setApplicationInfo()
     QCoreApplication::setApplicationVersion(QStringLiteral(CLUSTERPLANNER_VERSION));
 }
 
-CommandLine parseCommandLine(const QStringList& arguments)
+CommandLine parseCommandLine(const QStringList& arguments, const QString& commandsHelp)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QObject::tr("Plan GPU training clusters: memory, time, cost, parallel layouts."));
@@ -114,7 +113,7 @@ CommandLine parseCommandLine(const QStringList& arguments)
     if (!parser.parse(arguments))
         return finished(2, usageError(parser.errorText()));
     if (parser.isSet(help) || parser.isSet(QStringLiteral("help-all")))
-        return finished(0, helpText(parser));
+        return finished(0, helpText(parser, commandsHelp));
     if (parser.isSet(version))
         return finished(0, QStringLiteral("clusterplanner %1\n").arg(QStringLiteral(CLUSTERPLANNER_VERSION)));
     const QStringList files = parser.positionalArguments();

@@ -30,8 +30,9 @@ struct CommandLine
 
 /// Sets application name, organisation and version (safe before any QCoreApplication exists).
 void setApplicationInfo();
-/// Parses arguments (arguments[0] is the program). Needs no QCoreApplication.
-CommandLine parseCommandLine(const QStringList& arguments);
+/// Parses arguments (arguments[0] is the program). Needs no QCoreApplication. commandsHelp is appended to --help:
+/// the headless subcommands live in the cli target, which ui does not link.
+CommandLine parseCommandLine(const QStringList& arguments, const QString& commandsHelp = {});
 /// Shows the main window as the options say and runs the event loop; needs a QApplication. Returns the exit code.
 int runGui(const StartupOptions& options);
 

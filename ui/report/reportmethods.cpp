@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The methods-and-accuracy appendix: the validation table, recomputed from the development set when it is installed.
-#include "core/cli/validationreport.h"
 #include "core/store/librarypaths.h"
+#include "core/validation/validationreport.h"
 #include "ui/report/reportcontent.h"
 
 #include <QCoreApplication>
@@ -39,7 +39,7 @@ std::string readAll(const QString& path)
     return file.open(QIODevice::ReadOnly) ? file.readAll().toStdString() : std::string();
 }
 
-QString summaryTable(const core::cli::ValidationReport& report)
+QString summaryTable(const core::ValidationReport& report)
 {
     std::vector<QStringList> rows;
     for (const auto& s : report.summaries)
@@ -56,7 +56,7 @@ QString validationHtml()
                   "docs/validation.md holds it.</p>");
     const auto cases = core::readValidationCases(readAll(dir + QStringLiteral("/dev_cases.json")));
     const auto truths = core::readValidationTruths(readAll(dir + QStringLiteral("/dev_truth.json")));
-    const auto report = core::cli::buildValidationReport(cases, truths);
+    const auto report = core::buildValidationReport(cases, truths);
     return tr("<p>Predicted against measured on the %1 published runs of the development set; %2 could not be "
               "evaluated.</p>")
                .arg(cases.size())

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/arguments.h"
+#include "cli/commandlist.h"
+#include "core/model/gpucatalog.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <ostream>
+
+namespace clusterplanner::cli {
+
+using namespace clusterplanner::core; // commands are thin wrappers over the engine
+
+namespace {
+
+nlohmann::json optionalJson(const std::optional<double>& value)
+{
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+} // namespace
+
+int runCatalog(const Args& args, std::ostream& out, std::ostream&)
+{
+    Arguments arguments(args);
+    const bool asJson = arguments.flag("--json");
+    arguments.finish();
+    const auto& catalog = GpuCatalog::builtin();
+    if (asJson) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& gpu : catalog.gpus())
+            list.push_back({{"id", gpu.id}, {"name", gpu.name}, {"memory_gb", gpu.memoryGB}, {"hbm_tb_s", gpu.hbmTBs},
+                {"bf16_tflops", optionalJson(gpu.bf16Tflops)}, {"tdp_w", gpu.tdpW},
+                {"scaleup_domain_gpus", gpu.scaleupDomainGpus}, {"memory_total_gib", gpu.memoryBytes() / (1u << 30)},
+                {"scaleout_gbps_per_gpu", gpu.scaleoutGbpsPerGpu}});
+        out << list.dump(2) << "\n";
+        return 0;
+    }
+    for (const auto& gpu : catalog.gpus())
+        out << std::left << std::setw(16) << gpu.id << std::setw(8) << gpu.memoryGB << " GB  " << std::setw(8)
+            << gpu.peakFlops(Precision::AmpBf16) / 1e12 << " TFLOP/s  " << gpu.tdpW << " W\n";
+    return 0;
+}
+
+} // namespace clusterplanner::cli

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// clusterplanner estimate --case FILE: memory (and later time) of one case or an array of cases, as JSON.
+#include "cli/arguments.h"
+#include "cli/commandlist.h"
+#include "cli/efficiencyoption.h"
+#include "core/hf/hfconfig.h"
+#include "core/memory/memorymodel.h"
+#include "core/model/enumnames.h"
+#include "core/validation/casepredictor.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+namespace clusterplanner::cli {
+
+using namespace clusterplanner::core; // commands are thin wrappers over the engine
+
+namespace {
+
+using nlohmann::json;
+
+json optionalJson(const std::optional<double>& value)
+{
+    return value ? json(*value) : json(nullptr);
+}
+
+json breakdownJson(const MemoryBreakdown& b)
+{
+    return {{"weights", b.weightsBytes / kGiB}, {"gradients", b.gradientsBytes / kGiB},
+        {"optimizer_states", b.optimizerBytes / kGiB}, {"activations", b.activationsBytes / kGiB},
+        {"logits_loss", b.logitsBytes / kGiB}, {"autocast_weight_copies", b.castCacheBytes / kGiB},
+        {"shard_buffers", b.shardBufferBytes / kGiB}, {"workspace", b.workspaceBytes / kGiB}};
+}
+
+json stageJson(const StageMemory& s)
+{
+    return {{"stage", s.stage}, {"layers", s.layers}, {"in_flight_micro_batches", s.inFlightMicroBatches},
+        {"peak_phase", s.phase == PeakPhase::StepEnd ? "step_end" : "backward_start"},
+        {"allocated_gib", s.peak.totalBytes() / kGiB}, {"reserved_gib", s.reservedBytes / kGiB},
+        {"between_steps_gib", s.persistentBytes / kGiB}, {"memory_gib", breakdownJson(s.peak)}};
+}
+
+json chosenJson(const TrainingConfig& t)
+{
+    const ParallelLayout& l = t.layout;
+    return {{"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"dp", l.dp}, {"ep", l.ep}, {"vpp", l.virtualStages},
+        {"sequence_parallel", l.sequenceParallel}, {"micro_batch", t.microBatch}, {"global_batch_seqs", t.globalBatch},
+        {"precision", toString(t.precision)}, {"optimizer", toString(t.optimizer)},
+        {"recompute", toString(t.recompute)}, {"zero_stage", t.zeroStage},
+        {"distributed_optimizer", t.distributedOptimizer}, {"attention", toString(t.attention)},
+        {"schedule", toString(t.schedule)}, {"framework", toString(t.framework)},
+        {"rank_order", toString(t.layout.rankOrder)}};
+}
+
+/// Where the step time goes: exposed terms (on the critical path) and each dimension's total before overlap.
+json timeBreakdownJson(const perf::StepTimeResult& t)
+{
+    return {{"micro_batches", t.microBatches}, {"forward", t.computeForwardS}, {"backward", t.computeBackwardS},
+        {"recompute", t.recomputeS}, {"bubble", t.bubbleS}, {"bubble_fraction", t.bubbleFraction},
+        {"optimizer", t.optimizerS}, {"overhead", t.overheadS}, {"overlap_slowdown", t.overlapSlowdownS},
+        {"exposed",
+            {{"tp", t.tpExposedS}, {"cp", t.cpExposedS}, {"ep", t.epExposedS}, {"dp", t.dpExposedS},
+                {"pp", t.ppExposedS}}},
+        {"total",
+            {{"tp", t.tpTotalS}, {"cp", t.cpTotalS}, {"ep", t.epTotalS}, {"dp", t.dpTotalS}, {"pp", t.ppTotalS}}}};
+}
+
+json predictionJson(const CasePrediction& p, const perf::EfficiencyTable& table, const std::string& gpuId)
+{
+    json out = {{"id", p.id}, {"ok", p.ok}};
+    if (!p.ok) {
+        out["error"] = p.error;
+    } else {
+        const MemoryEstimate& m = p.memory;
+        json stages = json::array({stageJson(m.first)});
+        if (m.last.stage != m.first.stage)
+            stages.push_back(stageJson(m.last));
+        out.update({{"fits", m.fits}, {"peak_memory_gib", optionalJson(p.peakMemoryGiB)},
+            {"peak_reserved_gib", optionalJson(p.peakReservedGiB)}, {"usable_gib", m.usableBytes / kGiB},
+            {"peak_stage", m.peakStage}, {"memory_gib", breakdownJson(m.peakStageMemory().peak)}, {"stages", stages},
+            {"max_micro_batch", p.maxMicroBatch}, {"gradient_accumulation_steps", m.gradientAccumulationSteps},
+            {"chosen", chosenJson(p.chosen)}, {"choices", p.choices}});
+        if (!m.fits) {
+            out["short_by_gib"] = (m.peakReservedBytes - m.usableBytes) / kGiB;
+            out["remedies"] = p.remedies;
+        }
+    }
+    out.update({{"params", p.params}, {"model_flops_per_token", p.modelFlopsPerToken},
+        {"step_time_s", optionalJson(p.stepTimeS)}, {"tokens_per_s_per_gpu", optionalJson(p.tokensPerSPerGpu)},
+        {"model_tflops_per_gpu", optionalJson(p.modelTflopsPerGpu)}, {"mfu", optionalJson(p.mfu)}});
+    if (p.time.valid) {
+        out["time_breakdown_s"] = timeBreakdownJson(p.time);
+        // The assumptions behind the times, so that a user can see them and override them with --efficiency.
+        out["efficiency"] = json::parse(perf::toJsonText(table.forGpu(gpuId)));
+    }
+    return out;
+}
+
+} // namespace
+
+std::string readTextFile(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw UsageError("cannot read " + path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+int runEstimate(const Args& args, std::ostream& out, std::ostream&)
+{
+    Arguments arguments(args);
+    const std::string path = arguments.required("--case");
+    const auto efficiency = efficiencyOption(arguments);
+    const auto hfConfig = arguments.value("--hf-config");
+    arguments.finish();
+    const perf::EfficiencyTable& table = efficiencyTable(efficiency);
+    const auto imported = hfConfig ? std::optional(hf::importHfConfigFile(*hfConfig)) : std::nullopt;
+    json list = json::array();
+    for (ValidationCase c : readValidationCases(readTextFile(path))) {
+        if (imported) { // the case's model is replaced; its stated parameter count described the old one
+            c.scenario.model = hf::replaceModel(c.scenario.model, *imported);
+            c.statedParams.reset();
+        }
+        list.push_back(predictionJson(predictCase(c, &table), table, c.scenario.cluster.gpuId));
+    }
+    out << list.dump(2) << "\n";
+    return 0;
+}
+
+} // namespace clusterplanner::cli

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// clusterplanner export-config --scenario F --framework NAME [--out FILE]: the launch configuration of the
+// scenario's layout for Megatron-LM, Megatron-Bridge (NeMo), torchtitan or DeepSpeed.
+#include "cli/arguments.h"
+#include "cli/commandlist.h"
+#include "core/io/scenariojson.h"
+#include "core/launch/launchconfig.h"
+
+#include <fstream>
+#include <ostream>
+
+namespace clusterplanner::cli {
+
+using namespace clusterplanner::core; // commands are thin wrappers over the engine
+
+namespace {
+
+launch::LaunchFramework frameworkArgument(Arguments& arguments)
+{
+    const std::string name = arguments.required("--framework");
+    if (const auto framework = launch::launchFrameworkFromString(name))
+        return *framework;
+    throw UsageError("--framework: unknown value \"" + name + "\" (one of " + launch::launchFrameworkNames() + ")");
+}
+
+void writeFile(const std::string& path, const std::string& text)
+{
+    std::ofstream file(path, std::ios::binary);
+    if (!(file << text) || !file.flush())
+        throw UsageError("--out: cannot write " + path);
+}
+
+} // namespace
+
+int runExportConfig(const Args& args, std::ostream& out, std::ostream& err)
+{
+    Arguments arguments(args);
+    const std::string path = arguments.required("--scenario");
+    const launch::LaunchFramework framework = frameworkArgument(arguments);
+    const auto outPath = arguments.value("--out");
+    arguments.finish();
+    const Scenario scenario = readScenarioFile(readTextFile(path));
+    const launch::LaunchFile file = launch::makeLaunchConfig(scenario, framework);
+    if (outPath) {
+        writeFile(*outPath, file.text);
+        out << "launch: " << file.launchLine << "\n";
+    } else {
+        out << file.text; // stdout stays parseable; the launch line goes beside it
+        err << "launch: " << file.launchLine << "\n";
+    }
+    for (const auto& note : file.notes)
+        err << "note: " << note << "\n";
+    return 0;
+}
+
+} // namespace clusterplanner::cli

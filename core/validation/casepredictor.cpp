@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Predicts one case: the open layout fields chosen by the sweep (best fitting by tokens/s), then memory and time.
+#include "core/validation/casepredictor.h"
+
+#include "core/memory/layoutchooser.h"
+#include "core/memory/memorymodel.h"
+#include "core/model/frameworks.h"
+#include "core/model/gpucatalog.h"
+#include "core/model/layoutcheck.h"
+#include "core/model/modelmath.h"
+#include "core/perf/steptime.h"
+#include "core/sweep/layoutevaluator.h"
+
+#include <cmath>
+
+namespace clusterplanner::core {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& parts)
+{
+    std::string text;
+    for (const auto& part : parts)
+        text += (text.empty() ? "" : "; ") + part;
+    return text;
+}
+
+template <typename T>
+std::optional<T> stated(bool unknown, T value)
+{
+    return unknown ? std::nullopt : std::optional<T>(value);
+}
+
+/// Megatron's distributed optimizer is the sweep's ZeRO stage 1; a stated flag therefore fixes the stage.
+std::optional<int> zeroConstraint(const ValidationCase& c)
+{
+    const TrainingConfig& t = c.scenario.training;
+    if (!c.unknown.zeroStage)
+        return t.zeroStage;
+    if (frameworkCapabilities(t.framework).distributedOptimizer && !c.unknown.distributedOptimizer)
+        return t.distributedOptimizer ? 1 : 0;
+    return std::nullopt;
+}
+
+/// Megatron-style sequence parallelism (norm/dropout activations split over TP) exists only in the frameworks
+/// built on Megatron's TP plan (data/frameworks.json), so an unstated flag is only left free for those.
+std::optional<bool> sequenceParallelConstraint(const ValidationCase& c)
+{
+    const TrainingConfig& t = c.scenario.training;
+    if (!c.unknown.sequenceParallel)
+        return t.layout.sequenceParallel;
+    return frameworkCapabilities(t.framework).sequenceParallel ? std::nullopt : std::optional<bool>(false);
+}
+
+/// A stated global batch that DP (times a stated micro-batch) does not divide cannot be laid out as given; sources
+/// sometimes round one of them. The case is then predicted with the nearest batch that can, and the step time
+/// scaled back to the stated batch (tokens/s per GPU and MFU do not depend on it).
+std::optional<int> layableGlobalBatch(const ValidationCase& c)
+{
+    const TrainingConfig& t = c.scenario.training;
+    if (c.unknown.globalBatch || c.unknown.dp)
+        return std::nullopt;
+    const int unit = t.layout.dp * (c.unknown.microBatch ? 1 : t.microBatch);
+    if (unit <= 0 || t.globalBatch % unit == 0)
+        return std::nullopt;
+    return std::max(unit, int(std::lround(double(t.globalBatch) / unit)) * unit);
+}
+
+} // namespace
+
+SweepConstraints caseConstraints(const ValidationCase& c)
+{
+    const UnknownFields& u = c.unknown;
+    const TrainingConfig& t = c.scenario.training;
+    const ParallelLayout& l = t.layout;
+    SweepConstraints k;
+    k.tp = stated(u.tp, l.tp);
+    k.pp = stated(u.pp, l.pp);
+    k.cp = stated(u.cp, l.cp);
+    k.dp = stated(u.dp, l.dp);
+    k.ep = stated(u.ep, l.ep);
+    k.virtualStages = stated(u.virtualStages, l.virtualStages);
+    k.microBatch = stated(u.microBatch, t.microBatch);
+    k.recompute = stated(u.recompute, t.recompute);
+    k.schedule = stated(u.schedule, t.schedule);
+    k.sequenceParallel = sequenceParallelConstraint(c);
+    k.zeroStage = zeroConstraint(c);
+    return k;
+}
+
+std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table)
+{
+    const TrainingLayoutEvaluator evaluator(c.scenario, table);
+    SweepSpec spec;
+    spec.constraints = caseConstraints(c);
+    spec.topCount = 1;
+    spec.keepAll = false;
+    const SweepResult result = core::runSweep(c.scenario, spec, evaluator);
+    if (result.top.empty())
+        return std::nullopt;
+    TrainingConfig t = evaluator.trainingFor(result.top.front().candidate);
+    if (!c.unknown.distributedOptimizer && !frameworkCapabilities(t.framework).distributedOptimizer)
+        t.distributedOptimizer = c.scenario.training.distributedOptimizer;
+    return t;
+}
+
+CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable* table)
+{
+    if (const auto batch = layableGlobalBatch(c)) {
+        ValidationCase adjusted = c;
+        adjusted.scenario.training.globalBatch = *batch;
+        CasePrediction p = predictCase(adjusted, table);
+        const int stated = c.scenario.training.globalBatch;
+        p.choices.push_back("global_batch " + std::to_string(*batch) + " instead of " + std::to_string(stated)
+            + " (not divisible by DP x micro-batch)");
+        if (p.stepTimeS)
+            p.stepTimeS = *p.stepTimeS * stated / *batch;
+        return p;
+    }
+
+    CasePrediction p;
+    p.id = c.id;
+    const Scenario& s = c.scenario;
+    p.params = countParameters(s.model).total;
+    p.modelFlopsPerToken = modelFlopsPerToken(s.model);
+    const GpuSpec* gpu = GpuCatalog::builtin().find(s.cluster.gpuId);
+    if (!gpu) {
+        p.error = "unknown GPU \"" + s.cluster.gpuId + "\" (see clusterplanner catalog)";
+        return p;
+    }
+    const MemoryContext ctx = makeMemoryContext(s.model, gpu);
+    LayoutChoice choice;
+    if (const auto swept = sweepChoice(c, table)) {
+        choice.training = *swept;
+        choice.found = true;
+        describeChoices(c, choice);
+    } else {
+        choice = chooseLayout(c, ctx);
+        if (choice.found)
+            choice.chosen.push_back("no fitting layout in the sweep: memory-first choice");
+    }
+    p.chosen = choice.training;
+    p.choices = choice.chosen;
+    if (!choice.found) {
+        const LayoutProblems problems = checkLayout(s.model, p.chosen, s.cluster.gpuCount);
+        p.error = c.unknown.anyLayout() ? "no valid layout for the open parallel degrees: " : "invalid layout: ";
+        p.error += joined(describeLayoutProblems(problems, s.model, p.chosen, s.cluster.gpuCount));
+        return p;
+    }
+    p.memory = evaluateMemory(ctx, p.chosen);
+    if (!p.memory.fits)
+        p.remedies = fitRemedies(ctx, p.chosen, s.cluster.gpusPerNode);
+    p.maxMicroBatch = maxMicroBatch(ctx, p.chosen);
+    p.peakMemoryGiB = p.memory.peakAllocatedBytes / kGiB;
+    p.peakReservedGiB = p.memory.peakReservedBytes / kGiB;
+    fillTime(p, s, *gpu, table);
+    p.ok = true;
+    return p;
+}
+
+// MFU and model TFLOP/s use 6·N_matmul + 12·L·s·h FLOPs per token (modelmath). For MHA GPT models with a 4h
+// MLP that is 72·L·h² + 12·L·s·h + 6·V·h, the same count as Korthikanti 2022 Eq. 7 and Megatron-LM's
+// num_floating_point_operations, so the Megatron-Core and K22 MFUs are compared like for like (validation README).
+void fillTime(CasePrediction& p, const Scenario& scenario, const GpuSpec& gpu, const perf::EfficiencyTable* table)
+{
+    const perf::StepTimeContext context
+        = perf::makeStepTimeContext(scenario, gpu, (table ? *table : perf::EfficiencyTable::builtin()).forGpu(gpu.id));
+    p.time = perf::estimateStepTime(context, p.chosen);
+    if (!p.time.valid) {
+        p.choices.push_back(std::string("no step time: ") + p.time.error);
+        return;
+    }
+    p.stepTimeS = p.time.stepTimeS;
+    p.tokensPerSPerGpu = p.time.tokensPerSPerGpu;
+    p.modelTflopsPerGpu = p.time.modelTflopsPerGpu;
+    p.mfu = p.time.mfu;
+}
+
+} // namespace clusterplanner::core

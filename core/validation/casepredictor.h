@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One prediction per validation case: the layout used and every predicted quantity (shared by estimate/validate).
+#pragma once
+
+#include "core/io/validationcase.h"
+#include "core/memory/memorytypes.h"
+#include "core/model/gpucatalog.h"
+#include "core/perf/steptime.h"
+#include "core/sweep/layoutspace.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clusterplanner::core {
+
+/// Predicted quantities of one case. Optional fields stay empty until a model provides them (time quantities
+/// come from the performance model; fill them in predictCase and both commands report them).
+struct CasePrediction
+{
+    std::string id;
+    bool ok = false;
+    std::string error; ///< why ok is false (unknown GPU, invalid layout: every problem listed)
+    TrainingConfig chosen; ///< the complete set-up the prediction is for
+    std::vector<std::string> choices; ///< fields the planner filled, e.g. "tp 2"
+    MemoryEstimate memory;
+    std::vector<std::string> remedies; ///< when it does not fit
+    double params = 0;
+    double modelFlopsPerToken = 0;
+    int maxMicroBatch = 0; ///< largest micro-batch that fits with everything else as chosen
+
+    std::optional<double> peakMemoryGiB; ///< allocated, like torch.cuda.max_memory_allocated
+    std::optional<double> peakReservedGiB;
+    std::optional<double> tokensPerSPerGpu;
+    std::optional<double> stepTimeS;
+    std::optional<double> modelTflopsPerGpu;
+    std::optional<double> mfu;
+    perf::StepTimeResult time; ///< the full step-time breakdown (valid when the time fields are set)
+};
+
+/// Chooses the case's null layout fields with the sweep (best fitting layout by tokens/s per GPU; ties keep the
+/// first in enumeration order, so the choice is deterministic), falling back to the memory-first chooser when
+/// nothing fits, then evaluates memory and step time.
+CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable* table = nullptr);
+
+/// The sweep constraints that fix every dimension the case states (and leave its null fields free).
+SweepConstraints caseConstraints(const ValidationCase& c);
+
+/// The best fitting layout by tokens/s per GPU under caseConstraints(c), or nothing when none fits.
+std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table = nullptr);
+
+/// Fills the time fields of p (for p.chosen) from the step-time model with the GPU family's efficiency
+/// parameters (table nullptr = the built-in table).
+void fillTime(CasePrediction& p, const Scenario& scenario, const GpuSpec& gpu, const perf::EfficiencyTable* table);
+
+} // namespace clusterplanner::core

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/validation/validationreport.h"
+
+#include "core/validation/casepredictor.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+
+namespace clusterplanner::core {
+
+namespace {
+
+/// One quantity both sides may carry.
+struct Quantity
+{
+    const char* name;
+    std::optional<double> ValidationTruth::*truth;
+    std::optional<double> CasePrediction::*predicted;
+};
+
+constexpr Quantity kQuantities[] = {
+    {"peak_memory_gib", &ValidationTruth::peakMemoryGiB, &CasePrediction::peakMemoryGiB},
+    {"tokens_per_s_per_gpu", &ValidationTruth::tokensPerSPerGpu, &CasePrediction::tokensPerSPerGpu},
+    {"step_time_s", &ValidationTruth::stepTimeS, &CasePrediction::stepTimeS},
+    {"model_tflops_per_gpu", &ValidationTruth::modelTflopsPerGpu, &CasePrediction::modelTflopsPerGpu},
+    {"mfu", &ValidationTruth::mfu, &CasePrediction::mfu},
+};
+
+std::optional<double> predictedValue(const Quantity& q, const CasePrediction& p, const ValidationTruth& t)
+{
+    if (!p.ok)
+        return std::nullopt;
+    // A reserved truth is compared with the reserved prediction; allocated and unknown with allocated.
+    if (q.truth == &ValidationTruth::peakMemoryGiB && t.memoryKind == "reserved")
+        return p.peakReservedGiB;
+    return p.*(q.predicted);
+}
+
+void addCase(const ValidationCase& c, const ValidationTruth& t, const perf::EfficiencyTable* table,
+    ValidationReport& report, std::map<std::string, QuantitySummary>& summaries)
+{
+    const CasePrediction p = predictCase(c, table);
+    if (!p.ok)
+        report.failures.push_back(c.id + ": " + p.error);
+    for (const Quantity& q : kQuantities) {
+        const std::optional<double> measured = t.*(q.truth);
+        if (!measured)
+            continue;
+        const std::optional<double> predicted = predictedValue(q, p, t);
+        if (!predicted || *measured == 0) {
+            ++summaries[q.name].missing;
+            continue;
+        }
+        ValidationRow row {c.id, q.name, *predicted, *measured, 100.0 * (*predicted - *measured) / *measured, ""};
+        if (q.truth == &ValidationTruth::peakMemoryGiB)
+            row.note = t.memoryKind;
+        report.rows.push_back(row);
+    }
+}
+
+std::string number(double value, int digits)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f", digits, value);
+    return text;
+}
+
+} // namespace
+
+double percentileAbs(std::vector<double> values, double q)
+{
+    if (values.empty())
+        return 0;
+    for (double& v : values)
+        v = std::fabs(v);
+    std::sort(values.begin(), values.end());
+    const auto rank = std::size_t(std::ceil(q * double(values.size())));
+    return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
+}
+
+double medianAbs(std::vector<double> values)
+{
+    if (values.empty())
+        return 0;
+    for (double& v : values)
+        v = std::fabs(v);
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+ValidationReport buildValidationReport(const std::vector<ValidationCase>& cases,
+    const std::vector<ValidationTruth>& truths, const perf::EfficiencyTable* table)
+{
+    ValidationReport report;
+    std::map<std::string, QuantitySummary> summaries;
+    for (const ValidationCase& c : cases) {
+        const auto truth = std::find_if(truths.begin(), truths.end(), [&](const auto& t) { return t.id == c.id; });
+        if (truth != truths.end())
+            addCase(c, *truth, table, report, summaries);
+    }
+    for (const Quantity& q : kQuantities) {
+        QuantitySummary s = summaries[q.name];
+        s.quantity = q.name;
+        std::vector<double> errors;
+        for (const auto& row : report.rows)
+            if (row.quantity == q.name)
+                errors.push_back(row.errorPercent);
+        s.count = int(errors.size());
+        s.medianAbsPercent = medianAbs(errors);
+        s.p90AbsPercent = percentileAbs(errors, 0.9);
+        report.summaries.push_back(s);
+    }
+    return report;
+}
+
+std::string reportMarkdown(const ValidationReport& report)
+{
+    std::string md = "## Summary\n\n| quantity | cases | no prediction | median abs. error | p90 abs. error |\n"
+                     "|---|---:|---:|---:|---:|\n";
+    for (const auto& s : report.summaries)
+        md += "| `" + s.quantity + "` | " + std::to_string(s.count) + " | " + std::to_string(s.missing) + " | "
+            + (s.count ? number(s.medianAbsPercent, 1) + " %" : "—") + " | "
+            + (s.count ? number(s.p90AbsPercent, 1) + " %" : "—") + " |\n";
+    md += "\n## Per case\n\n| case | quantity | predicted | measured | error |\n|---|---|---:|---:|---:|\n";
+    for (const auto& r : report.rows)
+        md += "| `" + r.id + "` | " + r.quantity + (r.note.empty() ? "" : " (" + r.note + ")") + " | "
+            + number(r.predicted, 3) + " | " + number(r.measured, 3) + " | " + number(r.errorPercent, 1) + " % |\n";
+    if (!report.failures.empty()) {
+        md += "\n## Cases the planner could not evaluate\n\n";
+        for (const auto& f : report.failures)
+            md += "- " + f + "\n";
+    }
+    return md;
+}
+
+std::string reportJson(const ValidationReport& report)
+{
+    nlohmann::json rows = nlohmann::json::array(), summary = nlohmann::json::array();
+    for (const auto& r : report.rows)
+        rows.push_back({{"id", r.id}, {"quantity", r.quantity}, {"predicted", r.predicted}, {"measured", r.measured},
+            {"error_percent", r.errorPercent}, {"note", r.note}});
+    for (const auto& s : report.summaries)
+        summary.push_back({{"quantity", s.quantity}, {"count", s.count}, {"missing", s.missing},
+            {"median_abs_error_percent", s.medianAbsPercent}, {"p90_abs_error_percent", s.p90AbsPercent}});
+    return nlohmann::json {{"summary", summary}, {"cases", rows}, {"failures", report.failures}}.dump(2);
+}
+
+} // namespace clusterplanner::core

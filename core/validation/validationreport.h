@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Predicted vs measured per case and quantity, with median and 90th-percentile absolute errors per quantity.
+#pragma once
+
+#include "core/io/validationcase.h"
+#include "core/perf/efficiencyparams.h"
+
+#include <string>
+#include <vector>
+
+namespace clusterplanner::core {
+
+struct ValidationRow
+{
+    std::string id;
+    std::string quantity; ///< "peak_memory_gib", "tokens_per_s_per_gpu", ...
+    double predicted = 0;
+    double measured = 0;
+    double errorPercent = 0; ///< 100 · (predicted − measured) / measured
+    std::string note; ///< e.g. "reserved" when the truth is a reserved figure
+};
+
+struct QuantitySummary
+{
+    std::string quantity;
+    int count = 0; ///< cases with both a truth and a prediction
+    int missing = 0; ///< cases with a truth but no prediction (or a failed case)
+    double medianAbsPercent = 0;
+    double p90AbsPercent = 0; ///< nearest-rank 90th percentile
+};
+
+struct ValidationReport
+{
+    std::vector<ValidationRow> rows;
+    std::vector<QuantitySummary> summaries; ///< one per quantity, in a fixed order
+    std::vector<std::string> failures; ///< "id: error" for cases the planner could not evaluate
+};
+
+/// Matches truths to cases by id and compares every quantity both sides have; table = nullptr uses the built-in
+/// efficiency parameters.
+ValidationReport buildValidationReport(const std::vector<ValidationCase>& cases,
+    const std::vector<ValidationTruth>& truths, const perf::EfficiencyTable* table = nullptr);
+
+/// Nearest-rank percentile (q in 0..1) and median of absolute values; 0 for an empty list.
+double percentileAbs(std::vector<double> values, double q);
+double medianAbs(std::vector<double> values);
+
+std::string reportMarkdown(const ValidationReport& report);
+std::string reportJson(const ValidationReport& report);
+
+} // namespace clusterplanner::core

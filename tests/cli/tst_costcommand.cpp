@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Tests of `clusterplanner cost --scenario FILE`: the cost model fed by the training engine's hours.
+#include "cli/commands.h"
+#include "tests/cli/clitesthelpers.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+using namespace clusterplanner::cli;
+using clitest::closeRelative;
+using clitest::readFile;
+using clitest::run;
+using clitest::Run;
+
+namespace {
+
+const std::string kGpt3 = CLUSTERPLANNER_DATA_DIR "/scenarios/gpt3-175b-1024-a100.cplan.json";
+
+} // namespace
+
+class TestCostCommand : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void gpt3RunCostFollowsFromTheEngineHours()
+    {
+        const Run r = run({"cost", "--scenario", kGpt3, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto doc = nlohmann::json::parse(r.out);
+        const auto& engine = doc["engine"];
+        const double tokensPerS = engine["tokens_per_s"].get<double>();
+        QVERIFY(tokensPerS > 0);
+        // The scenario: 300e9 tokens, 1,024 A100 at $1/GPU-h, PUE 1.58, 8.06 ¢/kWh.
+        const double hours = 300e9 / tokensPerS / 3600;
+        QVERIFY(closeRelative(engine["training_hours"].get<double>(), hours, 1e-12));
+        QVERIFY(closeRelative(engine["gpu_hours"].get<double>(), 1024 * hours, 1e-12));
+        const auto& runCost = doc["run"];
+        QVERIFY(closeRelative(runCost["cost_usd"].get<double>(), 1024 * hours * 1.0, 1e-12));
+        QVERIFY(closeRelative(runCost["usd_per_million_tokens"].get<double>(), 1024 * hours / 300'000, 1e-12));
+        // Engine power per GPU: TDP 400 W × (0.9 GPU draw + 0.8 node overhead), data/efficiency.json defaults;
+        // facility energy = GPUs × W × hours / 1000 × PUE (docs/methods-cost.md §8).
+        const double energyKwh = 1024 * 400 * 1.7 * hours / 1000 * 1.58;
+        QVERIFY(closeRelative(runCost["energy_kwh"].get<double>(), energyKwh, 1e-12));
+        QVERIFY(closeRelative(runCost["energy_cost_usd"].get<double>(), energyKwh * 0.0806, 1e-12));
+        // Sanity of the engine itself: N21 reports 34 days at 140 TFLOP/s per GPU; any sane estimate is weeks.
+        QVERIFY(hours > 14 * 24 && hours < 90 * 24);
+    }
+
+    void gpt3OwnedClusterFigures()
+    {
+        const Run r = run({"cost", "--scenario", kGpt3, "--years", "3", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto doc = nlohmann::json::parse(r.out);
+        QCOMPARE(doc["gpus"].get<int>(), 1024);
+        QCOMPARE(doc["nodes"].get<int>(), 128);
+        // Catalog A100 80GB purchase $8k–15k; nodes $90k overhead each; fabric $4,250 per GPU (costmodel.h).
+        const double fixedUsd = 128 * 90'000.0 + 1024 * 4'250.0;
+        QCOMPARE(doc["capex_usd"]["low"].get<double>(), 1024 * 8'000.0 + fixedUsd);
+        QCOMPARE(doc["capex_usd"]["mid"].get<double>(), 1024 * 11'500.0 + fixedUsd);
+        QCOMPARE(doc["capex_usd"]["high"].get<double>(), 1024 * 15'000.0 + fixedUsd);
+        // Power drawn 24/7 as the engine charges it: 1,024 × 400 W × 1.7 × PUE 1.58.
+        const double facilityKw = 1024 * 0.4 * 1.7 * 1.58;
+        QVERIFY(closeRelative(doc["facility_power_kw"].get<double>(), facilityKw, 1e-12));
+        const double opexPerYear = facilityKw * 8760 * 0.0806;
+        QVERIFY(closeRelative(doc["opex_per_year_usd"].get<double>(), opexPerYear, 1e-12));
+        QVERIFY(
+            closeRelative(doc["tco_usd"]["mid"].get<double>(), 1024 * 11'500.0 + fixedUsd + 3 * opexPerYear, 1e-12));
+        QVERIFY(closeRelative(doc["cloud"]["cost_over_years_usd"].get<double>(), 1024 * 8760 * 3 * 1.0, 1e-12));
+        // The owned cluster's energy over the run equals the engine's run energy (same power model).
+        const double hours = doc["engine"]["training_hours"].get<double>();
+        QVERIFY(closeRelative(doc["run"]["energy_kwh"].get<double>(), facilityKw * hours, 1e-12));
+    }
+
+    void textReportNamesTheFigures()
+    {
+        const Run r = run({"cost", "--scenario", kGpt3});
+        QCOMPARE(r.code, 0);
+        for (const char* label : {"tokens/s", "capex (USD)", "TCO (USD)", "opex per year", "cloud USD/GPU-h",
+                 "run cost, cloud (USD)", "run USD per million tokens", "run energy (kWh)"})
+            QVERIFY2(r.out.find(label) != std::string::npos, label);
+    }
+
+    void badScenarioNamesTheField()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::string text = readFile(kGpt3);
+        const auto at = text.find("\"layers\": 96");
+        QVERIFY(at != std::string::npos);
+        text.replace(at, 12, "\"layers\": -3");
+        const std::string path = dir.filePath("bad.cplan.json").toStdString();
+        std::ofstream(path) << text;
+        Run r = run({"cost", "--scenario", path});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("bad.cplan.json: model.layers: must be at least 1 (got -3)") != std::string::npos,
+            r.err.c_str());
+        QVERIFY(r.out.empty());
+
+        r = run({"cost", "--scenario", dir.filePath("missing.json").toStdString()});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("cannot read") != std::string::npos, r.err.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCostCommand)
+#include "tst_costcommand.moc"

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// "clusterplanner sweep": JSON shape, fixed dimensions, CSV, usage errors, and the best layout against brute force.
+#include "cli/commands.h"
+#include "core/io/validationcase.h"
+#include "core/model/enumnames.h"
+#include "core/sweep/layoutevaluator.h"
+#include "tests/cli/clitesthelpers.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using namespace clusterplanner::core;
+using clitest::run;
+using nlohmann::json;
+
+namespace {
+
+/// A 1.3B GPT on 16 A100-80GB in the validation schema; pp is stated (2), everything else of the layout is open.
+json smallCase()
+{
+    return json::parse(R"({
+ "id": "small_gpt_16xa100",
+ "model": {"name": "GPT 1.3B", "layers": 24, "hidden": 2048, "heads": 16, "kv_heads": 16, "ffn_hidden": 8192,
+           "vocab": 51200, "seq_len": 2048, "mlp": "gelu", "norm": "layernorm", "tied_embeddings": true,
+           "params": null, "moe": null},
+ "training": {"global_batch_seqs": 64, "micro_batch": null, "precision": "amp_bf16", "optimizer": "adamw",
+              "recompute": null, "sequence_parallel": null, "zero_stage": null, "distributed_optimizer": null,
+              "attention": "flash", "framework": "megatron"},
+ "cluster": {"gpu": "A100-SXM-80GB", "num_gpus": 16, "gpus_per_node": 8},
+ "parallelism": {"tp": null, "pp": 2, "cp": null, "dp": null, "ep": null, "vpp": null, "schedule": null}
+})");
+}
+
+} // namespace
+
+class TestSweepCommand : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::string m_casePath;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_casePath = m_dir.filePath("case.json").toStdString();
+        std::ofstream(m_casePath) << json::array({smallCase()}).dump();
+    }
+
+    void jsonHasSummaryTopAndPareto()
+    {
+        const auto r = run({"sweep", "--case", m_casePath, "--json", "--top", "5", "--quiet"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.err.empty());
+        const json out = json::parse(r.out);
+        QCOMPARE(out.size(), std::size_t(3));
+        for (const char* key : {"evaluated", "valid", "fitting", "seconds", "layouts_per_s"})
+            QVERIFY2(out["summary"].contains(key), key);
+        QVERIFY(out["summary"]["evaluated"].get<long long>() >= out["summary"]["valid"].get<long long>());
+        QVERIFY(out["summary"]["valid"].get<long long>() >= out["summary"]["fitting"].get<long long>());
+        QCOMPARE(out["top"].size(), std::size_t(5));
+        QVERIFY(!out["pareto"].empty());
+        for (const auto& list : {out["top"], out["pareto"]})
+            for (const auto& e : list) {
+                for (const char* key :
+                    {"dp", "tp", "pp", "cp", "ep", "vpp", "micro_batch", "recompute", "zero_stage", "schedule"})
+                    QVERIFY2(e["layout"].contains(key), key);
+                for (const char* key : {"fits", "peak_memory_gib", "headroom_gib", "step_time_s",
+                         "tokens_per_s_per_gpu", "mfu", "cost_per_m_tokens_usd"})
+                    QVERIFY2(e.contains(key), key);
+                QVERIFY(e["fits"].get<bool>());
+                const auto& l = e["layout"];
+                QCOMPARE(l["dp"].get<int>() * l["tp"].get<int>() * l["pp"].get<int>() * l["cp"].get<int>(), 16);
+            }
+        // Ranked best first.
+        for (std::size_t i = 1; i < out["top"].size(); ++i)
+            QVERIFY(out["top"][i - 1]["tokens_per_s_per_gpu"].get<double>()
+                >= out["top"][i]["tokens_per_s_per_gpu"].get<double>());
+    }
+
+    void statedAndFlaggedDimensionsAreFixed()
+    {
+        const auto r = run({"sweep", "--case", m_casePath, "--json", "--top", "50", "--quiet", "--tp", "2",
+            "--recompute", "selective", "--zero", "1"});
+        QCOMPARE(r.code, 0);
+        const json out = json::parse(r.out);
+        QVERIFY(!out["top"].empty());
+        for (const auto& e : out["top"]) {
+            QCOMPARE(e["layout"]["pp"].get<int>(), 2); // stated in the case
+            QCOMPARE(e["layout"]["tp"].get<int>(), 2);
+            QCOMPARE(e["layout"]["dp"].get<int>() * e["layout"]["cp"].get<int>(), 4); // cp is free
+            QCOMPARE(e["layout"]["recompute"].get<std::string>(), std::string("selective"));
+            QCOMPARE(e["layout"]["zero_stage"].get<int>(), 1);
+        }
+    }
+
+    void csvHasHeaderAndRankedRows()
+    {
+        const auto r = run({"sweep", "--case", m_casePath, "--format", "csv", "--top", "3"});
+        QCOMPARE(r.code, 0);
+        std::istringstream lines(r.out);
+        std::string header, row;
+        std::getline(lines, header);
+        QCOMPARE(header,
+            std::string("rank,dp,tp,pp,cp,ep,vpp,micro_batch,recompute,zero_stage,schedule,rank_order,peak_memory_gib,"
+                        "headroom_gib,step_time_s,tokens_per_s_per_gpu,mfu,cost_per_m_tokens_usd"));
+        int rows = 0;
+        while (std::getline(lines, row))
+            QVERIFY(row.rfind(std::to_string(++rows) + ",", 0) == 0);
+        QCOMPARE(rows, 3);
+        QVERIFY(r.err.find("sweep: 100 %") != std::string::npos); // progress on stderr without --quiet
+    }
+
+    void badFlagsExitTwo_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("objective") << QStringList {"--objective", "fastest"} << "--objective";
+        QTest::newRow("tp zero") << QStringList {"--tp", "0"} << "--tp";
+        QTest::newRow("recompute") << QStringList {"--recompute", "sometimes"} << "--recompute";
+        QTest::newRow("zero stage") << QStringList {"--zero", "4"} << "--zero";
+        QTest::newRow("format") << QStringList {"--format", "xml"} << "--format";
+        QTest::newRow("unknown") << QStringList {"--speed", "1"} << "--speed";
+    }
+
+    void badFlagsExitTwo()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        std::vector<std::string> argv {"sweep", "--case", m_casePath};
+        for (const auto& a : args)
+            argv.push_back(a.toStdString());
+        const auto r = run(argv);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find(message.toStdString()) != std::string::npos, r.err.c_str());
+        QVERIFY(r.out.empty());
+    }
+
+    void missingCaseFileExitsTwo()
+    {
+        const auto r = run({"sweep", "--case", m_dir.filePath("absent.json").toStdString()});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.find("absent.json") != std::string::npos);
+    }
+
+    void bestEqualsBruteForce()
+    {
+        const auto r = run({"sweep", "--case", m_casePath, "--json", "--top", "1", "--quiet", "--threads", "2"});
+        QCOMPARE(r.code, 0);
+        const json best = json::parse(r.out)["top"][0];
+        // Brute force: every candidate of the same space (pp fixed to 2 by the case), evaluated one by one.
+        const ValidationCase c = readValidationCases(smallCase().dump()).front();
+        SweepConstraints k;
+        k.pp = 2;
+        const TrainingLayoutEvaluator evaluator(c.scenario);
+        double bestTokens = 0;
+        LayoutCandidate bestCandidate;
+        long long fitting = 0;
+        for (const auto& candidate : enumerateLayouts(c.scenario, k)) {
+            const LayoutResult result = evaluator.evaluate(candidate);
+            if (!result.valid || !result.fits)
+                continue;
+            ++fitting;
+            if (result.tokensPerSPerGpu > bestTokens) {
+                bestTokens = result.tokensPerSPerGpu;
+                bestCandidate = candidate;
+            }
+        }
+        QVERIFY(fitting > 10);
+        QCOMPARE(best["tokens_per_s_per_gpu"].get<double>(), bestTokens);
+        // The reported layout, evaluated again, is one that reaches the brute-force best (ties may differ).
+        LayoutCandidate reported = bestCandidate;
+        const json& l = best["layout"];
+        reported.layout.tp = l["tp"].get<int>();
+        reported.layout.cp = l["cp"].get<int>();
+        reported.layout.dp = l["dp"].get<int>();
+        reported.layout.sequenceParallel = reported.layout.tp > 1;
+        reported.layout.virtualStages = l["vpp"].get<int>();
+        reported.microBatch = l["micro_batch"].get<int>();
+        reported.zeroStage = l["zero_stage"].get<int>();
+        reported.recompute = *enumFromString<Recompute>(l["recompute"].get<std::string>());
+        reported.schedule = *enumFromString<PipelineSchedule>(l["schedule"].get<std::string>());
+        QCOMPARE(evaluator.evaluate(reported).tokensPerSPerGpu, bestTokens);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweepCommand)
+#include "tst_sweepcommand.moc"

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/commands.h"
+#include "core/validation/casepredictor.h"
+#include "core/validation/validationreport.h"
+#include "tests/cli/clitesthelpers.h"
+
+#include <QDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+using namespace clusterplanner::core;
+using clitest::readFile;
+using namespace clusterplanner::cli;
+
+namespace {
+
+const std::string kCases = CLUSTERPLANNER_DATA_DIR "/validation/dev_cases.json";
+const std::string kTruth = CLUSTERPLANNER_DATA_DIR "/validation/dev_truth.json";
+
+const QuantitySummary& summaryOf(const ValidationReport& r, const std::string& quantity)
+{
+    for (const auto& s : r.summaries)
+        if (s.quantity == quantity)
+            return s;
+    throw std::runtime_error("no summary for " + quantity);
+}
+
+} // namespace
+
+class TestValidationReport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Issue 3 targets on the development set: median |error| <= 5 %, p90 <= 10 % for peak memory.
+    void devSetMemoryErrorMeetsTargets()
+    {
+        const auto report
+            = buildValidationReport(readValidationCases(readFile(kCases)), readValidationTruths(readFile(kTruth)));
+        const QuantitySummary& memory = summaryOf(report, "peak_memory_gib");
+        QCOMPARE(memory.count, 32);
+        QCOMPARE(memory.missing, 0);
+        QVERIFY2(memory.medianAbsPercent <= 5.0, qPrintable(QString::number(memory.medianAbsPercent)));
+        QVERIFY2(memory.p90AbsPercent <= 10.0, qPrintable(QString::number(memory.p90AbsPercent)));
+        QVERIFY2(report.failures.empty(), report.failures.empty() ? "" : report.failures.front().c_str());
+    }
+
+    // Issue 4's targets (median <= 7 %, p90 <= 15 %): tokens/s, step time and MFU meet them and are held to them;
+    // model TFLOP/s (9 cases, not a target) is held to the committed figure of docs/validation.md (p90 16.3 %) plus
+    // a small margin, so that a regression fails.
+    void devSetTimeErrorDoesNotRegress_data()
+    {
+        QTest::addColumn<QString>("quantity");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<double>("median");
+        QTest::addColumn<double>("p90");
+        QTest::newRow("tokens/s") << "tokens_per_s_per_gpu" << 66 << 7.0 << 15.0;
+        QTest::newRow("step time") << "step_time_s" << 66 << 7.0 << 15.0;
+        QTest::newRow("MFU") << "mfu" << 21 << 7.0 << 15.0;
+        QTest::newRow("model TFLOP/s") << "model_tflops_per_gpu" << 9 << 7.0 << 17.5;
+    }
+
+    void devSetTimeErrorDoesNotRegress()
+    {
+        QFETCH(QString, quantity);
+        QFETCH(int, count);
+        QFETCH(double, median);
+        QFETCH(double, p90);
+        static const auto report
+            = buildValidationReport(readValidationCases(readFile(kCases)), readValidationTruths(readFile(kTruth)));
+        const QuantitySummary& s = summaryOf(report, quantity.toStdString());
+        qInfo("%s: n %d, median %.2f %%, p90 %.2f %%", qPrintable(quantity), s.count, s.medianAbsPercent,
+            s.p90AbsPercent);
+        QCOMPARE(s.count, count);
+        QCOMPARE(s.missing, 0);
+        QVERIFY2(s.medianAbsPercent <= median, qPrintable(QString::number(s.medianAbsPercent)));
+        QVERIFY2(s.p90AbsPercent <= p90, qPrintable(QString::number(s.p90AbsPercent)));
+    }
+
+    void percentilesUseNearestRank()
+    {
+        QCOMPARE(medianAbs({-3, 1, 2}), 2.0);
+        QCOMPARE(medianAbs({1, -2, 3, 4}), 2.5);
+        QCOMPARE(percentileAbs({1, 2, 3, 4, 5, 6, 7, 8, 9, -10}, 0.9), 9.0);
+        QCOMPARE(percentileAbs({}, 0.9), 0.0);
+    }
+
+    void validateCommandPrintsJsonAndMarkdown()
+    {
+        std::ostringstream out, err;
+        QCOMPARE(runCommand({"validate", "--cases", kCases, "--truth", kTruth}, out, err), 0);
+        const auto json = nlohmann::json::parse(out.str());
+        QCOMPARE(json["summary"][0]["quantity"].get<std::string>(), std::string("peak_memory_gib"));
+        QCOMPARE(json["summary"][0]["count"].get<int>(), 32);
+        std::ostringstream md;
+        QCOMPARE(runCommand({"validate", "--cases", kCases, "--truth", kTruth, "--markdown"}, md, err), 0);
+        QVERIFY(md.str().find("| `peak_memory_gib` | 32 |") != std::string::npos);
+        QVERIFY(md.str().find("# Validation on the development set") != std::string::npos);
+        std::ostringstream titled;
+        QCOMPARE(runCommand({"validate", "--cases", kCases, "--truth", kTruth, "--markdown", "--title", "Other set"},
+                     titled, err),
+            0);
+        QVERIFY(titled.str().find("\n# Other set\n") != std::string::npos);
+        QVERIFY(titled.str().find("--title \"Other set\"") != std::string::npos); // the command reproduces it
+    }
+
+    void externalCheckFilesAreReadable()
+    {
+        // data/checks holds public measurements outside the development set (docs/external-checks.md): every case
+        // must still get a prediction.
+        const std::string dir = CLUSTERPLANNER_SOURCE_DIR "/data/checks/";
+        const auto report = buildValidationReport(
+            readValidationCases(readFile(dir + "cases.json")), readValidationTruths(readFile(dir + "truth.json")));
+        QVERIFY2(report.failures.empty(), report.failures.empty() ? "" : report.failures.front().c_str());
+        QCOMPARE(summaryOf(report, "tokens_per_s_per_gpu").count, 13);
+        QCOMPARE(summaryOf(report, "mfu").count, 7);
+        QCOMPARE(summaryOf(report, "tokens_per_s_per_gpu").missing, 0);
+    }
+
+    void estimateCommandKeepsStableKeys()
+    {
+        std::ostringstream out, err;
+        QCOMPARE(runCommand({"estimate", "--case", kCases}, out, err), 0);
+        const auto list = nlohmann::json::parse(out.str());
+        QVERIFY(list.is_array() && list.size() >= 77);
+        for (const auto& entry : list) {
+            for (const char* key : {"id", "ok", "params", "model_flops_per_token", "step_time_s",
+                     "tokens_per_s_per_gpu", "model_tflops_per_gpu", "mfu"})
+                QVERIFY2(entry.contains(key), key);
+            QVERIFY(entry["ok"].get<bool>());
+            for (const char* key : {"fits", "peak_memory_gib", "peak_reserved_gib", "memory_gib", "chosen",
+                     "time_breakdown_s", "efficiency"})
+                QVERIFY2(entry.contains(key), key);
+            QVERIFY(entry["step_time_s"].get<double>() > 0);
+            const double tokens = entry["tokens_per_s_per_gpu"].get<double>();
+            // tokens/s per GPU = global batch × sequence / step time / GPUs, and MFU = TFLOP/s / peak, consistently.
+            const auto& chosen = entry["chosen"];
+            const double gpus = chosen["tp"].get<double>() * chosen["pp"].get<double>() * chosen["cp"].get<double>()
+                * chosen["dp"].get<double>();
+            QVERIFY(std::abs(entry["model_tflops_per_gpu"].get<double>() * 1e12
+                        - tokens * entry["model_flops_per_token"].get<double>())
+                <= 1e-9 * tokens * entry["model_flops_per_token"].get<double>());
+            QVERIFY(gpus >= 1 && entry["mfu"].get<double>() > 0 && entry["mfu"].get<double>() < 1);
+            QVERIFY(entry["chosen"].contains("micro_batch") && entry["chosen"].contains("recompute"));
+        }
+        // Open degrees are chosen and reported: the 96-GPU strong-scaling row states no TP/PP/DP.
+        const auto strong = std::find_if(list.begin(), list.end(),
+            [](const auto& e) { return e["id"] == "megatron_core_h100_strong_gpt3_175b_96gpu"; });
+        QVERIFY(strong != list.end());
+        const auto& chosen = (*strong)["chosen"];
+        QCOMPARE(
+            chosen["tp"].get<int>() * chosen["pp"].get<int>() * chosen["cp"].get<int>() * chosen["dp"].get<int>(), 96);
+        QVERIFY(!(*strong)["choices"].empty());
+    }
+
+    void aBatchThatDpDoesNotDivideIsRoundedAndSaidSo()
+    {
+        // OPT-175B style: 1,024 sequences on DP 124. The case is laid out with 992 (8 per rank), the step time
+        // scaled back to the stated 1,024, and the choice reported.
+        auto cases = nlohmann::json::parse(readFile(kCases));
+        auto c = *std::find_if(
+            cases.begin(), cases.end(), [](const auto& e) { return e["id"] == "narayanan21_t2_ptdp_174p6b_1536gpu"; });
+        c["id"] = "rounded";
+        c["cluster"]["num_gpus"] = 992;
+        c["training"]["global_batch_seqs"] = 1024;
+        c["training"]["micro_batch"] = nullptr;
+        c["parallelism"]
+            = {{"tp", 8}, {"pp", 1}, {"cp", 1}, {"dp", 124}, {"ep", nullptr}, {"vpp", nullptr}, {"schedule", nullptr}};
+        const CasePrediction p = predictCase(readValidationCases(nlohmann::json::array({c}).dump()).front());
+        QVERIFY2(p.ok, p.error.c_str());
+        QCOMPARE(p.chosen.globalBatch, 992);
+        QVERIFY(std::any_of(p.choices.begin(), p.choices.end(),
+            [](const std::string& s) { return s.find("global_batch 992 instead of 1024") != std::string::npos; }));
+        const double tokensFromStep = 1024.0 * 2048 / *p.stepTimeS / 992;
+        QVERIFY(std::abs(tokensFromStep / *p.tokensPerSPerGpu - 1) < 1e-9);
+    }
+
+    void estimateReportsAnInvalidLayout()
+    {
+        const std::string path = QDir::tempPath().toStdString() + "/clusterplanner_bad_case.json";
+        auto cases = nlohmann::json::parse(readFile(kCases));
+        auto bad = cases[cases.size() - 1];
+        bad["id"] = "bad";
+        bad["parallelism"]["tp"] = 3;
+        bad["parallelism"]["dp"] = 5;
+        std::ofstream(path) << bad.dump();
+        std::ostringstream out, err;
+        QCOMPARE(runCommand({"estimate", "--case", path}, out, err), 0);
+        const auto list = nlohmann::json::parse(out.str());
+        QCOMPARE(list[0]["ok"].get<bool>(), false);
+        const std::string error = list[0]["error"].get<std::string>();
+        QVERIFY2(error.find("TP 3 does not divide") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("but the cluster has 1 GPUs") != std::string::npos, error.c_str());
+    }
+
+    void efficiencyFileOverridesTheBuiltInParameters()
+    {
+        // Halving the large-GEMM efficiency of every family must slow every 16-bit case down, and the parameters the
+        // estimate reports must be the file's.
+        auto document = nlohmann::json::parse(perf::EfficiencyTable::builtinJsonText());
+        document["defaults"]["gemm_peak_fraction"] = 0.3;
+        for (auto& family : document["families"])
+            family.erase("gemm_peak_fraction");
+        const QString path = QDir::temp().filePath("cp-efficiency-override.json");
+        std::ofstream(path.toStdString()) << document.dump();
+        std::ostringstream builtinOut, overrideOut, err;
+        QCOMPARE(runCommand({"estimate", "--case", kCases}, builtinOut, err), 0);
+        QCOMPARE(runCommand({"estimate", "--case", kCases, "--efficiency", path.toStdString()}, overrideOut, err), 0);
+        const auto builtin = nlohmann::json::parse(builtinOut.str());
+        const auto slower = nlohmann::json::parse(overrideOut.str());
+        QCOMPARE(builtin.size(), slower.size());
+        for (std::size_t i = 0; i < builtin.size(); ++i) {
+            QCOMPARE(slower[i]["efficiency"]["gemm_peak_fraction"].get<double>(), 0.3);
+            if (builtin[i]["chosen"]["precision"] == "fp32")
+                continue; // fp32 GEMMs run at fp32_peak_fraction
+            QVERIFY2(slower[i]["step_time_s"].get<double>() > builtin[i]["step_time_s"].get<double>(),
+                builtin[i]["id"].get<std::string>().c_str());
+        }
+        QFile::remove(path);
+    }
+
+    void badEfficiencyFileIsNamed()
+    {
+        const QString path = QDir::temp().filePath("cp-efficiency-bad.json");
+        std::ofstream(path.toStdString()) << R"({"defaults": {"gemm_peek_fraction": 0.5}, "families": []})";
+        std::ostringstream out, err;
+        QVERIFY(
+            runCommand({"validate", "--cases", kCases, "--truth", kTruth, "--efficiency", path.toStdString()}, out, err)
+            != 0);
+        QVERIFY2(err.str().find(path.toStdString()) != std::string::npos, err.str().c_str());
+        QVERIFY2(err.str().find("gemm_peek_fraction") != std::string::npos, err.str().c_str());
+        QFile::remove(path);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestValidationReport)
+#include "tst_validationreport.moc"
