@@ -90,6 +90,27 @@ private Q_SLOTS:
         QVERIFY(hasProblem(p, LayoutProblem::NonPositiveDegree));
         QVERIFY(!describeLayoutProblems(p, ModelConfig {}, t, 8).empty());
     }
+
+    void productsBeyondIntDoNotWrap()
+    {
+        // DP × micro-batch = 2^32 wrapped to 0 in int arithmetic: a division by zero.
+        TrainingConfig t = layout(65'536, 1, 1, 1);
+        t.microBatch = 65'536;
+        t.globalBatch = 65'536;
+        QVERIFY(hasProblem(checkLayout(ModelConfig {}, t, 65'536), LayoutProblem::GlobalBatch));
+        t.globalBatch = 1 << 30;
+        t.microBatch = 1 << 14; // 2^16 · 2^14 = 2^30 divides: a valid batch split
+        QVERIFY(!hasProblem(checkLayout(ModelConfig {}, t, 65'536), LayoutProblem::GlobalBatch));
+    }
+
+    void summaryNamesTheFirstProblem()
+    {
+        const TrainingConfig t = layout(3, 8, 1, 1);
+        const LayoutProblems p = checkLayout(ModelConfig {}, t, 64);
+        QCOMPARE(std::string(layoutProblemSummary(p)), std::string("DP × TP × PP × CP must equal the GPU count"));
+        QCOMPARE(std::string(layoutProblemSummary(0)), std::string());
+        QCOMPARE(microBatchesPerStep(t), 4);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLayoutCheck)
