@@ -215,14 +215,19 @@ LayoutSpace::LayoutSpace(const Scenario& scenario, const SweepConstraints& const
     , m_groups(factoringGroups(m_scenario, m_constraints, *m_caps))
 {
     // Sizes by expanding each group once into one reused buffer: cheap, and it cannot disagree with expand().
+    // Empty groups (the global batch does not split over their DP) are dropped: every work item has work.
     std::vector<LayoutCandidate> scratch;
-    m_offsets.reserve(m_groups.size() + 1);
+    std::vector<ParallelLayout> nonEmpty;
     m_offsets.push_back(0);
     for (std::size_t group = 0; group < m_groups.size(); ++group) {
         scratch.clear();
         expand(group, scratch);
+        if (scratch.empty())
+            continue;
+        nonEmpty.push_back(m_groups[group]);
         m_offsets.push_back(m_offsets.back() + scratch.size());
     }
+    m_groups = std::move(nonEmpty);
 }
 
 void LayoutSpace::expand(std::size_t group, std::vector<LayoutCandidate>& out) const
