@@ -166,14 +166,10 @@ void endToEnd(const char* label, Path path, int runs)
     const TrainingLayoutEvaluator evaluator(s);
     const PathFigures one = timePath(s, evaluator, path, 1, runs);
     const PathFigures two = timePath(s, evaluator, path, 2, runs);
-    std::printf("(d) %s path, GPT-3 175B / 1,024 A100, %lld layouts, best..worst of %d:
-                "
-                "    1 thread  %.4f..%.4f s wall = %.2f..%.2f M layouts/s per core (%.2f M per CPU-second)
-                "
-                "    2 threads %.4f..%.4f s wall = %.2f..%.2f M layouts/s per core; speed-up %.2f (best/best)
-                ",
-        label,
-        one.evaluated, runs, one.bestWallS, one.worstWallS, one.evaluated / one.worstWallS / 1e6,
+    std::printf("(d) %s path, GPT-3 175B / 1,024 A100, %lld layouts, best..worst of %d:\n"
+                "    1 thread  %.4f..%.4f s wall = %.2f..%.2f M layouts/s per core (%.2f M per CPU-second)\n"
+                "    2 threads %.4f..%.4f s wall = %.2f..%.2f M layouts/s per core; speed-up %.2f (best/best)\n",
+        label, one.evaluated, runs, one.bestWallS, one.worstWallS, one.evaluated / one.worstWallS / 1e6,
         one.evaluated / one.bestWallS / 1e6, one.evaluated / one.cpuS / 1e6, two.bestWallS, two.worstWallS,
         two.evaluated / two.worstWallS / 2e6, two.evaluated / two.bestWallS / 2e6, one.bestWallS / two.bestWallS);
 }

@@ -113,9 +113,8 @@ struct Emitter
     const Scenario& scenario;
     const SweepConstraints& constraints;
     const FrameworkCapabilities& caps; ///< of the scenario's framework: what the free dimensions may take
-    std::vector<LayoutCandidate>& out;
 
-    void emit(ParallelLayout layout) const
+    void emit(ParallelLayout layout, std::vector<LayoutCandidate>& out) const
     {
         const int perRank = scenario.training.globalBatch / layout.dp;
         if (scenario.training.globalBatch % layout.dp != 0)
@@ -135,16 +134,39 @@ struct Emitter
     }
 };
 
-/// Every EP degree and rank order of one DP×TP×PP×CP factoring.
-void emitFactoring(const Emitter& emitter, ParallelLayout layout)
+/// Every EP degree and rank order of one DP×TP×PP×CP factoring: the groups of the space.
+void addGroups(const Scenario& scenario, const SweepConstraints& constraints, ParallelLayout layout,
+    std::vector<ParallelLayout>& groups)
 {
     const int foldable = layout.dp * layout.cp * layout.tp;
-    for (int ep : expertChoices(emitter.scenario, emitter.constraints, foldable))
-        for (RankOrdering order : orderChoices(emitter.constraints, layout.dp, layout.pp)) {
+    for (int ep : expertChoices(scenario, constraints, foldable))
+        for (RankOrdering order : orderChoices(constraints, layout.dp, layout.pp)) {
             layout.ep = ep;
             layout.rankOrder = order;
-            emitter.emit(layout);
+            groups.push_back(layout);
         }
+}
+
+std::vector<ParallelLayout> factoringGroups(
+    const Scenario& scenario, const SweepConstraints& constraints, const FrameworkCapabilities& caps)
+{
+    std::vector<ParallelLayout> groups;
+    const int gpus = scenario.cluster.gpuCount;
+    const int maxTp = tpLimit(scenario, constraints);
+    const bool pow2 = constraints.powersOfTwoOnly;
+    const int maxPp = caps.maxPipelineStages;
+    for (int tp : choices(constraints.tp, gpus, [&](int t) { return t <= maxTp && (!pow2 || isPowerOfTwo(t)); }))
+        for (int cp : choices(constraints.cp, gpus / tp, [&](int c) { return !pow2 || isPowerOfTwo(c); }))
+            for (int pp : choices(constraints.pp, gpus / (tp * cp),
+                     [&](int p) { return p <= scenario.model.layers && (maxPp == 0 || p <= maxPp); })) {
+                const int dp = gpus / (tp * cp * pp);
+                if (constraints.dp && *constraints.dp != dp)
+                    continue;
+                addGroups(scenario, constraints,
+                    ParallelLayout {dp, tp, pp, cp, 1, 1, tp > 1 && constraints.sequenceParallel.value_or(true)},
+                    groups);
+            }
+    return groups;
 }
 
 } // namespace
@@ -186,25 +208,40 @@ LayoutCandidate candidateOf(const Scenario& s)
     return {t.layout, t.microBatch, t.recompute, t.zeroStage, t.schedule};
 }
 
+LayoutSpace::LayoutSpace(const Scenario& scenario, const SweepConstraints& constraints)
+    : m_scenario(scenario)
+    , m_constraints(constraints)
+    , m_caps(&frameworkCapabilities(scenario.training.framework))
+    , m_groups(factoringGroups(m_scenario, m_constraints, *m_caps))
+{
+    // Sizes by expanding each group once into one reused buffer: cheap, and it cannot disagree with expand().
+    // Empty groups (the global batch does not split over their DP) are dropped: every work item has work.
+    std::vector<LayoutCandidate> scratch;
+    std::vector<ParallelLayout> nonEmpty;
+    m_offsets.push_back(0);
+    for (std::size_t group = 0; group < m_groups.size(); ++group) {
+        scratch.clear();
+        expand(group, scratch);
+        if (scratch.empty())
+            continue;
+        nonEmpty.push_back(m_groups[group]);
+        m_offsets.push_back(m_offsets.back() + scratch.size());
+    }
+    m_groups = std::move(nonEmpty);
+}
+
+void LayoutSpace::expand(std::size_t group, std::vector<LayoutCandidate>& out) const
+{
+    Emitter {m_scenario, m_constraints, *m_caps}.emit(m_groups[group], out);
+}
+
 std::vector<LayoutCandidate> enumerateLayouts(const Scenario& scenario, const SweepConstraints& constraints)
 {
+    const LayoutSpace space(scenario, constraints);
     std::vector<LayoutCandidate> out;
-    const FrameworkCapabilities& caps = frameworkCapabilities(scenario.training.framework);
-    const Emitter emitter {scenario, constraints, caps, out};
-    const int gpus = scenario.cluster.gpuCount;
-    const int maxTp = tpLimit(scenario, constraints);
-    const bool pow2 = constraints.powersOfTwoOnly;
-    const int maxPp = caps.maxPipelineStages;
-    for (int tp : choices(constraints.tp, gpus, [&](int t) { return t <= maxTp && (!pow2 || isPowerOfTwo(t)); }))
-        for (int cp : choices(constraints.cp, gpus / tp, [&](int c) { return !pow2 || isPowerOfTwo(c); }))
-            for (int pp : choices(constraints.pp, gpus / (tp * cp),
-                     [&](int p) { return p <= scenario.model.layers && (maxPp == 0 || p <= maxPp); })) {
-                const int dp = gpus / (tp * cp * pp);
-                if (constraints.dp && *constraints.dp != dp)
-                    continue;
-                emitFactoring(emitter,
-                    ParallelLayout {dp, tp, pp, cp, 1, 1, tp > 1 && constraints.sequenceParallel.value_or(true)});
-            }
+    out.reserve(space.size());
+    for (std::size_t group = 0; group < space.groupCount(); ++group)
+        space.expand(group, out);
     return out;
 }
 

@@ -3,8 +3,10 @@
 // micro-batch, virtual stages, recompute, ZeRO stage and schedule, minus what the user fixed.
 #pragma once
 
+#include "core/model/frameworks.h"
 #include "core/model/scenario.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -42,6 +44,31 @@ Scenario applyCandidate(Scenario scenario, const LayoutCandidate& candidate);
 TrainingConfig applyCandidate(TrainingConfig training, const LayoutCandidate& candidate);
 /// The candidate a scenario currently uses.
 LayoutCandidate candidateOf(const Scenario& scenario);
+
+/// The space in groups: one group per DP×TP×PP×CP×EP factoring and rank order, whose candidates vary the inner
+/// dimensions (virtual stages, schedule, micro-batch, recompute, ZeRO). A sweep expands one group at a time into a
+/// reused buffer instead of holding every candidate (10 MB for GPT-3 on 1,024 GPUs, and as much in page faults).
+class LayoutSpace
+{
+public:
+    LayoutSpace(const Scenario& scenario, const SweepConstraints& constraints);
+
+    std::size_t groupCount() const { return m_groups.size(); }
+    /// Candidates in the whole space.
+    std::size_t size() const { return m_offsets.back(); }
+    /// Enumeration index of the group's first candidate.
+    std::size_t groupOffset(std::size_t group) const { return m_offsets[group]; }
+    std::size_t groupSize(std::size_t group) const { return m_offsets[group + 1] - m_offsets[group]; }
+    /// Appends the group's candidates, in enumeration order.
+    void expand(std::size_t group, std::vector<LayoutCandidate>& out) const;
+
+private:
+    Scenario m_scenario;
+    SweepConstraints m_constraints;
+    const FrameworkCapabilities* m_caps;
+    std::vector<ParallelLayout> m_groups;
+    std::vector<std::size_t> m_offsets; ///< groupCount() + 1 entries
+};
 
 /// Enumerates every candidate whose degrees multiply to the GPU count and whose micro-batch divides the global
 /// batch per DP rank. Model-specific validity (heads, layers, sequence) is left to the layout check.

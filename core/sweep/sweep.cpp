@@ -12,21 +12,22 @@ namespace clusterplanner::core {
 
 namespace {
 
-constexpr std::size_t kChunk = 2048; // candidates per work item: small enough for ~20 progress updates/s
+// A worker thread is started per this many candidates at most: below, starting it costs more than it saves.
+constexpr std::size_t kCandidatesPerThread = 2048;
 
 struct SharedState
 {
-    SharedState(const std::vector<LayoutCandidate>& c, const LayoutEvaluator& e, const SweepProgress& p)
-        : candidates(c)
+    SharedState(const LayoutSpace& s, const LayoutEvaluator& e, const SweepProgress& p)
+        : space(s)
         , evaluator(e)
         , progress(p)
     { }
 
-    const std::vector<LayoutCandidate>& candidates;
+    const LayoutSpace& space; // work items are its groups (a few hundred candidates each)
     const LayoutEvaluator& evaluator;
     const SweepProgress& progress;
     std::stop_source stop; // the caller's stop, or a failure in any worker
-    std::atomic<std::size_t> next {0};
+    std::atomic<std::size_t> nextGroup {0};
     std::atomic<std::size_t> done {0};
     std::mutex progressMutex;
     std::vector<LayoutResult> all; // sized only when every result is kept; each worker writes its own chunks
@@ -42,15 +43,25 @@ struct SharedState
     }
 };
 
-void evaluateChunk(SharedState& state, SweepReducer& reducer, std::size_t begin, std::vector<LayoutResult>& batch)
+/// Buffers of one worker, reused from group to group so that the sweep's memory does not grow with the space.
+struct WorkerBuffers
 {
-    const std::size_t end = std::min(state.candidates.size(), begin + kChunk);
-    for (std::size_t i = begin; i < end; ++i) {
-        batch.push_back(state.evaluator.evaluate(state.candidates[i]));
-        reducer.add(batch.back(), i);
+    std::vector<LayoutCandidate> candidates;
+    std::vector<LayoutResult> batch;
+};
+
+void evaluateGroup(SharedState& state, SweepReducer& reducer, std::size_t group, WorkerBuffers& buffers)
+{
+    buffers.candidates.clear();
+    buffers.batch.clear();
+    state.space.expand(group, buffers.candidates);
+    const std::size_t offset = state.space.groupOffset(group);
+    for (std::size_t i = 0; i < buffers.candidates.size(); ++i) {
+        buffers.batch.push_back(state.evaluator.evaluate(buffers.candidates[i]));
+        reducer.add(buffers.batch.back(), offset + i);
     }
     if (!state.all.empty())
-        std::copy(batch.begin(), batch.end(), state.all.begin() + long(begin));
+        std::copy(buffers.batch.begin(), buffers.batch.end(), state.all.begin() + long(offset));
 }
 
 void report(SharedState& state, const std::vector<LayoutResult>& batch)
@@ -63,21 +74,19 @@ void report(SharedState& state, const std::vector<LayoutResult>& batch)
     // behind an earlier one (two workers finishing together could otherwise report out of order).
     std::lock_guard lock(state.progressMutex);
     const std::size_t done = state.done.fetch_add(batch.size()) + batch.size();
-    state.progress(double(done) / double(state.candidates.size()), batch);
+    state.progress(double(done) / double(state.space.size()), batch);
 }
 
 void work(SharedState& state, SweepReducer& reducer)
 {
     try {
-        std::vector<LayoutResult> batch; // reused: the sweep's memory does not grow with the space
-        batch.reserve(kChunk);
+        WorkerBuffers buffers;
         while (!state.stop.stop_requested()) {
-            const std::size_t begin = state.next.fetch_add(kChunk);
-            if (begin >= state.candidates.size())
+            const std::size_t group = state.nextGroup.fetch_add(1);
+            if (group >= state.space.groupCount())
                 return;
-            batch.clear();
-            evaluateChunk(state, reducer, begin, batch);
-            report(state, batch);
+            evaluateGroup(state, reducer, group, buffers);
+            report(state, buffers.batch);
         }
     } catch (...) {
         // An exception leaving a std::thread would terminate the process: hand it to the caller instead.
@@ -85,18 +94,18 @@ void work(SharedState& state, SweepReducer& reducer)
     }
 }
 
-unsigned threadCount(const SweepSpec& spec, std::size_t candidates)
+std::size_t threadCount(const SweepSpec& spec, const LayoutSpace& space)
 {
     const unsigned wanted
         = spec.threads > 0 ? unsigned(spec.threads) : std::max(1u, std::thread::hardware_concurrency());
-    return unsigned(std::min<std::size_t>(wanted, candidates / kChunk + 1));
+    return std::min(
+        {std::size_t(wanted), space.size() / kCandidatesPerThread + 1, std::max<std::size_t>(1, space.groupCount())});
 }
 
 /// Runs the workers, each with its own reducer, and merges the reducers in worker order.
 SweepReducer reduceInParallel(SharedState& state, const SweepSpec& spec)
 {
-    std::vector<SweepReducer> reducers(
-        threadCount(spec, state.candidates.size()), SweepReducer(spec.objective, spec.topCount));
+    std::vector<SweepReducer> reducers(threadCount(spec, state.space), SweepReducer(spec.objective, spec.topCount));
     {
         std::vector<std::jthread> workers;
         for (std::size_t i = 1; i < reducers.size(); ++i)
@@ -116,10 +125,10 @@ SweepResult runSweep(const Scenario& scenario, const SweepSpec& spec, const Layo
     std::stop_token stop, const SweepProgress& progress)
 {
     const auto started = std::chrono::steady_clock::now();
-    const auto candidates = enumerateLayouts(scenario, spec.constraints);
-    SharedState state(candidates, evaluator, progress);
+    const LayoutSpace space(scenario, spec.constraints);
+    SharedState state(space, evaluator, progress);
     if (spec.keepAll)
-        state.all.resize(candidates.size());
+        state.all.resize(space.size());
     const std::stop_callback forwardStop(stop, [&state] { state.stop.request_stop(); });
     const SweepReducer reducer = reduceInParallel(state, spec);
     SweepResult result;
@@ -130,7 +139,7 @@ SweepResult runSweep(const Scenario& scenario, const SweepSpec& spec, const Layo
     result.summary.fitting = counts.fitting;
     result.top = reducer.top();
     result.pareto = reducer.pareto();
-    // A taken chunk is always finished (stop is checked between chunks), so the first `evaluated` are complete.
+    // A taken group is always finished (stop is checked between groups), so the first `evaluated` are complete.
     state.all.resize(spec.keepAll ? std::size_t(counts.evaluated) : 0);
     result.all = std::move(state.all);
     result.summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // "clusterplanner sweep": JSON shape, fixed dimensions, CSV, usage errors, and the best layout against brute force.
 #include "cli/commands.h"
+#include "core/io/scenariojson.h"
 #include "core/io/validationcase.h"
 #include "core/model/enumnames.h"
 #include "core/sweep/layoutevaluator.h"
@@ -11,7 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 using namespace clusterplanner::core;
@@ -188,6 +191,32 @@ private Q_SLOTS:
         reported.recompute = *enumFromString<Recompute>(l["recompute"].get<std::string>());
         reported.schedule = *enumFromString<PipelineSchedule>(l["schedule"].get<std::string>());
         QCOMPARE(evaluator.evaluate(reported).tokensPerSPerGpu, bestTokens);
+    }
+
+    void benchCaseSweepsEveryDimension()
+    {
+        // The case issue 11 times `clusterplanner sweep` on (bench_sweep's (b)): 207,840 layouts, all free. The
+        // command's best and counts equal a one-by-one evaluation of the file's scenario.
+        const std::string path = CLUSTERPLANNER_SOURCE_DIR "/bench/gpt3-175b-1024-a100-all-free.cplan.json";
+        const auto r = run({"sweep", "--case", path, "--json", "--top", "3", "--quiet", "--threads", "2"});
+        QCOMPARE(r.code, 0);
+        const json out = json::parse(r.out);
+        QCOMPARE(out["summary"]["evaluated"].get<long long>(), 207840LL);
+        std::ifstream file(path);
+        const Scenario scenario = readScenarioFile(std::string(std::istreambuf_iterator<char>(file), {}));
+        QVERIFY(scenario.training.framework == Framework::Other);
+        const TrainingLayoutEvaluator evaluator(scenario);
+        double bestTokens = 0;
+        long long fitting = 0;
+        for (const auto& candidate : enumerateLayouts(scenario, {})) {
+            const LayoutResult result = evaluator.evaluate(candidate);
+            if (result.valid && result.fits) {
+                ++fitting;
+                bestTokens = std::max(bestTokens, result.tokensPerSPerGpu);
+            }
+        }
+        QCOMPARE(out["summary"]["fitting"].get<long long>(), fitting);
+        QCOMPARE(out["top"][0]["tokens_per_s_per_gpu"].get<double>(), bestTokens);
     }
 };
 
