@@ -132,10 +132,10 @@ void ScenarioForm::createMoeGroup()
 {
     QFormLayout* form = addGroup(tr("Mixture of experts"), "group.moe");
     m_moeGroup = m_lastGroup;
-    const FieldInfo moe = fieldInfo("model.moe");
-    auto* enabled = new QCheckBox(moe.label);
-    enabled->setObjectName(QString::fromLatin1(moe.objectName));
-    enabled->setToolTip(moe.toolTip);
+    const FieldInfo moeInfo = fieldInfo("model.moe");
+    auto* enabled = new QCheckBox(moeInfo.label);
+    enabled->setObjectName(QString::fromLatin1(moeInfo.objectName));
+    enabled->setToolTip(moeInfo.toolTip);
     form->addRow(enabled);
     connect(enabled, &QCheckBox::toggled, this, &ScenarioForm::setMoeEnabled);
     m_binder->addRefresher([this, enabled](core::Scenario&) {
