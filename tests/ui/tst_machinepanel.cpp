@@ -16,6 +16,8 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <memory>
+
 using namespace clusterplanner::ui;
 using probetest::fakeMachine;
 

@@ -10,6 +10,8 @@
 
 #include <QWidget>
 
+#include <memory>
+
 class QGridLayout;
 class QLabel;
 class QProgressBar;
