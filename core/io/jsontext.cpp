@@ -156,7 +156,9 @@ nlohmann::json parseJsonText(
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& error) {
         const std::size_t byte = error.byte > 0 ? error.byte - 1 : 0;
-        fail(thrower, prefix + "not valid JSON " + location(text, byte) + ": " + parseReason(error));
+        // The parser ran past the end: by far the most common cause is a file cut short (a partial copy or save).
+        const std::string hint = byte >= text.size() ? "the file is truncated or incomplete: " : "";
+        fail(thrower, prefix + "not valid JSON " + location(text, byte) + ": " + hint + parseReason(error));
     } catch (const nlohmann::json::exception& error) {
         fail(thrower, prefix + "not valid JSON: " + jsonErrorText(error));
     }

@@ -105,7 +105,7 @@ private Q_SLOTS:
                                         << "nvlink_domains[1]: GPU 4 is in more than one domain";
         QTest::newRow("domain range") << "/cluster/node_types/1/nvlink_domains"
                                       << R"(["0-9"])"
-                                      << "cluster.node_types[1].nvlink_domains[0]: GPU 4 is outside 0..3";
+                                      << "cluster.node_types[1].nvlink_domains[0]: GPU 9 is outside 0..3";
         QTest::newRow("domain text") << "/cluster/node_types/0/nvlink_domains"
                                      << R"(["0-3","four"])"
                                      << "\"four\" is not a GPU index";

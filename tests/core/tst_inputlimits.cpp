@@ -144,10 +144,11 @@ private Q_SLOTS:
         std::string bigArray = "[1";
         for (int i = 0; i < 50'000; ++i)
             bigArray += ",1";
-        QVERIFY(contains(refusal([&] { readScenarioFile(scenarioWith("model", bigArray + "]")); }),
-            "model: must be an object, got array of 50001 elements"));
+        QVERIFY(contains(refusal([&] { readScenarioFile(scenarioWith("name", bigArray + "]")); }),
+            "name: must be a string, got array of 50001 elements"));
         const std::string bigString = "\"" + std::string(100'000, 'x') + "\"";
-        QVERIFY(contains(refusal([&] { readScenarioFile(scenarioWith("model", bigString)); }), "xxx…\""));
+        QVERIFY(contains(refusal([&] { readScenarioFile(scenarioWith("layers", bigString)); }),
+            "model.layers: must be a whole number, got string \"xxx"));
         json cluster = sampleCluster();
         cluster["cluster"]["node_types"][0]["nvlink_domains"][0] = std::string(100'000, '7');
         QVERIFY(contains(refusal([&] { readClusterFile(cluster.dump()); }), "nvlink_domains[0]"));
