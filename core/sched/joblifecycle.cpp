@@ -115,6 +115,7 @@ void Simulator::start(int job, std::vector<GpuSlice> slices)
     changeUserGpus(j.user, j.gpuShare() * (m_options.policy == Policy::Gavel ? a.rate : 1.0));
     ++m_running;
     m_runningByClass.insert({klassOf(job), job});
+    m_gpusByClass[klassOf(job)] += a.request.gpus;
     if (m_options.policy == Policy::Backfill) {
         a.estimatedEndS = m_nowS + j.estimate() / a.rate;
         m_runningByEstimatedEnd.insert({a.estimatedEndS, job});
@@ -174,6 +175,7 @@ void Simulator::release(int job)
     rec.allocatedGpuS += (m_nowS - segment.startS) * j.gpuShare();
     --m_running;
     m_runningByClass.erase({klassOf(job), job});
+    m_gpusByClass[klassOf(job)] -= a.request.gpus;
     if (m_options.policy == Policy::Backfill)
         m_runningByEstimatedEnd.erase({a.estimatedEndS, job});
     a.running = false;

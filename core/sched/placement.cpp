@@ -154,7 +154,7 @@ Placer::Candidate Placer::bestIndexedNode(const PlacementRequest& request, int t
 
 int Placer::consolidatedTake(int type, int remaining, int minTake) const
 {
-    // Fewest nodes first (Tiresias NSDI'19 §4.3 consolidation): the whole rest on one node when some node holds
+    // Fewest nodes first (Tiresias NSDI'19 consolidation): the whole rest on one node when some node holds
     // it, otherwise the largest chunk a node offers. The node score only chooses among nodes of that chunk size.
     return std::max(minTake, std::min(remaining, m_state.maxFreeOnOneNode(type)));
 }

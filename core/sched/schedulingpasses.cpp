@@ -181,46 +181,52 @@ void Simulator::passBackfill()
     }
 }
 
-std::vector<int> Simulator::victimsFor(int job) const
+bool Simulator::enoughVictims(int job) const
 {
-    // Running jobs of a strictly lower class (Tiresias queue, or priority) on a GPU type the job may use, lowest
-    // class first, latest started first within a class.
-    std::vector<int> victims;
-    const int klass = klassOf(job);
-    const int type = m_active[static_cast<std::size_t>(job)].request.gpuType;
-    for (auto it = m_runningByClass.rbegin(); it != m_runningByClass.rend() && it->first > klass; ++it) {
-        const Active& other = m_active[static_cast<std::size_t>(it->second)];
-        if (type < 0 || m_state.nodes()[static_cast<std::size_t>(other.slices.front().node)].gpuType == type)
-            victims.push_back(it->second);
-    }
-    return victims;
+    // A cheap necessary condition before any dry run: free GPUs plus those held by lower classes cover the job.
+    const int need = m_active[static_cast<std::size_t>(job)].request.gpus;
+    long long available = m_state.freeGpus();
+    for (auto it = m_gpusByClass.upper_bound(klassOf(job)); it != m_gpusByClass.end() && available < need; ++it)
+        available += it->second;
+    return available >= need;
 }
 
 bool Simulator::preemptFor(int job)
 {
-    // Dry run: release victims one by one until the job fits, remember that placement, put them back. Then stop
-    // only the victims whose GPUs the placement uses, so that no job is preempted for nothing (which would pay
-    // the restart cost and thrash); host demands of the others are checked by placing the job again.
+    // Victims are running jobs of a strictly lower class (Tiresias queue, or priority) on a GPU type the job may
+    // use, lowest class first. Dry run: release them one by one until the job fits, remember that placement, put
+    // them back. Then stop only the victims whose GPUs the placement uses, so that no job is preempted for nothing
+    // (which would pay the restart cost and thrash); host demands of the others are checked by placing again.
+    if (!enoughVictims(job))
+        return false;
     const PlacementRequest& request = m_active[static_cast<std::size_t>(job)].request;
-    const std::vector<int> victims = victimsFor(job);
+    const int klass = klassOf(job);
+    std::vector<int> victims;
     std::optional<std::vector<GpuSlice>> placement;
-    std::size_t released = 0;
-    for (; released < victims.size() && !placement; ++released) {
-        for (const auto& slice : m_active[static_cast<std::size_t>(victims[released])].slices)
+    for (auto it = m_runningByClass.rbegin(); it != m_runningByClass.rend() && it->first > klass && !placement; ++it) {
+        const Active& other = m_active[static_cast<std::size_t>(it->second)];
+        const int type = m_state.nodes()[static_cast<std::size_t>(other.slices.front().node)].gpuType;
+        if (request.gpuType >= 0 && type != request.gpuType)
+            continue;
+        victims.push_back(it->second);
+        for (const auto& slice : other.slices)
             m_state.release(slice, m_nowS);
         placement = m_placer.place(request, minPendingGpus());
     }
-    for (std::size_t k = released; k-- > 0;)
+    for (std::size_t k = victims.size(); k-- > 0;)
         for (const auto& slice : m_active[static_cast<std::size_t>(victims[k])].slices)
             m_state.allocate(slice, m_nowS);
-    if (!placement)
-        return false;
+    return placement && preemptVictims(job, victims, *placement);
+}
+
+bool Simulator::preemptVictims(int job, const std::vector<int>& victims, const std::vector<GpuSlice>& placement)
+{
     std::vector<int> others;
-    for (std::size_t k = 0; k < released; ++k) {
-        if (overlaps(m_active[static_cast<std::size_t>(victims[k])].slices, *placement))
-            stop(victims[k], StopReason::Preempt);
+    for (int victim : victims) {
+        if (overlaps(m_active[static_cast<std::size_t>(victim)].slices, placement))
+            stop(victim, StopReason::Preempt);
         else
-            others.push_back(victims[k]);
+            others.push_back(victim);
     }
     if (tryStart(job))
         return true;

@@ -46,7 +46,7 @@ struct SimulationOptions
     /// Tiresias 2D-LAS queue thresholds in attained GPU-seconds [Sched; docs/methods-scheduling.md §7].
     std::vector<double> tiresiasThresholdsGpuS {3600, 7200, 18000};
     /// Tiresias starvation limit: a job waiting this long goes back to queue 0 with its attained service cleared
-    /// (Tiresias NSDI'19 §4.2 STARVELIMIT); 0 = off.
+    /// (Tiresias NSDI'19, STARVELIMIT); 0 = off.
     double starvationLimitS = 0;
     /// Paid again on every resume after a preemption or migration (Pollux simulator `rescale_time`,
     /// docs/methods-scheduling.md §7).
@@ -55,11 +55,11 @@ struct SimulationOptions
     /// is lost and redone. 0 = a checkpoint is written at the preemption itself (nothing lost).
     double checkpointIntervalS = 0;
     /// Slowdown of a job spread over n > 1 nodes: its rate is divided by 1 + nodeSpanPenalty·(n − 1), unless the job
-    /// is marked placement-insensitive (Gandiva OSDI'18 §3 locality; Tiresias NSDI'19 §5 consolidation). 0 = none.
+    /// is marked placement-insensitive (Gandiva OSDI'18 locality; Tiresias NSDI'19 consolidation). 0 = none.
     double nodeSpanPenalty = 0;
     /// Relative speed of a job on each GPU type (catalog id → factor; durations are on a factor-1 GPU). Missing
     /// types run at 1, unless speedReferenceGpu names a catalog GPU: then the factor is the type's dense BF16
-    /// TFLOPS over the reference's (Gavel OSDI'20 §2, throughput differs by GPU type).
+    /// TFLOPS (FP16 where it has no BF16) over the reference's (Gavel OSDI'20: throughput differs by GPU type).
     std::map<std::string, double> gpuSpeed;
     std::string speedReferenceGpu;
     /// Fair share: half-life of the usage that ranks users (Slurm PriorityDecayHalfLife); 0 = no decay.

@@ -17,15 +17,21 @@ constexpr int kFinishEvent = 0;
 constexpr int kDemoteEvent = 1;
 constexpr int kPromoteEvent = 2;
 
+/// Dense half-precision tensor throughput: BF16, or FP16 on GPUs without BF16 (V100); 0 when unknown.
+double halfPrecisionTflops(const GpuSpec* spec)
+{
+    if (!spec)
+        return 0;
+    return spec->bf16Tflops ? *spec->bf16Tflops : spec->fp16Tflops.value_or(0.0);
+}
+
 double speedFactor(const SimulationOptions& options, const GpuCatalog& catalog, const std::string& gpuId)
 {
     if (auto it = options.gpuSpeed.find(gpuId); it != options.gpuSpeed.end() && it->second > 0)
         return it->second;
-    const GpuSpec* reference = catalog.find(options.speedReferenceGpu);
-    const GpuSpec* spec = catalog.find(gpuId);
-    if (!reference || !spec || !reference->bf16Tflops || !spec->bf16Tflops || *reference->bf16Tflops <= 0)
-        return 1.0;
-    return *spec->bf16Tflops / *reference->bf16Tflops;
+    const double reference = halfPrecisionTflops(catalog.find(options.speedReferenceGpu));
+    const double own = halfPrecisionTflops(catalog.find(gpuId));
+    return reference > 0 && own > 0 ? own / reference : 1.0;
 }
 
 } // namespace
@@ -98,7 +104,7 @@ void Simulator::initRequestMix()
 {
     // I_frag weighs each request size by its share of the workload's whole-GPU jobs, so the index asks "how much
     // of the free capacity could a typical job not use" instead of "could the smallest waiting job start", which
-    // is always "no" while a job waits under a work-conserving policy (FGD, Weng et al. ATC'23 §3).
+    // is always "no" while a job waits under a work-conserving policy (FGD, Weng et al. ATC'23).
     std::map<int, int> counts;
     int whole = 0;
     for (const Job& job : *m_workload)
@@ -210,8 +216,10 @@ void Simulator::demote(int job)
     Active& a = m_active[static_cast<std::size_t>(job)];
     advance(job);
     m_runningByClass.erase({klassOf(job), job});
+    m_gpusByClass[klassOf(job)] -= a.request.gpus;
     a.level = levelOf(a.attainedGpuS);
     m_runningByClass.insert({klassOf(job), job});
+    m_gpusByClass[klassOf(job)] += a.request.gpus;
     reschedule(job);
     notify(EventKind::Demote, job);
 }

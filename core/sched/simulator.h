@@ -135,8 +135,9 @@ private:
     void passPreemptive();
     bool nothingElseFits() const;
     double reservationTime(int head, int& extraGpus) const;
+    bool enoughVictims(int job) const;
     bool preemptFor(int job);
-    std::vector<int> victimsFor(int job) const;
+    bool preemptVictims(int job, const std::vector<int>& victims, const std::vector<GpuSlice>& placement);
     int levelOf(double attainedGpuS) const;
 
     // Time slicing (timeslicing.cpp).
@@ -162,6 +163,7 @@ private:
     std::set<QueueKey> m_waiting; ///< waiting jobs in policy order
     std::vector<std::set<QueueKey>> m_userWaiting; ///< fair share: each user's waiting jobs, FIFO
     std::set<std::pair<int, int>> m_runningByClass; ///< preemptive policies: (class, job); larger class = victim
+    std::map<int, long long> m_gpusByClass; ///< preemptive policies: whole GPUs held per class
     int m_running = 0;
     std::vector<std::vector<int>> m_gpuResidents; ///< time slicing: jobs on each global GPU
     std::set<std::pair<int, int>> m_shareable; ///< time slicing: (GPUs, first GPU) of groups with room

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Gandiva-style time slicing (Xiao et al., OSDI'18 §3-4): jobs of equal size share the same GPUs in a group, a
+// Gandiva-style time slicing (Xiao et al., OSDI'18): jobs of equal size share the same GPUs in a group, a
 // group's jobs progress at (1 − overhead)/k each, and when GPUs free up, a sliced job migrates to them (un-slicing).
 #include "core/sched/simulator.h"
 

@@ -4,6 +4,8 @@
 #include "core/sched/traces.h"
 #include "core/sched/tracesupport.h"
 
+#include "core/queue/resourcerequest.h"
+
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -27,6 +29,25 @@ int UserIndex::of(const std::string& name)
 {
     auto [it, inserted] = m_ids.emplace(name, static_cast<int>(m_ids.size()));
     return it->second;
+}
+
+void readOptionalColumns(const CsvReader& csv, Job& job)
+{
+    if (csv.hasColumn("priority") && !csv.isEmpty("priority"))
+        job.priority = static_cast<int>(csv.number("priority"));
+    if (!csv.hasColumn("gpu_request") || csv.isEmpty("gpu_request"))
+        return;
+    queue::ResourceRequest request;
+    try {
+        request = queue::parseResourceRequest(csv.text("gpu_request"));
+    } catch (const std::invalid_argument& error) {
+        csv.fail("gpu_request", error.what());
+    }
+    const bool fractional = request.milliGpu < 1000;
+    job.gpus = fractional ? 0 : request.gpuCount;
+    job.gpuMilli = fractional ? request.milliGpu : 0;
+    job.gpuMemoryMiB = static_cast<double>(request.memoryMiB);
+    job.gpuType = request.gpuType;
 }
 
 void checkGpus(const TraceOptions& options, int gpus, int row, const std::string& column)
@@ -60,6 +81,7 @@ Workload readTiresiasTrace(std::istream& in, const TraceOptions& options)
         checkGpus(options, job.gpus, csv.row(), "num_gpu");
         job.submitS = csv.nonNegative("submit_time");
         job.durationS = csv.nonNegative("duration");
+        readOptionalColumns(csv, job);
         jobs.push_back(job);
     }
     finishWorkload(jobs, options);
@@ -85,6 +107,7 @@ Workload readHeliosTrace(std::istream& in, const TraceOptions& options)
         job.submitS = csv.time("submit_time");
         job.durationS = csv.nonNegative("duration");
         job.cpuCores = hasCpu && !csv.isEmpty("cpu_num") ? csv.nonNegative("cpu_num") : 0.0;
+        readOptionalColumns(csv, job);
         jobs.push_back(job);
     }
     finishWorkload(jobs, options);

@@ -126,14 +126,17 @@ private Q_SLOTS:
 
     void preemptionStopsOnlyVictimsWhoseGpusAreUsed()
     {
-        // 2 nodes × 2 GPUs, one node per job. A (node 0), B (node 1), C (node 0) hold 1 GPU each at priority 0.
-        // H (2 GPUs, priority 5) needs a whole node. Releasing C alone is not enough; releasing C and B frees node 1.
-        // Only B's GPU is used: C must keep running (stopping it would pay the restart cost for nothing).
+        // 2 nodes × 2 GPUs, one node per job, SPREAD: A (node 0), B (node 1), C (node 0) hold 1 GPU each at
+        // priority 0. H (2 GPUs, priority 5) needs a whole node. Victims are tried latest first: releasing C alone
+        // is not enough; releasing C and B frees node 1. Only B's GPU is used: C must keep running (stopping it
+        // would pay the restart cost for nothing).
         SimulationOptions options = withPolicy(Policy::Priority);
+        options.placement = PlacementStrategy::Spread;
         options.maxNodesPerJob = 1;
         Workload workload {job(0, 1, 0, 1000), job(1, 1, 1, 1000), job(2, 1, 2, 1000), job(3, 2, 10, 100)};
         workload[3].priority = 5;
         const auto result = simulate(uniformCluster(2, 2), workload, options);
+        QCOMPARE(result.jobs[2].segments[0].slices[0].node, 0);
         QCOMPARE(result.jobs[3].startS, 10.0);
         QCOMPARE(result.jobs[3].segments[0].slices[0].node, 1);
         QCOMPARE(result.jobs[1].preemptions, 1);

@@ -71,16 +71,21 @@ QString overAllocation(const ClusterState& state, int maxResidents)
     return {};
 }
 
-/// Busy GPU-seconds from the job segments: the union of busy intervals per GPU (time-sliced jobs share a GPU).
+/// Busy GPU-seconds from the job segments: fractional jobs count share × time; whole-GPU jobs the union of busy
+/// intervals per GPU (time-sliced jobs share a GPU, which is busy once).
 double busyGpuSeconds(const SimulationResult& result)
 {
     std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> perGpu;
+    double busy = 0;
     for (const auto& job : result.jobs)
         for (const auto& segment : job.segments)
             for (const auto& slice : segment.slices)
-                for (int g : slice.gpus)
-                    perGpu[{slice.node, g}].emplace_back(segment.startS, segment.endS);
-    double busy = 0;
+                for (int g : slice.gpus) {
+                    if (job.gpus == 0)
+                        busy += job.gpuMilli / 1000.0 * (segment.endS - segment.startS);
+                    else
+                        perGpu[{slice.node, g}].emplace_back(segment.startS, segment.endS);
+                }
     for (auto& [gpu, runs] : perGpu) {
         std::sort(runs.begin(), runs.end());
         double coveredTo = -std::numeric_limits<double>::infinity();
