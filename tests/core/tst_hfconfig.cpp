@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 
 using namespace clusterplanner::core;

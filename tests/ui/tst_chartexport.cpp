@@ -133,8 +133,8 @@ private Q_SLOTS:
         QCustomPlot plot;
         fill(plot);
         const QString path = m_dir.filePath(QStringLiteral("decorated.png"));
-        QCOMPARE(exportPlot(plot, path, QSize(1200, 750), {QStringLiteral("Title"), QStringLiteral("caption"), 300}),
-            QString());
+        const ChartDecoration decoration {QStringLiteral("Title"), QStringLiteral("caption"), 300};
+        QCOMPARE(exportPlot(plot, path, QSize(1200, 750), decoration), QString());
         const QImage image(path);
         QCOMPARE(image.size(), QSize(1200, 750));
         QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), 300);
@@ -206,7 +206,8 @@ private Q_SLOTS:
         QVERIFY(
             exportPlot(plot, m_dir.filePath(QStringLiteral("x.png")), QSize(0, 100)).contains(QLatin1String("size")));
         QVERIFY(!exportPlot(plot, QStringLiteral("/nonexistent-dir/x.png"), QSize(100, 100)).isEmpty());
-        QVERIFY(exportPlot(plot, m_dir.filePath(QStringLiteral("x.png")), QSize(100, 100), {{}, {}, 5})
+        const ChartDecoration lowDpi {QString(), QString(), 5};
+        QVERIFY(exportPlot(plot, m_dir.filePath(QStringLiteral("x.png")), QSize(100, 100), lowDpi)
                     .contains(QLatin1String("dpi")));
     }
 };

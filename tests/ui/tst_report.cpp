@@ -190,7 +190,7 @@ private Q_SLOTS:
         options.format = ReportFormat::Html;
         QCOMPARE(writeReport(loadScenarioFile(kMixtral), path, options, nullptr), QString());
         const QString html = QString::fromUtf8(readAll(path));
-        QCOMPARE(html.count(QLatin1String("<svg")), 6);
+        QCOMPARE(int(html.count(QLatin1String("<svg"))), 6);
         QVERIFY(html.contains(QLatin1String("Memory breakdown")));
         QVERIFY(!html.contains(QLatin1String("<?xml"))); // prologs stripped inside HTML
     }

@@ -8,9 +8,12 @@
 #include "ui/report/reportwriter.h"
 
 #include <QCoreApplication>
+#include <QFont>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QTextDocument>
+
+#include <algorithm>
 
 namespace clusterplanner::ui {
 
