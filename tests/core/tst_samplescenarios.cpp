@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <map>
+#include <regex>
 
 using namespace clusterplanner::core;
 using namespace storetest;
@@ -78,6 +79,25 @@ private Q_SLOTS:
         }
     }
 
+    void notesQuoteTheEnginesFigures()
+    {
+        // A note that quotes the estimate ("ClusterPlanner's estimate for this layout: 29.6 % MFU, peak 24.7 of
+        // 78.1 GiB") must quote what the engine shows today, to the digit.
+        const std::regex quoted(R"(estimate for this layout: ([0-9.]+) % MFU, peak ([0-9.]+) of ([0-9.]+) GiB)");
+        int quoting = 0;
+        for (const auto& [name, file] : samples()) {
+            std::smatch match;
+            if (!std::regex_search(file.scenario.notes, match, quoted))
+                continue;
+            const LayoutResult r = evaluateSample(file.scenario);
+            QCOMPARE(QString::fromStdString(match[1]), QString::number(100 * r.mfu, 'f', 1));
+            QCOMPARE(QString::fromStdString(match[2]), QString::number(r.peakMemoryGiB, 'f', 1));
+            QCOMPARE(QString::fromStdString(match[3]), QString::number(r.capacityGiB, 'f', 1));
+            ++quoting;
+        }
+        QVERIFY(quoting >= 1); // the Llama 3 405B sample, beside the paper's figure
+    }
+
     void defaultSampleIsTheDefaultScenario()
     {
         const auto files = samples();
@@ -109,6 +129,8 @@ private Q_SLOTS:
         QCOMPARE(std::vector<int>({l.tp, l.cp, l.pp, l.dp}), std::vector<int>({8, 1, 16, 128}));
         QCOMPARE(s.training.globalBatch / l.dp, 16); // sequences per DP rank, docs/methods-search.md §5
         QCOMPARE(double(s.training.globalBatch) * s.model.seqLen, 16.0 * 1024 * 1024); // 16M tokens per batch
+        QCOMPARE(s.training.schedule, PipelineSchedule::Interleaved); // as Meta ran it
+        QVERIFY(l.virtualStages > 1);
     }
 
     void mixtralIsTheReferenceMoe()
