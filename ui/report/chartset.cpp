@@ -33,6 +33,11 @@ ChartSet::ChartSet(const core::Scenario& scenario, QObject* parent)
 
 ChartSet::~ChartSet() = default;
 
+void ChartSet::setPalette(const QPalette& palette)
+{
+    m_host->setPalette(palette);
+}
+
 QWidget* ChartSet::panel(const char* name)
 {
     const QString key = QString::fromLatin1(name);

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 
+class QPalette;
 class QWidget;
 
 namespace clusterplanner::ui {
@@ -29,6 +30,8 @@ public:
     ~ChartSet() override;
 
     ScenarioDocument* document() const { return m_document; }
+    /// Palette of every panel and chart (the report prints in the light palette whatever the application uses).
+    void setPalette(const QPalette& palette);
     /// The chart of `kind`, creating its panel on first use; charts of the sweep are complete once it finished.
     ChartWidget* chart(const ChartKind& kind);
     /// The layout explorer (created on first use).

@@ -4,11 +4,15 @@
 #include "ui/report/chartset.h"
 #include "ui/report/reportcontent.h"
 
+#include <QApplication>
+#include <QStyle>
+
 namespace clusterplanner::ui {
 
 QString writeReport(const core::Scenario& scenario, const QString& path, const ReportOptions& options, int* pages)
 {
     ChartSet charts(scenario);
+    charts.setPalette(QApplication::style()->standardPalette()); // printed pages are light
     const ReportContent content = buildReportContent(charts, options.sweepTimeoutMs);
     if (options.format == ReportFormat::Html) {
         if (pages)
