@@ -4,6 +4,8 @@
 #include "core/io/scenariojson.h"
 #include "core/model/scenariofields.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QDebug>
 #include <QTest>
 
