@@ -115,7 +115,7 @@ void Simulator::start(int job, std::vector<GpuSlice> slices)
     changeUserGpus(j.user, j.gpuShare() * (m_options.policy == Policy::Gavel ? a.rate : 1.0));
     ++m_running;
     m_runningByClass.insert({klassOf(job), job});
-    m_gpusByClass[klassOf(job)] += a.request.gpus;
+    countClassGpus(job, +1);
     if (m_options.policy == Policy::Backfill) {
         a.estimatedEndS = m_nowS + j.estimate() / a.rate;
         m_runningByEstimatedEnd.insert({a.estimatedEndS, job});
@@ -126,6 +126,13 @@ void Simulator::start(int job, std::vector<GpuSlice> slices)
     else
         reschedule(job);
     notify(EventKind::Start, job);
+}
+
+void Simulator::countClassGpus(int job, int sign)
+{
+    const Active& a = m_active[static_cast<std::size_t>(job)];
+    const int type = m_state.nodes()[static_cast<std::size_t>(a.slices.front().node)].gpuType;
+    m_gpusByTypeClass[static_cast<std::size_t>(type)][klassOf(job)] += sign * a.request.gpus;
 }
 
 void Simulator::advance(int job)
@@ -175,7 +182,7 @@ void Simulator::release(int job)
     rec.allocatedGpuS += (m_nowS - segment.startS) * j.gpuShare();
     --m_running;
     m_runningByClass.erase({klassOf(job), job});
-    m_gpusByClass[klassOf(job)] -= a.request.gpus;
+    countClassGpus(job, -1);
     if (m_options.policy == Policy::Backfill)
         m_runningByEstimatedEnd.erase({a.estimatedEndS, job});
     a.running = false;

@@ -183,12 +183,20 @@ void Simulator::passBackfill()
 
 bool Simulator::enoughVictims(int job) const
 {
-    // A cheap necessary condition before any dry run: free GPUs plus those held by lower classes cover the job.
-    const int need = m_active[static_cast<std::size_t>(job)].request.gpus;
-    long long available = m_state.freeGpus();
-    for (auto it = m_gpusByClass.upper_bound(klassOf(job)); it != m_gpusByClass.end() && available < need; ++it)
-        available += it->second;
-    return available >= need;
+    // A cheap necessary condition before any dry run: on some GPU type the job may use, free GPUs plus those
+    // held by lower classes cover the job.
+    const PlacementRequest& request = m_active[static_cast<std::size_t>(job)].request;
+    for (int type = 0; type < static_cast<int>(m_gpusByTypeClass.size()); ++type) {
+        if (request.gpuType >= 0 && type != request.gpuType)
+            continue;
+        const auto& byClass = m_gpusByTypeClass[static_cast<std::size_t>(type)];
+        long long available = m_state.freeGpus(type);
+        for (auto it = byClass.upper_bound(klassOf(job)); it != byClass.end() && available < request.gpus; ++it)
+            available += it->second;
+        if (available >= request.gpus)
+            return true;
+    }
+    return false;
 }
 
 bool Simulator::preemptFor(int job)
@@ -242,12 +250,22 @@ void Simulator::passPreemptive()
 {
     // Highest class first; a job that does not fit preempts lower classes, or is skipped (work-conserving).
     // No later job can preempt once the lowest running class is not below the current one.
+    // A job at least as large as one whose preemption failed in this pass fails too (later jobs have no more
+    // victims), so it is not tried again: one failed dry run per size and pass.
     int scanned = 0;
+    int failedGpus = std::numeric_limits<int>::max();
     for (auto it = m_waiting.begin(); it != m_waiting.end() && scanned <= m_options.backfillDepth;) {
         const int job = it->job;
         ++it;
-        if (tryStart(job) || preemptFor(job))
+        const PlacementRequest& request = m_active[static_cast<std::size_t>(job)].request;
+        if (tryStart(job))
             continue;
+        const bool sized = request.gpuType < 0 && request.gpus > 0;
+        const bool hopeless = sized && request.gpus >= failedGpus;
+        if (!hopeless && preemptFor(job))
+            continue;
+        if (sized)
+            failedGpus = std::min(failedGpus, request.gpus);
         ++scanned;
         const bool noVictims = m_runningByClass.empty() || m_runningByClass.rbegin()->first <= klassOf(job);
         if (noVictims && nothingElseFits())

@@ -73,6 +73,7 @@ void Simulator::reset(const Workload& workload)
     m_userGpuS.assign(static_cast<std::size_t>(users), 0.0);
     m_userSinceS.assign(static_cast<std::size_t>(users), 0.0);
     m_userWaiting.assign(static_cast<std::size_t>(users), {});
+    m_gpusByTypeClass.assign(m_state.gpuTypeIds().size(), {});
     initRequestMix();
 }
 
@@ -216,10 +217,10 @@ void Simulator::demote(int job)
     Active& a = m_active[static_cast<std::size_t>(job)];
     advance(job);
     m_runningByClass.erase({klassOf(job), job});
-    m_gpusByClass[klassOf(job)] -= a.request.gpus;
+    countClassGpus(job, -1);
     a.level = levelOf(a.attainedGpuS);
     m_runningByClass.insert({klassOf(job), job});
-    m_gpusByClass[klassOf(job)] += a.request.gpus;
+    countClassGpus(job, +1);
     reschedule(job);
     notify(EventKind::Demote, job);
 }

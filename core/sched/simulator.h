@@ -163,7 +163,8 @@ private:
     std::set<QueueKey> m_waiting; ///< waiting jobs in policy order
     std::vector<std::set<QueueKey>> m_userWaiting; ///< fair share: each user's waiting jobs, FIFO
     std::set<std::pair<int, int>> m_runningByClass; ///< preemptive policies: (class, job); larger class = victim
-    std::map<int, long long> m_gpusByClass; ///< preemptive policies: whole GPUs held per class
+    std::vector<std::map<int, long long>> m_gpusByTypeClass; ///< [GPU type][class] → whole GPUs held
+    void countClassGpus(int job, int sign);
     int m_running = 0;
     std::vector<std::vector<int>> m_gpuResidents; ///< time slicing: jobs on each global GPU
     std::set<std::pair<int, int>> m_shareable; ///< time slicing: (GPUs, first GPU) of groups with room
