@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
 
 packages="cmake ninja-build g++ pkg-config qt6-base-dev libqt6sql6-sqlite qt6-svg-dev libqcustomplot-dev \
-nlohmann-json3-dev libsqlite3-dev xvfb xauth poppler-utils clang-format"
+nlohmann-json3-dev libcli11-dev libsqlite3-dev xvfb xauth poppler-utils clang-format"
 
 install_missing() {
     missing=""
