@@ -6,19 +6,29 @@
 #include "core/model/modelpresets.h"
 #include "core/model/scenario.h"
 #include "core/sched/clustermodel.h"
-#include "tests/cli/clitesthelpers.h"
 
 #include <QTest>
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <sstream>
+
 using namespace clusterplanner::core;
 
 namespace {
 
+std::string readFile(const char* path)
+{
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 nlohmann::json costsFile()
 {
-    return nlohmann::json::parse(clitest::readFile(CLUSTERPLANNER_DATA_DIR "/costs.json"));
+    return nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/costs.json"));
 }
 
 /// The message of fromJson on `document`, or "" when it was accepted.
@@ -45,8 +55,7 @@ private Q_SLOTS:
             QVERIFY(!row["unit"].get<std::string>().empty());
             QVERIFY2(row["source"].get<std::string>().size() > 10, row["key"].get<std::string>().c_str());
         }
-        for (const auto& model :
-            nlohmann::json::parse(clitest::readFile(CLUSTERPLANNER_DATA_DIR "/models.json"))["models"])
+        for (const auto& model : nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/models.json"))["models"])
             QVERIFY2(model["source"].get<std::string>().size() > 10, model["name"].get<std::string>().c_str());
     }
 
@@ -111,12 +120,12 @@ private Q_SLOTS:
 
     void modelPresetsComeFromTheFile()
     {
-        const auto models = nlohmann::json::parse(clitest::readFile(CLUSTERPLANNER_DATA_DIR "/models.json"))["models"];
+        const auto models = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/models.json"))["models"];
         QCOMPARE(modelPresets().size(), models.size());
         QCOMPARE(modelPreset("Llama 3 405B").layers, 126);
         QVERIFY(modelPreset("DeepSeek-V3").moe.has_value());
         QCOMPARE(modelPreset("DeepSeek-V3").moe->moeLayers, 58);
-        auto broken = nlohmann::json::parse(clitest::readFile(CLUSTERPLANNER_DATA_DIR "/models.json"));
+        auto broken = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/models.json"));
         broken["models"][1]["mlp"] = "relu";
         try {
             modelPresetsFromJson(broken.dump());
