@@ -125,7 +125,10 @@ private Q_SLOTS:
         const auto json = nlohmann::json::parse(run({"sweep", "--case", m_casePath, "--json", "--quiet"}).out);
         const long long fitting = json["summary"]["fitting"].get<long long>();
         QVERIFY(fitting > 2);
-        const std::string line = "top 2 of " + std::to_string(fitting) + " fitting layouts; --top N for more";
+        std::string count = std::to_string(fitting); // with thousands separators, as the text writes counts
+        for (int at = int(count.size()) - 3; at > 0; at -= 3)
+            count.insert(std::size_t(at), ",");
+        const std::string line = "top 2 of " + count + " fitting layouts; --top N for more";
         QVERIFY2(r.out.find(line) != std::string::npos, r.out.c_str());
         const std::string front = "Pareto front (memory headroom vs tokens/s per GPU): "
             + std::to_string(json["pareto"].size()) + " layouts";
