@@ -16,6 +16,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// Thrown once a command has printed its --help (cli/commandline.h); the dispatcher exits 0.
+struct HelpShown
+{
+};
+
+/// The hand-written parser of commands not yet declared with CLI11 (cli/commandline.h).
 class Arguments
 {
 public:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/arguments.h"
+#include "cli/commandline.h"
 #include "cli/commandlist.h"
 #include "core/model/gpucatalog.h"
 
@@ -23,9 +23,12 @@ nlohmann::json optionalJson(const std::optional<double>& value)
 
 int runCatalog(const Args& args, std::ostream& out, std::ostream&)
 {
-    Arguments arguments(args);
-    const bool asJson = arguments.flag("--json");
-    arguments.finish();
+    bool asJson = false;
+    auto app = makeCommandApp("catalog",
+        "The GPU catalog (data/gpus.json; every row cites its source): memory, BF16 TFLOP/s and TDP per GPU.",
+        {"clusterplanner catalog", "clusterplanner catalog --json"});
+    app->add_flag("--json", asJson, "every field of every GPU as JSON");
+    parseCommand(*app, args, out);
     const auto& catalog = GpuCatalog::builtin();
     if (asJson) {
         nlohmann::json list = nlohmann::json::array();

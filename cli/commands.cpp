@@ -16,7 +16,8 @@ const std::vector<Command>& commands()
         {"catalog", "list the GPU catalog (--json)", &runCatalog},
         {"pipeline", "simulate a pipeline schedule (--schedule --stages --microbatches [--chunks] [--json])",
             &runPipeline},
-        {"queue", "M/M/c wait figures: --servers C --arrival L --service M [--target-wait T]", &runQueue},
+        {"queue", "M/M/c wait figures: --servers C --arrival-per-s L (--mean-service-s S | --service-rate-per-s M)",
+            &runQueue},
         {"cost", "capex, opex, TCO, cloud and energy: --gpus N --gpu ID --hours H, or --scenario FILE", &runCost},
         {"estimate",
             "per-GPU memory and step time of a case file (--case FILE [--hf-config FILE] [--efficiency FILE]), JSON",
@@ -27,7 +28,10 @@ const std::vector<Command>& commands()
             "rank every valid layout of a case (--case FILE [--hf-config FILE] [--json | --format csv] [--top N] "
             "[--tp N ...] [--efficiency FILE])",
             &runSweep},
-        {"simulate", "replay jobs on a cluster under a scheduling policy (--json)", &runSimulate},
+        {"simulate",
+            "replay jobs on a cluster under a scheduling policy (--gpus N | --cluster FILE, --trace FILE | "
+            "--synthetic JOBS, --policy P)",
+            &runSimulate},
         {"library", "scenario library: list, show, export, import, delete, restore (--db PATH, --json)", &runLibrary},
         {"probe", "the NVIDIA GPUs of this machine, matched to the catalog ([--json] [--bench]); exit 3 without",
             &runProbe},
@@ -52,13 +56,16 @@ int runCommand(const std::vector<std::string>& argv, std::ostream& out, std::ost
     for (const auto& command : commands()) {
         if (argv.empty() || command.name != argv.front())
             continue;
-        if (std::find(argv.begin() + 1, argv.end(), "--help") != argv.end()) {
-            out << "clusterplanner " << command.name << ": " << command.summary << "\n";
-            return 0;
-        }
+        const bool asksForHelp = std::find(argv.begin() + 1, argv.end(), "--help") != argv.end();
         try {
             return command.run({argv.begin() + 1, argv.end()}, out, err);
+        } catch (const HelpShown&) {
+            return 0;
         } catch (const UsageError& error) {
+            if (asksForHelp) { // a command on the hand-written parser has no help of its own
+                out << "clusterplanner " << command.name << ": " << command.summary << "\n";
+                return 0;
+            }
             err << "clusterplanner " << command.name << ": " << error.what() << "\n";
             return 2;
         } catch (const std::exception& error) {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `clusterplanner cost`: capex, opex, TCO, cloud alternative and energy of N GPUs (docs/methods-cost.md §8).
-#include "cli/arguments.h"
+// `clusterplanner cost`: capex, opex, TCO, cloud alternative and energy of N GPUs or of a scenario's cluster and
+// run (docs/methods-cost.md §8). Both ways print the same cost fields; a scenario adds the engine's run.
+#include "cli/commandline.h"
 #include "cli/commandlist.h"
 #include "core/cost/costmodel.h"
 #include "core/cost/scenariocost.h"
+#include "core/model/costdefaults.h"
 #include "core/model/gpucatalog.h"
 
 #include <nlohmann/json.hpp>
@@ -18,44 +20,121 @@ using namespace clusterplanner::core; // commands are thin wrappers over the eng
 namespace {
 
 constexpr double kMaxUsd = 1e12;
+const std::vector<std::string> kLevels = {"low", "mid", "high"};
 
-const GpuSpec& requireGpu(const std::string& id)
+/// The command line; unset overrides keep the catalog's and data/costs.json's defaults.
+struct CostOptions
 {
-    const GpuSpec* gpu = GpuCatalog::builtin().find(id);
-    if (!gpu)
-        throw UsageError("--gpu: unknown GPU \"" + id + "\" (clusterplanner catalog lists the ids)");
-    return *gpu;
+    std::string scenarioPath;
+    int gpus = 0;
+    std::string gpuId;
+    std::optional<double> hours;
+    std::string price = "mid";
+    std::optional<double> gpuPriceUsd;
+    std::optional<double> gpuHourUsd;
+    std::optional<double> pue;
+    std::optional<double> usdPerKwh;
+    double years = costDefaults().amortisationYears;
+    std::optional<double> utilization;
+    bool json = false;
+};
+
+std::vector<std::string> gpuIds()
+{
+    std::vector<std::string> ids;
+    for (const auto& gpu : GpuCatalog::builtin().gpus())
+        ids.push_back(gpu.id);
+    return ids;
 }
 
-cost::PriceLevel priceLevel(const std::string& text)
+void addClusterOptions(CLI::App& app, CostOptions& o)
 {
-    if (text == "low")
-        return cost::PriceLevel::Low;
-    if (text == "mid")
-        return cost::PriceLevel::Mid;
-    if (text == "high")
-        return cost::PriceLevel::High;
-    throw UsageError("--price: \"" + text + "\" is not one of low, mid, high");
+    app.add_option("--scenario", o.scenarioPath, "a *.cplan.json scenario: its cluster, prices and the engine's run")
+        ->type_name("FILE");
+    app.add_option("--gpus", o.gpus, "GPUs to price (with --gpu and --hours, instead of --scenario)")
+        ->check(CLI::Range(1, 10'000'000))
+        ->default_str("")
+        ->type_name("N");
+    app.add_option("--gpu", o.gpuId, "catalog id of the GPU")->check(oneOf(gpuIds()));
+    app.add_option("--hours", o.hours, "wall-clock hours of use to price (a scenario: the engine's run time)")
+        ->check(CLI::Range(0.0, 1e9))
+        ->type_name("HOURS");
+    app.add_option("--price", o.price, "which end of the catalog's purchase and cloud price ranges")
+        ->check(oneOf(kLevels));
+    app.add_option("--years", o.years, "amortisation period of the capex, years")->check(CLI::Range(0.01, 100.0));
 }
 
-/// Catalog defaults for the GPU, then each override the user gave.
-cost::CostAssumptions readAssumptions(Arguments& arguments, const GpuSpec& gpu, int gpuCount)
+void addAssumptionOptions(CLI::App& app, CostOptions& o)
 {
-    auto a = cost::costAssumptionsFor(gpu, gpuCount, priceLevel(arguments.value("--price").value_or("mid")));
-    a.gpuPriceUsd = arguments.number("--gpu-price-usd", a.gpuPriceUsd, 0, kMaxUsd);
-    a.cloudUsdPerGpuHour = arguments.number("--gpu-hour-usd", a.cloudUsdPerGpuHour, 0, kMaxUsd);
-    a.pue = arguments.number("--pue", a.pue, 1, 10);
-    a.usdPerKwh = arguments.number("--usd-per-kwh", a.usdPerKwh, 0, 100);
-    a.years = arguments.number("--years", a.years, 0.01, 100);
-    a.gpuUtilization = arguments.number("--utilization", a.gpuUtilization, 0, 1);
+    app.add_option("--gpu-price-usd", o.gpuPriceUsd, "purchase price per GPU, USD (default: catalog)")
+        ->check(CLI::Range(0.0, kMaxUsd));
+    app.add_option("--gpu-hour-usd", o.gpuHourUsd, "cloud price per GPU-hour, USD (default: catalog or scenario)")
+        ->check(CLI::Range(0.0, kMaxUsd));
+    app.add_option("--pue", o.pue, "facility power / IT power (default: data/costs.json or scenario)")
+        ->check(CLI::Range(1.0, 10.0));
+    app.add_option("--usd-per-kwh", o.usdPerKwh, "electricity price, USD per kWh (default: data/costs.json)")
+        ->check(CLI::Range(0.0, 100.0));
+    app.add_option("--utilization", o.utilization, "GPU load u in P(u) = P_idle + u (TDP - P_idle), 0..1")
+        ->check(CLI::Range(0.0, 1.0));
+    app.add_flag("--json", o.json, "JSON output");
+}
+
+CostOptions parseOptions(const Args& args, std::ostream& out)
+{
+    CostOptions o;
+    auto app = makeCommandApp("cost",
+        "Capex, opex, TCO, power, energy and the cloud alternative of a GPU cluster (docs/methods-cost.md §8). "
+        "Defaults: the catalog's prices (data/gpus.json) and data/costs.json; every one can be overridden.",
+        {"clusterplanner cost --gpus 1024 --gpu A100-SXM-80GB --hours 240 --gpu-hour-usd 1",
+            "clusterplanner cost --scenario data/scenarios/gpt3-175b-1024-a100.cplan.json --years 3 --json"});
+    addClusterOptions(*app, o);
+    addAssumptionOptions(*app, o);
+    parseCommand(*app, args, out);
+    if (o.scenarioPath.empty() && o.gpus == 0)
+        throw UsageError("give --scenario FILE, or --gpus N --gpu ID --hours H");
+    if (o.scenarioPath.empty() && o.gpuId.empty())
+        throw UsageError("missing required option --gpu (clusterplanner catalog lists the ids)");
+    if (o.scenarioPath.empty() && !o.hours)
+        throw UsageError("missing required option --hours");
+    if (!o.scenarioPath.empty() && (o.gpus > 0 || !o.gpuId.empty() || o.hours))
+        throw UsageError("--scenario takes its GPUs and hours from the file; drop --gpus, --gpu and --hours");
+    return o;
+}
+
+cost::PriceLevel priceLevel(const std::string& name)
+{
+    return static_cast<cost::PriceLevel>(std::find(kLevels.begin(), kLevels.end(), name) - kLevels.begin());
+}
+
+/// Each override the user gave, over the defaults in a.
+void applyOverrides(const CostOptions& o, cost::CostAssumptions& a)
+{
+    a.gpuPriceUsd = o.gpuPriceUsd.value_or(a.gpuPriceUsd);
+    a.cloudUsdPerGpuHour = o.gpuHourUsd.value_or(a.cloudUsdPerGpuHour);
+    a.pue = o.pue.value_or(a.pue);
+    a.usdPerKwh = o.usdPerKwh.value_or(a.usdPerKwh);
+    a.gpuUtilization = o.utilization.value_or(a.gpuUtilization);
+    a.years = o.years;
+}
+
+void requirePrices(const cost::CostAssumptions& a, const std::string& gpuId)
+{
     if (a.gpuPriceUsd <= 0)
-        throw UsageError("the catalog has no purchase price for " + gpu.id + "; pass --gpu-price-usd");
+        throw UsageError("the catalog has no purchase price for " + gpuId + "; pass --gpu-price-usd");
     if (a.cloudUsdPerGpuHour <= 0)
-        throw UsageError("the catalog has no cloud price for " + gpu.id + "; pass --gpu-hour-usd");
-    return a;
+        throw UsageError("the catalog has no cloud price for " + gpuId + "; pass --gpu-hour-usd");
 }
 
-nlohmann::json toJson(const cost::CostModel& m, const std::string& gpuId, double hours)
+nlohmann::json assumptionsJson(const cost::CostAssumptions& a)
+{
+    return {{"gpu_price_usd", a.gpuPriceUsd}, {"node_overhead_usd", a.nodeOverheadUsd},
+        {"network_usd_per_gpu", a.networkUsdPerGpu}, {"gpus_per_node", a.gpusPerNode}, {"gpu_tdp_w", a.gpuTdpW},
+        {"gpu_idle_w", a.gpuIdleW}, {"gpu_utilization", a.gpuUtilization}, {"node_overhead_w", a.nodeOverheadW},
+        {"pue", a.pue}, {"usd_per_kwh", a.usdPerKwh}};
+}
+
+/// The fields both ways print, in this order.
+nlohmann::json costJson(const cost::CostModel& m, const std::string& gpuId, double hours)
 {
     const auto& a = m.assumptions();
     return {{"gpu", gpuId}, {"gpus", a.gpuCount}, {"nodes", m.nodeCount()}, {"hours", hours}, {"years", a.years},
@@ -64,14 +143,10 @@ nlohmann::json toJson(const cost::CostModel& m, const std::string& gpuId, double
         {"energy_cost_usd", m.energyCostUsd(hours)}, {"owned_cost_usd", m.ownedCostUsd(hours)},
         {"cloud_usd_per_gpu_hour", a.cloudUsdPerGpuHour}, {"cloud_cost_usd", m.cloudCostUsd(hours)},
         {"effective_usd_per_gpu_hour", m.effectiveUsdPerGpuHour()}, {"break_even_hours", m.breakEvenHours()},
-        {"assumptions",
-            {{"gpu_price_usd", a.gpuPriceUsd}, {"node_overhead_usd", a.nodeOverheadUsd},
-                {"network_usd_per_gpu", a.networkUsdPerGpu}, {"gpus_per_node", a.gpusPerNode}, {"gpu_tdp_w", a.gpuTdpW},
-                {"gpu_idle_w", a.gpuIdleW}, {"gpu_utilization", a.gpuUtilization}, {"node_overhead_w", a.nodeOverheadW},
-                {"pue", a.pue}, {"usd_per_kwh", a.usdPerKwh}}}};
+        {"assumptions", assumptionsJson(a)}};
 }
 
-void printText(std::ostream& out, const cost::CostModel& m, const std::string& gpuId, double hours)
+void printCost(std::ostream& out, const cost::CostModel& m, const std::string& gpuId, double hours)
 {
     const auto& a = m.assumptions();
     out << a.gpuCount << " x " << gpuId << " in " << m.nodeCount() << " nodes, " << hours << " h, amortised over "
@@ -85,39 +160,48 @@ void printText(std::ostream& out, const cost::CostModel& m, const std::string& g
             {"effective USD/GPU-h", m.effectiveUsdPerGpuHour()}, {"break-even hours", m.breakEvenHours()}};
     for (const auto& [label, value] : rows)
         out << "  " << std::left << std::setw(22) << label << std::right << std::setw(18) << value << "\n";
+    out << std::defaultfloat;
+}
+
+int runForGpus(const CostOptions& o, std::ostream& out)
+{
+    const GpuSpec& gpu = *GpuCatalog::builtin().find(o.gpuId);
+    auto a = cost::costAssumptionsFor(gpu, o.gpus, priceLevel(o.price));
+    applyOverrides(o, a);
+    requirePrices(a, gpu.id);
+    const cost::CostModel model(a);
+    if (o.json)
+        out << costJson(model, gpu.id, *o.hours).dump(2) << "\n";
+    else
+        printCost(out, model, gpu.id, *o.hours);
+    return 0;
+}
+
+int runForScenario(const CostOptions& o, std::ostream& out)
+{
+    const cost::ScenarioCost c = cost::scenarioCost(o.scenarioPath, readTextFile(o.scenarioPath), o.years);
+    auto a = c.assumptions[int(priceLevel(o.price))];
+    applyOverrides(o, a);
+    requirePrices(a, c.scenario.cluster.gpuId);
+    const cost::CostModel model(a);
+    const double hours = c.run.trainingTimeS / 3600;
+    if (o.json) {
+        nlohmann::json document = costJson(model, c.scenario.cluster.gpuId, hours);
+        document.update(cost::scenarioCostJson(c));
+        out << document.dump(2) << "\n";
+        return 0;
+    }
+    printCost(out, model, c.scenario.cluster.gpuId, hours);
+    cost::printScenarioCost(out, c);
+    return 0;
 }
 
 } // namespace
 
 int runCost(const Args& args, std::ostream& out, std::ostream&)
 {
-    Arguments arguments(args);
-    const bool asJson = arguments.flag("--json");
-    if (auto path = arguments.value("--scenario")) {
-        const double years = arguments.number("--years", 4, 0.01, 100);
-        arguments.finish();
-        const cost::ScenarioCost result = cost::scenarioCost(*path, readTextFile(*path), years);
-        if (asJson)
-            out << cost::scenarioCostJson(result).dump(2) << "\n";
-        else
-            cost::printScenarioCost(out, result);
-        return 0;
-    }
-    const auto gpus = arguments.optionalInteger("--gpus", 1, 10'000'000);
-    if (!gpus)
-        throw UsageError("missing required option --gpus");
-    const GpuSpec& gpu = requireGpu(arguments.required("--gpu"));
-    const auto hours = arguments.optionalNumber("--hours", 0, 1e9);
-    if (!hours)
-        throw UsageError("missing required option --hours");
-    const auto assumptions = readAssumptions(arguments, gpu, static_cast<int>(*gpus));
-    arguments.finish();
-    const cost::CostModel model(assumptions);
-    if (asJson)
-        out << toJson(model, gpu.id, *hours).dump(2) << "\n";
-    else
-        printText(out, model, gpu.id, *hours);
-    return 0;
+    const CostOptions o = parseOptions(args, out);
+    return o.scenarioPath.empty() ? runForGpus(o, out) : runForScenario(o, out);
 }
 
 } // namespace clusterplanner::cli

@@ -9,18 +9,22 @@ namespace clusterplanner::cli {
 
 using namespace clusterplanner::core; // commands are thin wrappers over the engine
 
-std::optional<perf::EfficiencyTable> efficiencyOption(Arguments& arguments)
+std::optional<perf::EfficiencyTable> efficiencyOption(const std::string& path)
 {
-    const auto path = arguments.value("--efficiency");
-    if (!path)
+    if (path.empty())
         return std::nullopt;
     try {
-        return perf::EfficiencyTable::fromJson(readTextFile(*path));
+        return perf::EfficiencyTable::fromJson(readTextFile(path));
     } catch (const UsageError&) {
         throw;
     } catch (const std::exception& error) {
-        throw UsageError("--efficiency " + *path + ": " + error.what());
+        throw UsageError("--efficiency " + path + ": " + error.what());
     }
+}
+
+std::optional<perf::EfficiencyTable> efficiencyOption(Arguments& arguments)
+{
+    return efficiencyOption(arguments.value("--efficiency").value_or(""));
 }
 
 } // namespace clusterplanner::cli

@@ -7,10 +7,14 @@
 #include "core/perf/efficiencyparams.h"
 
 #include <optional>
+#include <string>
 
 namespace clusterplanner::cli {
 
-/// The table named by --efficiency, or std::nullopt for the built-in one; UsageError names a bad file.
+/// The table in the file at `path`, or std::nullopt for the built-in one when path is empty; UsageError names a
+/// bad file.
+std::optional<core::perf::EfficiencyTable> efficiencyOption(const std::string& path);
+/// The same for the value of --efficiency in `arguments` (commands not yet on CLI11).
 std::optional<core::perf::EfficiencyTable> efficiencyOption(Arguments& arguments);
 
 /// The table to use: the option's when given, else the built-in one.

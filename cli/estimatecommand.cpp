@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // clusterplanner estimate --case FILE: memory (and later time) of one case or an array of cases, as JSON.
-#include "cli/arguments.h"
+#include "cli/commandline.h"
 #include "cli/commandlist.h"
 #include "cli/efficiencyoption.h"
 #include "core/hf/hfconfig.h"
@@ -113,11 +113,24 @@ std::string readTextFile(const std::string& path)
 
 int runEstimate(const Args& args, std::ostream& out, std::ostream&)
 {
-    Arguments arguments(args);
-    const std::string path = arguments.required("--case");
-    const auto efficiency = efficiencyOption(arguments);
-    const auto hfConfig = arguments.value("--hf-config");
-    arguments.finish();
+    std::string path, efficiencyPath, hfConfigPath;
+    auto app = makeCommandApp("estimate",
+        "Per-GPU memory (peak allocated and reserved, breakdown), parameters, FLOPs per token, step time with its "
+        "breakdown, tokens/s and MFU of one case or an array of cases (validation schema), as JSON. Null layout "
+        "fields are chosen within what the framework can run.",
+        {"clusterplanner estimate --case data/validation/dev_cases.json",
+            "clusterplanner estimate --case case.json --efficiency my-efficiency.json"});
+    app->add_option("--case", path, "case file (one case or an array, data/validation/dev_cases.json schema)")
+        ->required()
+        ->type_name("FILE");
+    app->add_option("--efficiency", efficiencyPath, "efficiency parameters replacing data/efficiency.json")
+        ->type_name("FILE");
+    app->add_option("--hf-config", hfConfigPath, "Hugging Face config.json whose model replaces each case's (params "
+                                                 "reported)")
+        ->type_name("FILE");
+    parseCommand(*app, args, out);
+    const auto hfConfig = hfConfigPath.empty() ? std::nullopt : std::optional(hfConfigPath);
+    const auto efficiency = efficiencyOption(efficiencyPath);
     const perf::EfficiencyTable& table = efficiencyTable(efficiency);
     const auto imported = hfConfig ? std::optional(hf::importHfConfigFile(*hfConfig)) : std::nullopt;
     json list = json::array();

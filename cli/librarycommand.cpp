@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // "clusterplanner library ...": list, show, export, import, delete and restore scenarios of the library.
-#include "cli/arguments.h"
+#include "cli/commandline.h"
 #include "cli/commandlist.h"
 #include "core/io/scenariojson.h"
 #include "core/store/libraryfile.h"
@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <iomanip>
@@ -22,21 +23,27 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kUsage
-    = "usage: clusterplanner library <action> [--db PATH] [--json]\n"
-      "  list [--search TEXT] [--sort name|created|modified|gpus|tokens|cost|mfu|step] [--ascending]\n"
-      "       [--limit N] [--trash]\n"
-      "  show ID\n"
-      "  export ID... --out FILE|DIR   (several ids: DIR, one file per scenario)\n"
-      "  import FILE...                (*.cplan.json; all or nothing)\n"
-      "  delete ID                     (moves to the trash)\n"
-      "  restore ID                    (takes out of the trash)\n"
+const std::vector<std::string> kActions = {"list", "show", "export", "import", "delete", "restore", "help"};
+const std::vector<std::string> kSortColumns = {"name", "created", "modified", "gpus", "tokens", "cost", "mfu", "step"};
+
+constexpr const char* kActionsHelp
+    = "Actions:\n"
+      "  list                 scenarios, newest change first (--search, --sort, --ascending, --limit, --trash)\n"
+      "  show ID              one scenario as a *.cplan.json (with --json: versions, result, tags)\n"
+      "  export ID... --out FILE|DIR   write scenarios (several ids: DIR, one file per scenario)\n"
+      "  import FILE...       add *.cplan.json files; all or nothing. A missing library is created first,\n"
+      "                       empty (said on stderr), so it holds exactly the imported scenarios\n"
+      "  delete ID            move to the trash\n"
+      "  restore ID           take out of the trash\n"
+      "Every action but import needs an existing library: a missing --db file is an error (exit 1).\n"
       "The library is $XDG_DATA_HOME/ClusterPlanner/library.sqlite (default ~/.local/share/...) unless --db is "
       "given.\n";
 
 struct Options
 {
     bool json = false;
+    bool ascending = false;
+    std::vector<std::string> operands;
     std::string db;
     std::optional<std::string> out;
     ListQuery query;
@@ -45,34 +52,44 @@ struct Options
 
 SortColumn sortColumn(const std::string& name)
 {
-    static const std::vector<std::pair<std::string, SortColumn>> names
-        = {{"name", SortColumn::Name}, {"created", SortColumn::Created}, {"modified", SortColumn::Modified},
-            {"gpus", SortColumn::GpuCount}, {"tokens", SortColumn::TokensPerS}, {"cost", SortColumn::CostUsd},
-            {"mfu", SortColumn::Mfu}, {"step", SortColumn::StepTimeS}};
-    for (const auto& [text, column] : names)
-        if (text == name)
-            return column;
-    throw UsageError(
-        "--sort: unknown column \"" + name + "\" (name, created, modified, gpus, tokens, cost, mfu, step)");
+    const SortColumn columns[] = {SortColumn::Name, SortColumn::Created, SortColumn::Modified, SortColumn::GpuCount,
+        SortColumn::TokensPerS, SortColumn::CostUsd, SortColumn::Mfu, SortColumn::StepTimeS};
+    return columns[std::find(kSortColumns.begin(), kSortColumns.end(), name) - kSortColumns.begin()];
 }
 
-Options parse(const Args& args)
+void addOptions(CLI::App& app, Options& o, std::optional<std::string>& db, std::string& sort)
 {
-    Arguments arguments(args);
+    app.add_option("action", o.words.front(), "what to do (see Actions below)")->required()->check(oneOf(kActions));
+    app.add_option("operands", o.operands, "scenario ids or files, as the action needs");
+    app.add_option("--db", db, "library file (SQLite) instead of the user's; must not be empty")->type_name("PATH");
+    app.add_flag("--json", o.json, "JSON output");
+    app.add_option("--out", o.out, "export: target file (one id) or folder")->type_name("FILE|DIR");
+    app.add_option("--search", o.query.search, "list: only names, tags or notes containing this text");
+    app.add_option("--sort", sort, "list: order by this column")->check(oneOf(kSortColumns));
+    app.add_flag("--ascending", o.ascending, "list: smallest first (default: largest or newest first)");
+    app.add_option("--limit", o.query.limit, "list: at most N rows; 0 = all")->check(CLI::Range(0, 1'000'000'000));
+    app.add_flag("--trash", o.query.trash, "list: the trash instead of the library");
+}
+
+Options parse(const Args& args, std::ostream& out)
+{
     Options options;
-    options.json = arguments.flag("--json");
-    const auto db = arguments.value("--db");
+    options.words.resize(1);
+    std::optional<std::string> db;
+    std::string sort = "modified";
+    auto app = makeCommandApp("library", "The scenario library (SQLite), the one the application shows.",
+        {"clusterplanner library list --sort tokens --limit 10",
+            "clusterplanner library export 3 --out llama.cplan.json",
+            "clusterplanner library import a.cplan.json b.cplan.json --db team.sqlite"});
+    app->footer(kActionsHelp + app->get_footer());
+    addOptions(*app, options, db, sort);
+    parseCommand(*app, args, out);
+    if (db && db->empty())
+        throw UsageError("--db: the path is empty; give a library file (nothing was written)");
     options.db = db ? *db : defaultLibraryPath();
-    options.out = arguments.value("--out");
-    options.query.search = arguments.value("--search").value_or("");
-    options.query.sort = sortColumn(arguments.value("--sort").value_or("modified"));
-    options.query.descending = !arguments.flag("--ascending");
-    options.query.limit = static_cast<int>(arguments.integer("--limit", 0, 0, 1'000'000'000));
-    options.query.trash = arguments.flag("--trash");
-    options.words = arguments.positionals();
-    arguments.finish();
-    if (options.words.empty())
-        throw UsageError("missing action\n" + std::string(kUsage));
+    options.query.sort = sortColumn(sort);
+    options.query.descending = !options.ascending;
+    options.words.insert(options.words.end(), options.operands.begin(), options.operands.end());
     return options;
 }
 
@@ -95,13 +112,21 @@ std::vector<std::string> operands(const Options& options, std::size_t count, con
     return rest;
 }
 
-ScenarioStore openLibrary(const Options& options)
+/// An existing library. Only import creates a missing one, and empty: it then holds exactly the imported files
+/// (the application, not the command line, seeds a new library with the samples).
+ScenarioStore openLibrary(const Options& options, std::ostream& err)
 {
-    StoreOptions storeOptions;
-    storeOptions.seedDirectory = installedScenarioDirectory();
-    auto result = ScenarioStore::open(options.db, storeOptions);
+    const bool exists = fs::exists(options.db);
+    if (!exists && options.words.front() != "import")
+        throw std::runtime_error("no scenario library at " + options.db
+            + " (check --db; the application or \"library import\" creates one)");
+    if (!exists && fs::path(options.db).has_parent_path())
+        fs::create_directories(fs::path(options.db).parent_path());
+    auto result = ScenarioStore::open(options.db, StoreOptions {});
     if (!result)
         throw StoreError(result.problem, result.message);
+    if (!exists)
+        err << "clusterplanner library: created a new, empty library at " << options.db << "\n";
     return std::move(*result.store);
 }
 
@@ -233,20 +258,17 @@ int moveToTrash(ScenarioStore& store, const Options& options, std::ostream& out,
 
 } // namespace
 
-int runLibrary(const Args& args, std::ostream& out, std::ostream&)
+int runLibrary(const Args& args, std::ostream& out, std::ostream& err)
 {
-    const Options options = parse(args);
+    const Options options = parse(args, out);
     const std::string& action = options.words.front();
     if (action == "help") {
-        out << kUsage;
+        out << kActionsHelp;
         return 0;
     }
-    if (action != "list" && action != "show" && action != "export" && action != "import" && action != "delete"
-        && action != "restore")
-        throw UsageError("unknown action \"" + action + "\"\n" + kUsage);
     if (options.out && action != "export")
         throw UsageError("--out is only for export");
-    auto store = openLibrary(options);
+    auto store = openLibrary(options, err);
     if (action == "list")
         return listScenarios(store, options, out);
     if (action == "show")

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // "clusterplanner pipeline": one pipeline schedule as a timeline (makespan, bubble, peaks, every op).
-#include "cli/arguments.h"
+#include "cli/commandline.h"
 #include "cli/commandlist.h"
 #include "core/model/enumnames.h"
 #include "core/perf/pipeline.h"
@@ -30,24 +30,45 @@ const char* kindName(perf::PipelineOpKind kind)
     return "W";
 }
 
-perf::PipelineParams parseParams(Arguments& a)
+std::vector<std::string> scheduleNames()
+{
+    std::vector<std::string> names;
+    for (PipelineSchedule v : allValues<PipelineSchedule>())
+        names.emplace_back(toString(v));
+    return names;
+}
+
+void addOptions(CLI::App& app, perf::PipelineParams& p, std::string& schedule, std::optional<int>& chunks)
+{
+    app.add_option("--schedule", schedule, "pipeline schedule")->required()->check(oneOf(scheduleNames()));
+    app.add_option("--stages", p.stages, "pipeline stages p")->required()->check(CLI::Range(1, 4096));
+    app.add_option("--microbatches", p.microBatches, "micro-batches m per step")
+        ->required()
+        ->check(CLI::Range(1, 1'000'000));
+    app.add_option("--chunks", chunks, "model chunks v per stage (interleaved only; default 2 there, else 1)")
+        ->check(CLI::Range(1, 64));
+    app.add_option("--fwd", p.forward, "time of one forward op, any unit (the output uses it)")
+        ->check(CLI::Range(1e-12, 1e12));
+    app.add_option("--bwd", p.backward, "time of one backward op (input gradients; B + W where not split)")
+        ->check(CLI::Range(1e-12, 1e12));
+    app.add_option("--wgrad", p.weightGrad, "time of one weight-gradient op W (zb-h1)")->check(CLI::Range(0.0, 1e12));
+}
+
+perf::PipelineParams parseParams(const Args& args, std::ostream& out, bool& asJson)
 {
     perf::PipelineParams p;
-    const std::string name = a.required("--schedule");
-    const auto schedule = enumFromString<PipelineSchedule>(name);
-    if (!schedule)
-        throw UsageError("--schedule: \"" + name + "\" is not one of gpipe, 1f1b, interleaved, zb-h1");
-    p.schedule = *schedule;
-    const auto stages = a.optionalInteger("--stages", 1, 4096);
-    const auto microBatches = a.optionalInteger("--microbatches", 1, 1'000'000);
-    if (!stages || !microBatches)
-        throw UsageError("--stages and --microbatches are required");
-    p.stages = int(*stages);
-    p.microBatches = int(*microBatches);
-    p.chunks = int(a.integer("--chunks", p.schedule == PipelineSchedule::Interleaved ? 2 : 1, 1, 64));
-    p.forward = a.number("--fwd", 1.0, 1e-12, 1e12);
-    p.backward = a.number("--bwd", 1.0, 1e-12, 1e12); // schedules without a split backward run B + W as one op
-    p.weightGrad = a.number("--wgrad", 1.0, 0.0, 1e12);
+    p.forward = p.backward = p.weightGrad = 1.0;
+    std::string schedule;
+    std::optional<int> chunks;
+    auto app = makeCommandApp("pipeline",
+        "One pipeline schedule as an event timeline: makespan, bubble, peak in-flight micro-batches, every op.",
+        {"clusterplanner pipeline --schedule 1f1b --stages 4 --microbatches 8",
+            "clusterplanner pipeline --schedule interleaved --stages 4 --microbatches 8 --chunks 2 --json"});
+    addOptions(*app, p, schedule, chunks);
+    app->add_flag("--json", asJson, "JSON output");
+    parseCommand(*app, args, out);
+    p.schedule = *enumFromString<PipelineSchedule>(schedule);
+    p.chunks = chunks.value_or(p.schedule == PipelineSchedule::Interleaved ? 2 : 1);
     return p;
 }
 
@@ -83,10 +104,8 @@ void printText(std::ostream& out, const perf::PipelineParams& p, const perf::Pip
 
 int runPipeline(const Args& args, std::ostream& out, std::ostream&)
 {
-    Arguments arguments(args);
-    const bool asJson = arguments.flag("--json");
-    const perf::PipelineParams params = parseParams(arguments);
-    arguments.finish();
+    bool asJson = false;
+    const perf::PipelineParams params = parseParams(args, out, asJson);
     perf::PipelineTimeline timeline;
     try {
         timeline = perf::simulatePipeline(params);

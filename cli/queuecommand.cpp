@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `clusterplanner queue`: M/M/c waiting figures for a GPU pool (docs/methods-queueing.md §6).
-#include "cli/arguments.h"
+#include "cli/commandline.h"
 #include "cli/commandlist.h"
 #include "core/queue/erlang.h"
 
@@ -17,37 +17,76 @@ using namespace clusterplanner::core; // commands are thin wrappers over the eng
 namespace {
 
 constexpr long long kMaxServers = 10'000'000;
-constexpr double kMaxRate = 1e300;
 
-/// A required option that must be a finite number > 0.
-double positiveNumber(Arguments& arguments, const std::string& name)
+/// The command line: rates per second and times in seconds (any one time unit works if every option uses it).
+struct QueueOptions
 {
-    const auto value = arguments.optionalNumber(name, 0, kMaxRate);
-    if (!value)
-        throw UsageError("missing required option " + name);
-    if (*value <= 0)
-        throw UsageError(name + " must be greater than 0");
-    return *value;
-}
+    long long servers = 0;
+    double arrivalPerS = 0;
+    std::optional<double> serviceRatePerS;
+    std::optional<double> meanServiceS;
+    std::optional<double> targetWaitS;
+    std::optional<double> targetPWait;
+    bool json = false;
+};
 
-/// The optional staffing target: --target-wait (mean Wq) or --target-p-wait (Erlang C).
+/// The optional staffing target: --target-wait-s (mean Wq) or --target-p-wait (Erlang C).
 struct Target
 {
     std::optional<double> meanWait;
     std::optional<double> pWait;
 };
 
-Target readTarget(Arguments& arguments)
+void addRateOptions(CLI::App& app, QueueOptions& o)
 {
-    Target target {
-        arguments.optionalNumber("--target-wait", 0, kMaxRate), arguments.optionalNumber("--target-p-wait", 0, 1)};
-    if (target.meanWait && target.pWait)
-        throw UsageError("give either --target-wait or --target-p-wait, not both");
-    if (target.meanWait && *target.meanWait <= 0)
-        throw UsageError("--target-wait must be greater than 0");
-    if (target.pWait && (*target.pWait <= 0 || *target.pWait >= 1))
+    app.add_option("--servers", o.servers, "servers c: GPUs (or nodes) that each run one job at a time")
+        ->required()
+        ->check(CLI::Range(1LL, kMaxServers))
+        ->type_name("C");
+    app.add_option("--arrival-per-s,--arrival", o.arrivalPerS, "arrival rate lambda, jobs per second")
+        ->required()
+        ->check(positive())
+        ->type_name("JOBS_PER_S");
+    auto* rate = app.add_option("--service-rate-per-s,--service", o.serviceRatePerS,
+                        "service rate mu of one server, jobs per second (= 1 / mean job duration)")
+                     ->check(positive())
+                     ->type_name("JOBS_PER_S");
+    app.add_option("--mean-service-s", o.meanServiceS, "mean job duration 1/mu, seconds (instead of the rate)")
+        ->check(positive())
+        ->excludes(rate)
+        ->type_name("SECONDS");
+}
+
+void addTargetOptions(CLI::App& app, QueueOptions& o)
+{
+    auto* wait = app.add_option("--target-wait-s,--target-wait", o.targetWaitS,
+                        "also report the fewest servers whose mean wait Wq is at most this, seconds")
+                     ->check(positive())
+                     ->type_name("SECONDS");
+    app.add_option("--target-p-wait", o.targetPWait,
+           "also report the fewest servers whose chance of waiting is at most this, in (0, 1)")
+        ->check(CLI::Range(0.0, 1.0))
+        ->excludes(wait)
+        ->type_name("P");
+    app.add_flag("--json", o.json, "JSON output (unstable figures as null)");
+}
+
+QueueOptions parseOptions(const Args& args, std::ostream& out)
+{
+    QueueOptions o;
+    auto app = makeCommandApp("queue",
+        "M/M/c waiting figures of a GPU pool (Erlang C, docs/methods-queueing.md §6): utilization, chance of "
+        "waiting, mean wait and queue length. Rates are per second and times in seconds.",
+        {"clusterplanner queue --servers 100 --arrival-per-s 0.02 --mean-service-s 3600",
+            "clusterplanner queue --servers 10 --arrival-per-s 8 --service-rate-per-s 1 --target-wait-s 0.1 --json"});
+    addRateOptions(*app, o);
+    addTargetOptions(*app, o);
+    parseCommand(*app, args, out);
+    if (!o.serviceRatePerS && !o.meanServiceS)
+        throw UsageError("give --service-rate-per-s RATE or --mean-service-s SECONDS");
+    if (o.targetPWait && (*o.targetPWait <= 0 || *o.targetPWait >= 1))
         throw UsageError("--target-p-wait must be between 0 and 1 (exclusive)");
-    return target;
+    return o;
 }
 
 /// Smallest server count meeting the target, when one is given.
@@ -72,33 +111,30 @@ nlohmann::json toJson(const queue::MmcResult& r, const std::optional<long long>&
 
 void printText(std::ostream& out, const queue::MmcResult& r, const std::optional<long long>& target)
 {
-    out << "M/M/c approximation: c = " << r.servers << ", arrival " << r.arrivalRate << ", service " << r.serviceRate
-        << " per server\n"
+    out << "M/M/c approximation: c = " << r.servers << ", arrival " << r.arrivalRate << " jobs/s, service "
+        << r.serviceRate << " jobs/s per server (mean job " << 1 / r.serviceRate << " s)\n"
         << std::setprecision(12);
     if (!r.stable)
         out << "  UNSTABLE: utilization >= 1, the queue grows without bound\n";
-    const std::pair<const char*, double> rows[] = {{"utilization", r.utilization}, {"P(wait)", r.pWait},
-        {"Wq (mean wait)", r.wq}, {"Lq (waiting)", r.lq}, {"W (wait + service)", r.w}, {"L (in system)", r.l}};
+    const std::pair<const char*, double> rows[]
+        = {{"utilization", r.utilization}, {"P(wait)", r.pWait}, {"Wq (mean wait, s)", r.wq},
+            {"Lq (jobs waiting)", r.lq}, {"W (wait + service, s)", r.w}, {"L (jobs in system)", r.l}};
     for (const auto& [label, value] : rows)
-        out << "  " << std::left << std::setw(20) << label << value << "\n";
+        out << "  " << std::left << std::setw(24) << label << value << "\n";
     if (target)
-        out << "  " << std::left << std::setw(20) << "servers for target" << *target << "  (smallest c meeting it)\n";
+        out << "  " << std::left << std::setw(24) << "servers for target" << *target << "  (smallest c meeting it)\n";
 }
 
 } // namespace
 
 int runQueue(const Args& args, std::ostream& out, std::ostream&)
 {
-    Arguments arguments(args);
-    const bool asJson = arguments.flag("--json");
-    const auto servers = arguments.optionalInteger("--servers", 1, kMaxServers);
-    if (!servers)
-        throw UsageError("missing required option --servers");
-    const double arrival = positiveNumber(arguments, "--arrival");
-    const double service = positiveNumber(arguments, "--service");
-    const Target wanted = readTarget(arguments);
-    arguments.finish();
-    const auto result = queue::solveMmc(arrival, service, *servers);
+    const QueueOptions o = parseOptions(args, out);
+    const double arrival = o.arrivalPerS;
+    const double service = o.serviceRatePerS ? *o.serviceRatePerS : 1 / *o.meanServiceS;
+    const Target wanted {o.targetWaitS, o.targetPWait};
+    const bool asJson = o.json;
+    const auto result = queue::solveMmc(arrival, service, o.servers);
     const auto target = serversForTarget(wanted, arrival, service);
     if (asJson)
         out << toJson(result, target).dump(2) << "\n";

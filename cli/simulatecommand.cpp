@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // "clusterplanner simulate": replay a trace or a synthetic workload on a cluster under one scheduling policy.
-#include "cli/arguments.h"
+#include "cli/commandline.h"
 #include "cli/commandlist.h"
 #include "core/model/gpucatalog.h"
 #include "core/sched/clustermodeljson.h"
@@ -24,50 +24,124 @@ namespace {
 using nlohmann::json;
 using namespace clusterplanner::core::sched;
 
-ClusterModel clusterFrom(Arguments& arguments)
+/// Everything the command line says, filled by CLI11.
+struct SimulateOptions
 {
-    if (auto path = arguments.value("--cluster")) {
-        std::ifstream in(*path);
-        if (!in)
-            throw UsageError("--cluster: cannot open \"" + *path + "\"");
-        std::stringstream text;
-        text << in.rdbuf();
-        try {
-            return readClusterFile(text.str());
-        } catch (const ClusterFormatError& error) {
-            throw std::runtime_error(*path + ": " + error.what());
-        }
-    }
-    ClusterConfig config;
-    config.gpuCount = static_cast<int>(arguments.integer("--gpus", 0, 1, 10'000'000));
-    if (config.gpuCount == 0)
-        throw UsageError("give --cluster FILE or --gpus N");
-    config.gpusPerNode = static_cast<int>(arguments.integer("--gpus-per-node", 8, 1, 1024));
-    config.gpuId = arguments.value("--gpu").value_or(config.gpuId);
-    if (!GpuCatalog::builtin().find(config.gpuId))
-        throw UsageError("--gpu: unknown GPU \"" + config.gpuId + "\" (see clusterplanner catalog)");
-    return homogeneousCluster(config, GpuCatalog::builtin());
+    std::string clusterPath;
+    ClusterConfig cluster;
+    std::string tracePath;
+    std::string traceFormat = "tiresias";
+    int syntheticJobs = 0;
+    SyntheticWorkloadSpec synthetic;
+    std::string policy;
+    std::string placement = "pack";
+    int maxNodes = 0;
+    bool json = false;
+};
+
+template <typename Enum>
+std::vector<std::string> enumNames(Enum last)
+{
+    std::vector<std::string> names;
+    for (int i = 0; i <= int(last); ++i)
+        names.emplace_back(toString(Enum(i)));
+    return names;
 }
 
-Workload workloadFrom(Arguments& arguments, int clusterGpus)
+std::vector<std::string> gpuIds()
 {
-    const auto trace = arguments.value("--trace");
-    const auto synthetic = arguments.optionalInteger("--synthetic", 1, 10'000'000);
-    if (trace.has_value() == synthetic.has_value())
+    std::vector<std::string> ids;
+    for (const auto& gpu : GpuCatalog::builtin().gpus())
+        ids.push_back(gpu.id);
+    return ids;
+}
+
+void addClusterOptions(CLI::App& app, SimulateOptions& o)
+{
+    app.add_option("--cluster", o.clusterPath, "cluster file (JSON, see data/checks); replaces --gpus/--gpu")
+        ->type_name("FILE");
+    app.add_option("--gpus", o.cluster.gpuCount, "GPUs of a homogeneous cluster (give this or --cluster)")
+        ->check(CLI::Range(1, 10'000'000))
+        ->type_name("N");
+    app.add_option("--gpus-per-node", o.cluster.gpusPerNode, "GPUs per node of that cluster")
+        ->check(CLI::Range(1, 1024))
+        ->type_name("N");
+    app.add_option("--gpu", o.cluster.gpuId, "catalog id of its GPU (clusterplanner catalog)")->check(oneOf(gpuIds()));
+}
+
+void addWorkloadOptions(CLI::App& app, SimulateOptions& o)
+{
+    app.add_option("--trace", o.tracePath, "job trace to replay (CSV; give this or --synthetic)")->type_name("FILE");
+    app.add_option("--trace-format", o.traceFormat, "column layout of the trace")
+        ->check(oneOf({"tiresias", "philly", "pai", "helios"}));
+    app.add_option("--synthetic", o.syntheticJobs, "generate this many jobs instead of a trace")
+        ->check(CLI::Range(1, 10'000'000))
+        ->type_name("JOBS");
+    app.add_option("--seed", o.synthetic.seed, "random seed of the synthetic workload")->type_name("N");
+    app.add_option("--arrival-rate", o.synthetic.arrivalsPerHour, "synthetic arrivals, jobs per hour (Poisson)")
+        ->check(CLI::Range(1e-6, 1e9))
+        ->type_name("JOBS_PER_H");
+    app.add_option("--runtimes", o.synthetic.runtimeCsvPath,
+           "one-column CSV of run times in s to sample synthetic durations from (default: a lognormal fit)")
+        ->type_name("CSV");
+}
+
+void addSchedulerOptions(CLI::App& app, SimulateOptions& o)
+{
+    app.add_option("--policy", o.policy, "scheduling policy (docs/methods-scheduling.md)")
+        ->required()
+        ->check(oneOf(enumNames(Policy::Gavel)));
+    app.add_option("--placement", o.placement, "where a job's GPUs go: pack, spread or balance the nodes")
+        ->check(oneOf(enumNames(PlacementStrategy::Balanced)));
+    app.add_option("--max-nodes", o.maxNodes, "most nodes one job may span; 0 = no limit")
+        ->check(CLI::Range(0, 1'000'000))
+        ->type_name("N");
+    app.add_flag("--json", o.json, "print the cluster, the metrics and every job as JSON (default: metrics as text)");
+}
+
+SimulateOptions parseOptions(const Args& args, std::ostream& out)
+{
+    SimulateOptions o;
+    o.cluster.gpuCount = 0;
+    auto app = makeCommandApp("simulate",
+        "Replay a job trace or a synthetic workload on a cluster under one scheduling policy; prints JCT, wait, "
+        "utilization, fragmentation, fairness and energy.",
+        {"clusterplanner simulate --gpus 64 --synthetic 500 --seed 3 --policy tiresias",
+            "clusterplanner simulate --gpus 32 --trace data/traces/tiresias_60_job.csv --policy backfill "
+            "--placement spread --json"});
+    addClusterOptions(*app, o);
+    addWorkloadOptions(*app, o);
+    addSchedulerOptions(*app, o);
+    parseCommand(*app, args, out);
+    if (o.clusterPath.empty() && o.cluster.gpuCount == 0)
+        throw UsageError("give --cluster FILE or --gpus N");
+    if (o.tracePath.empty() == (o.syntheticJobs == 0))
         throw UsageError("give exactly one of --trace FILE and --synthetic JOBS");
-    if (trace) {
-        const std::string formatName = arguments.value("--trace-format").value_or("tiresias");
-        const auto format = traceFormatFromString(formatName);
-        if (!format)
-            throw UsageError("--trace-format: \"" + formatName + "\" is not tiresias, philly, pai or helios");
-        return readTraceFile(*trace, *format, clusterGpus);
+    return o;
+}
+
+ClusterModel clusterFrom(const SimulateOptions& o)
+{
+    if (o.clusterPath.empty())
+        return homogeneousCluster(o.cluster, GpuCatalog::builtin());
+    std::ifstream in(o.clusterPath);
+    if (!in)
+        throw UsageError("--cluster: cannot open \"" + o.clusterPath + "\"");
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        return readClusterFile(text.str());
+    } catch (const ClusterFormatError& error) {
+        throw std::runtime_error(o.clusterPath + ": " + error.what());
     }
-    SyntheticWorkloadSpec spec;
-    spec.jobs = static_cast<int>(*synthetic);
-    spec.seed = static_cast<std::uint64_t>(arguments.integer("--seed", 1, 0, 1LL << 62));
-    spec.arrivalsPerHour = arguments.number("--arrival-rate", spec.arrivalsPerHour, 1e-6, 1e9);
-    spec.runtimeCsvPath = arguments.value("--runtimes").value_or("");
-    return generateWorkload(spec);
+}
+
+Workload workloadFrom(SimulateOptions o, int clusterGpus)
+{
+    if (!o.tracePath.empty())
+        return readTraceFile(o.tracePath, *traceFormatFromString(o.traceFormat), clusterGpus);
+    o.synthetic.jobs = o.syntheticJobs;
+    return generateWorkload(o.synthetic);
 }
 
 json metricsJson(const SimulationMetrics& m)
@@ -113,27 +187,15 @@ void printText(std::ostream& out, const SimulationMetrics& m)
 
 int runSimulate(const Args& args, std::ostream& out, std::ostream&)
 {
-    Arguments arguments(args);
-    const bool asJson = arguments.flag("--json");
-    const ClusterModel cluster = clusterFrom(arguments);
+    const SimulateOptions o = parseOptions(args, out);
+    const ClusterModel cluster = clusterFrom(o);
     SimulationOptions options;
-    const std::string policyName = arguments.required("--policy");
-    const auto policy = policyFromString(policyName);
-    if (!policy)
-        throw UsageError("--policy: \"" + policyName
-            + "\" is not one of fifo, sjf, sjf-estimate, fair, backfill, "
-              "tiresias, gandiva, priority, gavel");
-    options.policy = *policy;
-    const std::string placementName = arguments.value("--placement").value_or("pack");
-    const auto placement = placementFromString(placementName);
-    if (!placement)
-        throw UsageError("--placement: \"" + placementName + "\" is not pack, spread or balanced");
-    options.placement = *placement;
-    options.maxNodesPerJob = static_cast<int>(arguments.integer("--max-nodes", 0, 0, 1'000'000));
+    options.policy = *policyFromString(o.policy);
+    options.placement = *placementFromString(o.placement);
+    options.maxNodesPerJob = o.maxNodes;
     options.recordTimeline = false;
-    const Workload workload = workloadFrom(arguments, cluster.gpuCount());
-    arguments.finish();
-
+    const Workload workload = workloadFrom(o, cluster.gpuCount());
+    const bool asJson = o.json;
     Simulator simulator(cluster, GpuCatalog::builtin(), options);
     const SimulationResult result = simulator.run(workload);
     const SimulationMetrics metrics = computeMetrics(result);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // clusterplanner sweep --case FILE: every valid layout of a case or scenario, ranked, as JSON, CSV or text.
-#include "cli/arguments.h"
+#include "cli/commandline.h"
 #include "cli/commandlist.h"
 #include "cli/efficiencyoption.h"
 #include "core/hf/hfconfig.h"
@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <map>
 #include <ostream>
 
 namespace clusterplanner::cli {
@@ -43,49 +44,103 @@ SweepInput readSweepInput(const std::string& path)
 }
 
 template <typename Enum>
-Enum enumFlag(const std::string& name, const std::string& text)
+std::vector<std::string> enumNames()
 {
-    if (const auto value = enumFromString<Enum>(text))
-        return *value;
-    std::string names;
+    std::vector<std::string> names;
     for (Enum v : allValues<Enum>())
-        names += (names.empty() ? "" : ", ") + std::string(toString(v));
-    throw UsageError(name + ": unknown value \"" + text + "\" (one of " + names + ")");
+        names.emplace_back(toString(v));
+    return names;
 }
 
-void applyFlags(Arguments& a, SweepConstraints& k)
+/// The command line: the case file, output and every layout dimension the user fixes.
+struct SweepOptions
 {
-    const auto degree = [&](const char* name, std::optional<int>& slot) {
-        if (const auto v = a.optionalInteger(name, 1, 1 << 20))
-            slot = int(*v);
-    };
-    degree("--tp", k.tp);
-    degree("--pp", k.pp);
-    degree("--cp", k.cp);
-    degree("--ep", k.ep);
-    degree("--dp", k.dp);
-    degree("--vpp", k.virtualStages);
-    degree("--micro-batch", k.microBatch);
-    if (const auto zero = a.optionalInteger("--zero", 0, 3))
-        k.zeroStage = int(*zero);
-    if (const auto rc = a.value("--recompute"))
-        k.recompute = enumFlag<Recompute>("--recompute", *rc);
-    if (const auto schedule = a.value("--schedule"))
-        k.schedule = enumFlag<PipelineSchedule>("--schedule", *schedule);
-    if (const auto order = a.value("--rank-order"))
-        k.rankOrder = enumFlag<RankOrdering>("--rank-order", *order);
+    std::string path;
+    bool json = false;
+    std::string format = "text";
+    SweepSpec spec;
+    std::string objective = "tokens";
+    bool quiet = false;
+    std::string efficiencyPath;
+    std::string hfConfigPath;
+    std::map<std::string, int> degrees; ///< "--tp" → 4, only those given
+    std::optional<int> zeroStage;
+    std::string recompute, schedule, rankOrder;
+};
+
+void addOutputOptions(CLI::App& app, SweepOptions& o)
+{
+    app.add_option("--case", o.path,
+           "a *.cplan.json scenario (all layout dimensions free) or a validation case "
+           "(its stated layout fields fixed)")
+        ->required()
+        ->type_name("FILE");
+    app.add_flag("--json", o.json, "same as --format json");
+    app.add_option("--format", o.format, "output: text (summary, top N, Pareto front), csv (top N) or json")
+        ->check(oneOf({"text", "csv", "json"}));
+    app.add_option("--top", o.spec.topCount, "how many of the best layouts to print")->check(CLI::Range(1, 1000000));
+    app.add_option("--objective", o.objective, "ranking: tokens/s per GPU, cost per token, or balanced")
+        ->check(oneOf({"tokens", "cost", "balanced"}));
+    app.add_option("--threads", o.spec.threads, "worker threads; 0 = one per core")->check(CLI::Range(0, 1024));
+    app.add_flag("--quiet", o.quiet, "no progress on stderr");
+    app.add_option("--efficiency", o.efficiencyPath, "efficiency parameters replacing data/efficiency.json")
+        ->type_name("FILE");
+    app.add_option("--hf-config", o.hfConfigPath, "Hugging Face config.json whose model replaces the case's")
+        ->type_name("FILE");
 }
 
-SweepObjective objectiveFlag(Arguments& a)
+void addLayoutOptions(CLI::App& app, SweepOptions& o)
 {
-    const std::string text = a.value("--objective").value_or("tokens");
-    if (text == "tokens")
-        return SweepObjective::TokensPerSecond;
+    for (const char* name : {"--tp", "--pp", "--cp", "--ep", "--dp", "--vpp", "--micro-batch"})
+        app.add_option_function<int>(
+               name, [&o, name](int value) { o.degrees[name] = value; }, "fix this degree (default: free)")
+            ->check(CLI::Range(1, 1 << 20))
+            ->type_name("N");
+    app.add_option("--zero", o.zeroStage, "fix the ZeRO stage")->check(CLI::Range(0, 3));
+    app.add_option("--recompute", o.recompute, "fix activation recomputation")->check(oneOf(enumNames<Recompute>()));
+    app.add_option("--schedule", o.schedule, "fix the pipeline schedule")->check(oneOf(enumNames<PipelineSchedule>()));
+    app.add_option("--rank-order", o.rankOrder, "fix the rank ordering")->check(oneOf(enumNames<RankOrdering>()));
+}
+
+SweepOptions parseOptions(const Args& args, std::ostream& out)
+{
+    SweepOptions o;
+    auto app = makeCommandApp("sweep",
+        "Evaluate every valid parallel layout of a case (TP, PP, CP, EP, DP, virtual stages, micro-batch, "
+        "recompute, ZeRO, schedule, rank order) and rank them; prints the top N and the Pareto front of memory "
+        "headroom vs throughput.",
+        {"clusterplanner sweep --case data/scenarios/gpt3-175b-1024-a100.cplan.json --top 10",
+            "clusterplanner sweep --case case.json --tp 8 --schedule interleaved --format csv --quiet"});
+    addOutputOptions(*app, o);
+    addLayoutOptions(*app, o);
+    parseCommand(*app, args, out);
+    if (o.json)
+        o.format = "json";
+    return o;
+}
+
+void applyFlags(const SweepOptions& o, SweepConstraints& k)
+{
+    const std::pair<const char*, std::optional<int>*> slots[] = {{"--tp", &k.tp}, {"--pp", &k.pp}, {"--cp", &k.cp},
+        {"--ep", &k.ep}, {"--dp", &k.dp}, {"--vpp", &k.virtualStages}, {"--micro-batch", &k.microBatch}};
+    for (const auto& [name, slot] : slots)
+        if (const auto it = o.degrees.find(name); it != o.degrees.end())
+            *slot = it->second;
+    if (o.zeroStage)
+        k.zeroStage = o.zeroStage;
+    if (!o.recompute.empty())
+        k.recompute = enumFromString<Recompute>(o.recompute);
+    if (!o.schedule.empty())
+        k.schedule = enumFromString<PipelineSchedule>(o.schedule);
+    if (!o.rankOrder.empty())
+        k.rankOrder = enumFromString<RankOrdering>(o.rankOrder);
+}
+
+SweepObjective objectiveOf(const std::string& text)
+{
     if (text == "cost")
         return SweepObjective::CostPerToken;
-    if (text == "balanced")
-        return SweepObjective::Balanced;
-    throw UsageError("--objective: unknown value \"" + text + "\" (one of tokens, cost, balanced)");
+    return text == "balanced" ? SweepObjective::Balanced : SweepObjective::TokensPerSecond;
 }
 
 json layoutJson(const LayoutCandidate& c)
@@ -138,36 +193,43 @@ void printCsv(const SweepResult& result, std::ostream& out)
         out << csvRow(++rank, r);
 }
 
+/// "162,240" for counts in sentences.
+std::string withThousands(long long count)
+{
+    std::string digits = std::to_string(count), text;
+    for (std::size_t i = 0; i < digits.size(); ++i)
+        text += (i > 0 && (digits.size() - i) % 3 == 0 ? "," : "") + digits.substr(i, 1);
+    return text;
+}
+
 void printText(const SweepResult& result, std::ostream& out)
 {
     const SweepSummary& s = result.summary;
-    out << s.evaluated << " layouts evaluated, " << s.valid << " valid, " << s.fitting << " fit (" << s.seconds
-        << " s)\n";
+    out << withThousands(s.evaluated) << " layouts evaluated, " << withThousands(s.valid) << " valid, "
+        << withThousands(s.fitting) << " fit (" << s.seconds << " s)\n\n"
+        << "top " << result.top.size() << " of " << withThousands(s.fitting) << " fitting layouts; --top N for more\n";
     printCsv(result, out);
+    out << "\nPareto front (memory headroom vs tokens/s per GPU): " << result.pareto.size() << " layouts\n";
+    int rank = 0;
+    for (const auto& r : result.pareto)
+        out << csvRow(++rank, r);
 }
 
 } // namespace
 
 int runSweep(const Args& args, std::ostream& out, std::ostream& err)
 {
-    Arguments arguments(args);
-    const std::string path = arguments.required("--case");
-    const bool asJson = arguments.flag("--json");
-    const std::string format = arguments.value("--format").value_or(asJson ? "json" : "text");
-    if (format != "json" && format != "csv" && format != "text")
-        throw UsageError("--format: unknown value \"" + format + "\" (one of json, csv, text)");
-    SweepSpec spec;
-    spec.topCount = int(arguments.integer("--top", 20, 1, 1000000));
-    spec.objective = objectiveFlag(arguments);
-    spec.threads = int(arguments.integer("--threads", 0, 0, 1024));
+    const SweepOptions o = parseOptions(args, out);
+    SweepSpec spec = o.spec;
+    spec.objective = objectiveOf(o.objective);
     spec.keepAll = false;
-    const bool quiet = arguments.flag("--quiet");
-    SweepInput input = readSweepInput(path);
-    applyFlags(arguments, input.constraints);
-    if (const auto hfConfig = arguments.value("--hf-config"))
-        input.scenario.model = hf::replaceModel(input.scenario.model, hf::importHfConfigFile(*hfConfig));
-    const auto efficiency = efficiencyOption(arguments);
-    arguments.finish();
+    const bool quiet = o.quiet;
+    const std::string& format = o.format;
+    SweepInput input = readSweepInput(o.path);
+    applyFlags(o, input.constraints);
+    if (!o.hfConfigPath.empty())
+        input.scenario.model = hf::replaceModel(input.scenario.model, hf::importHfConfigFile(o.hfConfigPath));
+    const auto efficiency = efficiencyOption(o.efficiencyPath);
     spec.constraints = input.constraints;
     const TrainingLayoutEvaluator evaluator(input.scenario, &efficiencyTable(efficiency));
     int reported = 0; // tenths of the sweep already announced

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // clusterplanner validate --cases FILE --truth FILE [--markdown [--title TEXT]] [--efficiency FILE]: predicted vs
 // measured, with error summaries.
-#include "cli/arguments.h"
+#include "cli/commandline.h"
 #include "cli/commandlist.h"
 #include "cli/efficiencyoption.h"
 #include "core/validation/validationreport.h"
@@ -14,14 +14,27 @@ using namespace clusterplanner::core; // commands are thin wrappers over the eng
 
 int runValidate(const Args& args, std::ostream& out, std::ostream&)
 {
-    Arguments arguments(args);
-    const std::string casesPath = arguments.required("--cases");
-    const std::string truthPath = arguments.required("--truth");
-    const bool markdown = arguments.flag("--markdown");
-    const auto titleOption = arguments.value("--title");
+    std::string casesPath, truthPath, efficiencyPath;
+    std::optional<std::string> titleOption;
+    bool markdown = false;
+    auto app = makeCommandApp("validate",
+        "Predicted vs measured per case and quantity, with median and p90 errors, as JSON or as the whole "
+        "docs/validation.md.",
+        {"clusterplanner validate --cases data/validation/dev_cases.json --truth data/validation/dev_truth.json "
+         "--markdown"});
+    app->add_option("--cases", casesPath, "case file (data/validation/dev_cases.json schema)")
+        ->required()
+        ->type_name("FILE");
+    app->add_option("--truth", truthPath, "measured values (data/validation/dev_truth.json schema)")
+        ->required()
+        ->type_name("FILE");
+    app->add_flag("--markdown", markdown, "print the report as Markdown instead of JSON");
+    app->add_option("--title", titleOption, "Markdown heading (default: \"Validation on the development set\")");
+    app->add_option("--efficiency", efficiencyPath, "efficiency parameters replacing data/efficiency.json")
+        ->type_name("FILE");
+    parseCommand(*app, args, out);
     const std::string title = titleOption.value_or("Validation on the development set");
-    const auto efficiency = efficiencyOption(arguments);
-    arguments.finish();
+    const auto efficiency = efficiencyOption(efficiencyPath);
     const auto cases = readValidationCases(readTextFile(casesPath));
     const auto truths = readValidationTruths(readTextFile(truthPath));
     const ValidationReport report = buildValidationReport(cases, truths, &efficiencyTable(efficiency));

@@ -12,8 +12,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
 
 packages="cmake ninja-build g++ pkg-config qt6-base-dev libqt6sql6-sqlite qt6-svg-dev libqcustomplot-dev \
-nlohmann-json3-dev libsqlite3-dev libtoml11-dev libyaml-cpp-dev xvfb xauth poppler-utils clang-format clang libfuzzer-14-dev \
-dpkg-dev"
+nlohmann-json3-dev libcli11-dev libsqlite3-dev libtoml11-dev libyaml-cpp-dev xvfb xauth poppler-utils clang-format \
+clang libfuzzer-14-dev dpkg-dev"
 
 install_missing() {
     missing=""

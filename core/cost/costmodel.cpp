@@ -67,7 +67,7 @@ CostAssumptions costAssumptionsFor(const GpuSpec& gpu, int gpuCount, PriceLevel 
     a.gpuPriceUsd = pick(gpu.purchaseUsd, level);
     a.cloudUsdPerGpuHour = pick(gpu.cloudUsdPerGpuHour, level);
     a.gpuTdpW = gpu.tdpW;
-    a.gpuIdleW = 0.1 * gpu.tdpW;
+    a.gpuIdleW = costDefaults().idlePowerFraction * gpu.tdpW;
     return a;
 }
 

@@ -2,6 +2,8 @@
 // Capex, opex, TCO, cloud comparison and energy of a GPU cluster (docs/methods-cost.md §8).
 #pragma once
 
+#include "core/model/costdefaults.h"
+
 namespace clusterplanner::core {
 struct GpuSpec;
 }
@@ -11,27 +13,28 @@ namespace clusterplanner::core::cost {
 /// Which end of a catalog price range to use.
 enum class PriceLevel { Low, Mid, High };
 
-/// Every input of the cost model; all user-overridable. Defaults are dated 2024–26 estimates, not quotes.
+/// Every input of the cost model; all user-overridable. Defaults come from data/costs.json (each row with its
+/// source): dated 2024–26 estimates, not quotes.
 struct CostAssumptions
 {
     int gpuCount = 1;
-    int gpusPerNode = 8; ///< HGX/DGX nodes
+    int gpusPerNode = costDefaults().gpusPerNode; ///< HGX/DGX nodes
     double gpuPriceUsd = 0; ///< purchase price per GPU (catalog range, data/gpus.json)
     /// Non-GPU server parts per node (chassis, CPUs, RAM, NICs): an 8×H100 node quoted at ≈ $310k with
     /// InfiniBand cards (Aug 2024, Thinkmate quote cited in a public cost spreadsheet [2nd]) minus 8 × $27.5k.
-    double nodeOverheadUsd = 90'000;
+    double nodeOverheadUsd = costDefaults().nodeOverheadUsd;
     /// Scale-out fabric per GPU (switches, optics, cables): $4.35M for 1,024 H100 in the same spreadsheet [2nd].
-    double networkUsdPerGpu = 4'250;
+    double networkUsdPerGpu = costDefaults().networkUsdPerGpu;
     double gpuTdpW = 0; ///< board power at full load (catalog)
-    /// Idle board power. Assumption: 10 % of TDP; docs/methods-cost.md §8 says to measure it with NVML.
+    /// Idle board power; costAssumptionsFor() takes idle_power_fraction of data/costs.json × TDP.
     double gpuIdleW = 0;
     double gpuUtilization = 1.0; ///< u in P(u) = P_idle + u·(TDP − P_idle); training runs near 1
     /// Non-GPU IT power per node: DGX H100 ≈ 10.2 kW per 8 GPUs [2nd, docs/methods-cost.md §8] minus 8 × 700 W.
-    double nodeOverheadW = 4'600;
-    double pue = 1.3; ///< facility/IT power; new large sites ≤ 1.3, industry mean 1.58 [Energy]
-    double usdPerKwh = 0.0806; ///< US EIA 2023 industrial mean [Energy]
+    double nodeOverheadW = costDefaults().nodeOverheadW;
+    double pue = costDefaults().pue; ///< facility/IT power; new large sites ≤ 1.3, industry mean 1.58 [Energy]
+    double usdPerKwh = costDefaults().usdPerKwh; ///< US EIA 2023 industrial mean [Energy]
     double hostingUsdPerGpuYear = 0; ///< space, staff, maintenance; not included unless set
-    double years = 4; ///< amortisation period (assumption: a typical 4-year depreciation)
+    double years = costDefaults().amortisationYears; ///< amortisation period (data/costs.json)
     double cloudUsdPerGpuHour = 0; ///< rented alternative (catalog range); 0 = unknown
     double billableUtilization = 1.0; ///< U_billable: fraction of hours that do useful work, (0, 1]
 };

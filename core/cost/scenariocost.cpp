@@ -107,9 +107,9 @@ ScenarioCost scenarioCost(const std::string& path, const std::string& text, doub
         throw std::runtime_error(path + ": training.layout: " + c.run.error);
     for (int i = 0; i < 3; ++i) {
         const auto level = static_cast<cost::PriceLevel>(i);
-        const auto a = assumptionsFor(c.scenario, *gpu, efficiency, level, years);
-        if (a.gpuPriceUsd > 0)
-            c.owned[i].emplace(a);
+        c.assumptions[i] = assumptionsFor(c.scenario, *gpu, efficiency, level, years);
+        if (c.assumptions[i].gpuPriceUsd > 0)
+            c.owned[i].emplace(c.assumptions[i]);
     }
     c.cloudLowUsdPerGpuHour = gpu->cloudUsdPerGpuHour.lowUsd;
     c.cloudHighUsdPerGpuHour = gpu->cloudUsdPerGpuHour.highUsd;
@@ -120,17 +120,14 @@ json scenarioCostJson(const ScenarioCost& c)
 {
     const auto& s = c.scenario;
     const double hours = hoursOf(c);
-    const auto& mid = c.owned[1];
-    return {{"scenario", s.name}, {"gpu", s.cluster.gpuId}, {"gpus", s.cluster.gpuCount},
-        {"nodes", s.cluster.nodeCount()}, {"years", c.years},
+    return {{"scenario", s.name},
         {"engine",
             {{"step_time_s", c.run.stepTimeS}, {"tokens_per_s", c.run.tokensPerS}, {"mfu", c.run.mfu},
                 {"training_tokens", s.economics.trainingTokens}, {"training_hours", hours},
                 {"gpu_hours", c.run.gpuHours}}},
-        {"capex_usd", byLevel(c, [](const cost::CostModel& m) { return m.capexUsd(); })},
-        {"tco_usd", byLevel(c, [](const cost::CostModel& m) { return m.tcoUsd(); })},
-        {"opex_per_year_usd", mid ? json(mid->opexPerYearUsd()) : json(nullptr)},
-        {"facility_power_kw", mid ? json(mid->facilityPowerKw()) : json(nullptr)},
+        {"price_levels",
+            {{"capex_usd", byLevel(c, [](const cost::CostModel& m) { return m.capexUsd(); })},
+                {"tco_usd", byLevel(c, [](const cost::CostModel& m) { return m.tcoUsd(); })}}},
         {"cloud",
             {{"usd_per_gpu_hour", s.economics.gpuHourUsd},
                 {"catalog_low_usd_per_gpu_hour", optionalJson(c.cloudLowUsdPerGpuHour)},
@@ -145,18 +142,14 @@ json scenarioCostJson(const ScenarioCost& c)
 void printScenarioCost(std::ostream& out, const ScenarioCost& c)
 {
     const auto& s = c.scenario;
-    const double hours = hoursOf(c);
     out << s.name << ": " << s.cluster.gpuCount << " x " << s.cluster.gpuId << " in " << s.cluster.nodeCount()
         << " nodes\n"
         << std::setprecision(4) << "  engine: step " << c.run.stepTimeS << " s, " << c.run.tokensPerS
-        << " tokens/s, MFU " << c.run.mfu << ", " << s.economics.trainingTokens << " tokens in " << hours << " h\n"
+        << " tokens/s, MFU " << c.run.mfu << ", " << s.economics.trainingTokens << " tokens in " << hoursOf(c) << " h\n"
         << std::fixed << std::setprecision(2) << "  owned cluster (catalog price)" << std::setw(19) << "low"
         << std::setw(18) << "mid" << std::setw(18) << "high\n";
     printLevels(out, c, "capex (USD)", [](const cost::CostModel& m) { return m.capexUsd(); });
     printLevels(out, c, "TCO (USD)", [](const cost::CostModel& m) { return m.tcoUsd(); });
-    if (c.owned[1])
-        printRow(out, "opex per year (USD)", c.owned[1]->opexPerYearUsd());
-    printRow(out, "years", c.years);
     printRow(out, "cloud USD/GPU-h", s.economics.gpuHourUsd);
     printRow(out, "cloud over the years (USD)", cloudOverYearsUsd(c));
     printRow(out, "run GPU-hours", c.run.gpuHours);
@@ -164,6 +157,7 @@ void printScenarioCost(std::ostream& out, const ScenarioCost& c)
     printRow(out, "run USD per million tokens", perMillionTokens(c, c.run.costUsd));
     printRow(out, "run energy (kWh)", c.run.energyKwh);
     printRow(out, "run energy cost (USD)", c.run.energyCostUsd);
+    out << std::defaultfloat;
 }
 
 } // namespace clusterplanner::core::cost

@@ -24,6 +24,8 @@ struct ScenarioCost
     perf::StepTimeResult run; ///< engine figures: step time, tokens/s, hours, energy (kWh), cost (USD)
     /// Owned cluster at PriceLevel Low, Mid, High; empty when the catalog has no purchase price for the GPU.
     std::array<std::optional<cost::CostModel>, 3> owned;
+    /// The assumptions behind `owned` at each PriceLevel, also where the catalog has no purchase price (then 0).
+    std::array<cost::CostAssumptions, 3> assumptions;
     std::optional<double> cloudLowUsdPerGpuHour; ///< catalog range, for context
     std::optional<double> cloudHighUsdPerGpuHour;
 };
@@ -32,6 +34,8 @@ struct ScenarioCost
 /// naming the file and the field (bad JSON, bad field, unknown GPU, a layout that cannot run).
 ScenarioCost scenarioCost(const std::string& path, const std::string& text, double years);
 
+/// What a scenario adds to the cost fields of `clusterplanner cost`: the scenario, the engine's run, capex and
+/// TCO at each catalog price level, and the cloud alternative over the years.
 nlohmann::json scenarioCostJson(const ScenarioCost& cost);
 void printScenarioCost(std::ostream& out, const ScenarioCost& cost);
 

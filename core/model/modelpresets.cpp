@@ -1,39 +1,70 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/modelpresets.h"
 
+#include "core/model/enumnames.h"
+
+#include <nlohmann/json.hpp>
+
 #include <stdexcept>
 
 namespace clusterplanner::core {
 
+extern const char* const kBuiltinModelsJson; // generated from data/models.json at build time
+
 namespace {
 
-std::vector<ModelConfig> makePresets()
+using nlohmann::json;
+
+template <typename Enum>
+Enum enumField(const json& entry, const char* key)
 {
-    // Dimensions from the papers and released configs; the Llama and GPT-3 ones are the docs/methods-model.md §2
-    // checks.
-    return {
-        // Brown et al. 2020, Table 2.1: 96 layers, d 12288, 96 heads, context 2048, tied embeddings.
-        {"GPT-3 175B", 96, 12288, 96, 96, 49152, 50257, 2048, MlpKind::Gelu, NormKind::LayerNorm, true, std::nullopt},
-        // Llama 3 herd (arXiv 2407.21783), Table 3; pre-training sequence length 8192.
-        {"Llama 3 8B", 32, 4096, 32, 8, 14336, 128256, 8192, MlpKind::SwiGlu, NormKind::RmsNorm, false, std::nullopt},
-        {"Llama 3 70B", 80, 8192, 64, 8, 28672, 128256, 8192, MlpKind::SwiGlu, NormKind::RmsNorm, false, std::nullopt},
-        {"Llama 3 405B", 126, 16384, 128, 8, 53248, 128256, 8192, MlpKind::SwiGlu, NormKind::RmsNorm, false,
-            std::nullopt},
-        // Mixtral of Experts (arXiv 2401.04088): 8 experts, top-2 routing in every layer, 32k context.
-        {"Mixtral 8x7B", 32, 4096, 32, 8, 14336, 32000, 32768, MlpKind::SwiGlu, NormKind::RmsNorm, false,
-            MoeConfig {8, 2, 14336, 0, 0, 1.0}},
-        // DeepSeek-V3 (arXiv 2412.19437): 61 layers, the first 3 dense (FFN 18432), 58 MoE layers with 256 routed
-        // experts (top-8) of FFN 2048 plus 1 shared expert; MLA is approximated as 128 full heads; 4K pre-training.
-        {"DeepSeek-V3", 61, 7168, 128, 128, 18432, 129280, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, false,
-            MoeConfig {256, 8, 2048, 1, 58, 1.0}},
-    };
+    const auto value = enumFromString<Enum>(entry.at(key).get<std::string>());
+    if (!value)
+        throw std::runtime_error(std::string(key) + ": unknown value \"" + entry.at(key).get<std::string>() + "\"");
+    return *value;
+}
+
+MoeConfig parseMoe(const json& m)
+{
+    return {m.at("experts").get<int>(), m.at("top_k").get<int>(), m.at("expert_ffn_hidden").get<int>(),
+        m.at("shared_experts").get<int>(), m.at("moe_layers").get<int>(), m.at("capacity_factor").get<double>()};
+}
+
+ModelConfig parseModel(const json& e)
+{
+    if (!e.contains("source") || e.at("source").get<std::string>().empty())
+        throw std::runtime_error("needs a source");
+    ModelConfig m {e.at("name").get<std::string>(), e.at("layers").get<int>(), e.at("hidden").get<int>(),
+        e.at("heads").get<int>(), e.at("kv_heads").get<int>(), e.at("ffn_hidden").get<int>(), e.at("vocab").get<int>(),
+        e.at("seq_len").get<int>(), enumField<MlpKind>(e, "mlp"), enumField<NormKind>(e, "norm"),
+        e.at("tied_embeddings").get<bool>(), std::nullopt};
+    if (!e.at("moe").is_null())
+        m.moe = parseMoe(e.at("moe"));
+    return m;
 }
 
 } // namespace
 
+std::vector<ModelConfig> modelPresetsFromJson(const std::string& text)
+{
+    const json document = json::parse(text);
+    std::vector<ModelConfig> presets;
+    for (const json& entry : document.at("models")) {
+        try {
+            presets.push_back(parseModel(entry));
+        } catch (const std::exception& error) {
+            throw std::runtime_error("models.json: model " + std::to_string(presets.size() + 1) + " ("
+                + entry.value("name", std::string("unnamed")) + "): " + error.what());
+        }
+    }
+    return presets;
+}
+
 const std::vector<ModelConfig>& modelPresets()
 {
-    static const std::vector<ModelConfig> presets = makePresets();
+    // Dimensions from the papers and released configs, each with its source in data/models.json; the Llama and
+    // GPT-3 ones are the docs/methods-model.md §2 checks.
+    static const std::vector<ModelConfig> presets = modelPresetsFromJson(kBuiltinModelsJson);
     return presets;
 }
 

@@ -9,8 +9,11 @@
 
 namespace clusterplanner::core {
 
-/// The presets in menu order; each preset's name is ModelConfig::name.
+/// The presets in menu order (data/models.json, compiled in, each with its source); each preset's name is
+/// ModelConfig::name.
 const std::vector<ModelConfig>& modelPresets();
+/// Parses the data/models.json format; throws std::runtime_error naming the model and the field that is wrong.
+std::vector<ModelConfig> modelPresetsFromJson(const std::string& text);
 /// Index into modelPresets() of the preset equal to `model`, or -1 for a custom model.
 int findModelPreset(const ModelConfig& model);
 /// GPT-3 175B with the vocabulary padded to 51,200 as Megatron trains it: the model of the seeds' case study,

@@ -2,6 +2,8 @@
 // One planning scenario: cluster, model, training set-up and notes, as a plain value.
 #pragma once
 
+#include "core/model/costdefaults.h"
+
 #include <optional>
 #include <string>
 
@@ -99,8 +101,8 @@ struct EconomicsConfig
 {
     double trainingTokens = 1.0e12; ///< token budget of the whole run
     double gpuHourUsd = 2.5; ///< rented price per GPU-hour
-    double electricityUsdPerKwh = 0.0806; ///< US EIA 2023 industrial mean
-    double pue = 1.3; ///< facility power usage effectiveness
+    double electricityUsdPerKwh = costDefaults().usdPerKwh; ///< data/costs.json
+    double pue = costDefaults().pue; ///< facility power usage effectiveness, data/costs.json
     bool operator==(const EconomicsConfig&) const = default;
 };
 

@@ -127,7 +127,7 @@ ClusterModel homogeneousCluster(const ClusterConfig& config, const GpuCatalog& c
         // Host resources scale with the GPU count, the DGX H100 ratios (14 cores and 256 GiB per GPU).
         type.cpuCores = 14 * gpus;
         type.memoryGiB = 256.0 * gpus;
-        type.overheadKw = 4.6 * gpus / 8.0;
+        type.overheadKw = costDefaults().nodeOverheadKw() * gpus / costDefaults().gpusPerNode;
         model.nodeTypes.push_back(type);
         return type.name;
     };

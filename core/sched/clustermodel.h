@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/io/inputlimits.h"
+#include "core/model/costdefaults.h"
 #include "core/model/scenario.h"
 
 #include <string>
@@ -28,9 +29,9 @@ struct NodeType
     double memoryGiB = 2048; ///< host memory
     int nicCount = 8;
     double nicGbps = 400; ///< per NIC, Gbit/s per direction
-    /// Power of everything but the GPUs (CPUs, NICs, fans, PSU loss). Default: DGX H100 ≈ 10.2 kW per node minus
-    /// 8 × 0.7 kW GPU TDP = 4.6 kW (docs/methods-cost.md §8).
-    double overheadKw = 4.6;
+    /// Power of everything but the GPUs (CPUs, NICs, fans, PSU loss). Default: node_overhead_w of data/costs.json
+    /// (DGX H100 ≈ 10.2 kW per node minus 8 × 0.7 kW GPU TDP, docs/methods-cost.md §8).
+    double overheadKw = costDefaults().nodeOverheadKw();
     double bandwidthGbps() const { return nicCount * nicGbps; }
     bool operator==(const NodeType&) const = default;
 };

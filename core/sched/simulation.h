@@ -2,6 +2,7 @@
 // Options, per-job records and results of a scheduling simulation (docs/methods-scheduling.md §7).
 #pragma once
 
+#include "core/model/costdefaults.h"
 #include "core/sched/clusterstate.h"
 
 #include <array>
@@ -72,8 +73,8 @@ struct SimulationOptions
     /// Gandiva: GPU memory assumed for a whole-GPU job that does not give gpuMemoryMiB (share of the device).
     double assumedMemoryFraction = 0.5;
     std::vector<double> userShares; ///< fair-share entitlements by user index; empty or missing = equal
-    double idlePowerFraction
-        = 0.1; ///< idle GPU power as a share of TDP (P_idle of docs/methods-cost.md §8; assumption)
+    /// Idle GPU power as a share of TDP (P_idle of docs/methods-cost.md §8; data/costs.json).
+    double idlePowerFraction = costDefaults().idlePowerFraction;
     bool recordTimeline = true; ///< per-node usage step functions
     double horizonS = std::numeric_limits<double>::infinity(); ///< jobs still running then are unfinished
 };
@@ -118,7 +119,7 @@ struct SimulationResult
     long long events = 0;
     long long passes = 0;
     double fragmentationIndex = 0; ///< time-averaged I_frag while jobs were pending
-    double idlePowerFraction = 0.1;
+    double idlePowerFraction = costDefaults().idlePowerFraction;
 };
 
 enum class EventKind { Arrival, Start, Finish, Preempt, Demote, Reject };

@@ -62,20 +62,50 @@ private Q_SLOTS:
         QCOMPARE(doc["nodes"].get<int>(), 128);
         // Catalog A100 80GB purchase $8k–15k; nodes $90k overhead each; fabric $4,250 per GPU (costmodel.h).
         const double fixedUsd = 128 * 90'000.0 + 1024 * 4'250.0;
-        QCOMPARE(doc["capex_usd"]["low"].get<double>(), 1024 * 8'000.0 + fixedUsd);
-        QCOMPARE(doc["capex_usd"]["mid"].get<double>(), 1024 * 11'500.0 + fixedUsd);
-        QCOMPARE(doc["capex_usd"]["high"].get<double>(), 1024 * 15'000.0 + fixedUsd);
+        QCOMPARE(doc["price_levels"]["capex_usd"]["low"].get<double>(), 1024 * 8'000.0 + fixedUsd);
+        QCOMPARE(doc["price_levels"]["capex_usd"]["mid"].get<double>(), 1024 * 11'500.0 + fixedUsd);
+        QCOMPARE(doc["price_levels"]["capex_usd"]["high"].get<double>(), 1024 * 15'000.0 + fixedUsd);
+        QCOMPARE(doc["capex_usd"].get<double>(), 1024 * 11'500.0 + fixedUsd); // --price mid, the default
         // Power drawn 24/7 as the engine charges it: 1,024 × 400 W × 1.7 × PUE 1.58.
         const double facilityKw = 1024 * 0.4 * 1.7 * 1.58;
         QVERIFY(closeRelative(doc["facility_power_kw"].get<double>(), facilityKw, 1e-12));
         const double opexPerYear = facilityKw * 8760 * 0.0806;
         QVERIFY(closeRelative(doc["opex_per_year_usd"].get<double>(), opexPerYear, 1e-12));
-        QVERIFY(
-            closeRelative(doc["tco_usd"]["mid"].get<double>(), 1024 * 11'500.0 + fixedUsd + 3 * opexPerYear, 1e-12));
+        QVERIFY(closeRelative(
+            doc["price_levels"]["tco_usd"]["mid"].get<double>(), 1024 * 11'500.0 + fixedUsd + 3 * opexPerYear, 1e-12));
+        QVERIFY(closeRelative(doc["tco_usd"].get<double>(), 1024 * 11'500.0 + fixedUsd + 3 * opexPerYear, 1e-12));
         QVERIFY(closeRelative(doc["cloud"]["cost_over_years_usd"].get<double>(), 1024 * 8760 * 3 * 1.0, 1e-12));
         // The owned cluster's energy over the run equals the engine's run energy (same power model).
         const double hours = doc["engine"]["training_hours"].get<double>();
         QVERIFY(closeRelative(doc["run"]["energy_kwh"].get<double>(), facilityKw * hours, 1e-12));
+    }
+
+    void bothWaysPrintTheSameCostFields()
+    {
+        const Run byScenario = run({"cost", "--scenario", kGpt3, "--json"});
+        const Run byGpus = run({"cost", "--gpus", "1024", "--gpu", "A100-SXM-80GB", "--hours", "240", "--json"});
+        QCOMPARE(byScenario.code, 0);
+        QCOMPARE(byGpus.code, 0);
+        const auto scenario = nlohmann::json::parse(byScenario.out);
+        const auto gpus = nlohmann::json::parse(byGpus.out);
+        for (const auto& [key, value] : gpus.items()) {
+            QVERIFY2(scenario.contains(key), key.c_str());
+            QCOMPARE(scenario[key].type(), value.type());
+        }
+        for (const auto& [key, value] : gpus["assumptions"].items())
+            QVERIFY2(scenario["assumptions"].contains(key), key.c_str());
+        // The hours priced are the engine's run time, and the energy over them is the run's energy.
+        QCOMPARE(scenario["hours"].get<double>(), scenario["engine"]["training_hours"].get<double>());
+        QVERIFY(
+            closeRelative(scenario["energy_kwh"].get<double>(), scenario["run"]["energy_kwh"].get<double>(), 1e-12));
+        const Run textScenario = run({"cost", "--scenario", kGpt3});
+        const Run textGpus = run({"cost", "--gpus", "8", "--gpu", "A100-SXM-80GB", "--hours", "10"});
+        for (const char* label :
+            {"capex (USD)", "opex per year (USD)", "TCO (USD)", "IT power (kW)", "facility power (kW)", "energy (kWh)",
+                "owned cost (USD)", "cloud cost (USD)", "effective USD/GPU-h", "break-even hours"}) {
+            QVERIFY2(textScenario.out.find(label) != std::string::npos, label);
+            QVERIFY2(textGpus.out.find(label) != std::string::npos, label);
+        }
     }
 
     void textReportNamesTheFigures()

@@ -5,6 +5,7 @@
 #include "tests/cli/clitesthelpers.h"
 #include "tests/core/storetesthelpers.h"
 
+#include <QDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -38,12 +39,39 @@ class TestLibraryCommand : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void listOfANewLibraryIsEmpty()
+    void listOfAMissingLibraryNamesThePathAndCreatesNothing()
     {
         QTemporaryDir dir;
-        const auto run = library(pathIn(dir, "lib.sqlite"), {"list"});
+        const auto db = pathIn(dir, "typo/lib.sqlite");
+        const auto run = library(db, {"list"});
+        QCOMPARE(run.code, 1);
+        QVERIFY(run.out.empty());
+        QVERIFY2(run.err.find("no scenario library at " + db) != std::string::npos, run.err.c_str());
+        QVERIFY(!std::filesystem::exists(pathIn(dir, "typo")));
+    }
+
+    void importCreatesAMissingLibraryEmptyAndSaysSo()
+    {
+        QTemporaryDir dir;
+        const auto db = pathIn(dir, "new/lib.sqlite");
+        const auto run = library(db, {"import", sampleFiles().front()});
         QCOMPARE(run.code, 0);
-        QVERIFY2(run.out.find("0 scenarios") != std::string::npos, run.out.c_str());
+        QVERIFY2(run.err.find("created a new, empty library at " + db) != std::string::npos, run.err.c_str());
+        const auto listed = nlohmann::json::parse(library(db, {"list", "--json"}).out);
+        QCOMPARE(listed.size(), std::size_t(1)); // exactly what was imported, no samples added
+    }
+
+    void emptyDbIsRefusedAndNothingIsWritten()
+    {
+        QTemporaryDir dir;
+        const QString saved = QDir::currentPath();
+        QDir::setCurrent(dir.path());
+        const auto run = clitest::run({"library", "import", sampleFiles().front(), "--db", ""});
+        QDir::setCurrent(saved);
+        QCOMPARE(run.code, 2);
+        QVERIFY(run.out.empty());
+        QVERIFY2(run.err.find("--db: the path is empty") != std::string::npos, run.err.c_str());
+        QVERIFY(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).isEmpty());
     }
 
     void importListShowExportRoundTrip()
@@ -107,7 +135,7 @@ private Q_SLOTS:
         QCOMPARE(run.code, 1);
         QVERIFY2(run.err.find(bad) != std::string::npos && run.err.find("model.layers") != std::string::npos,
             run.err.c_str());
-        QVERIFY(library(db, {"list"}).out.find("0 scenarios") != std::string::npos);
+        QVERIFY(!std::filesystem::exists(db) || library(db, {"list"}).out.find("0 scenarios") != std::string::npos);
     }
 
     void deleteMovesToTheTrashAndRestoreBringsBack()
@@ -131,11 +159,11 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("words");
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no action") << QStringList {} << 2 << "missing action";
-        QTest::newRow("unknown action") << QStringList {"frobnicate"} << 2 << "unknown action \"frobnicate\"";
+        QTest::newRow("no action") << QStringList {} << 2 << "action is required";
+        QTest::newRow("unknown action") << QStringList {"frobnicate"} << 2 << "unknown value \"frobnicate\"";
         QTest::newRow("id not a number") << QStringList {"show", "abc"} << 2 << "\"abc\" is not a scenario id";
         QTest::newRow("show without id") << QStringList {"show"} << 2 << "show needs one scenario id";
-        QTest::newRow("bad sort") << QStringList {"list", "--sort", "speed"} << 2 << "unknown column \"speed\"";
+        QTest::newRow("bad sort") << QStringList {"list", "--sort", "speed"} << 2 << "unknown value \"speed\"";
         QTest::newRow("export without --out") << QStringList {"export", "1"} << 2 << "export needs --out";
         QTest::newRow("missing id") << QStringList {"show", "99"} << 1 << "no scenario with id 99";
         QTest::newRow("delete missing id") << QStringList {"delete", "99"} << 1 << "no scenario with id 99";
@@ -150,7 +178,9 @@ private Q_SLOTS:
         std::vector<std::string> args;
         for (const auto& word : words)
             args.push_back(word.toStdString());
-        const auto run = library(pathIn(dir, "lib.sqlite"), args);
+        const auto db = pathIn(dir, "lib.sqlite");
+        QCOMPARE(library(db, {"import", sampleFiles().front()}).code, 0);
+        const auto run = library(db, args);
         QCOMPARE(run.code, code);
         QVERIFY2(run.err.find(message.toStdString()) != std::string::npos, run.err.c_str());
     }
@@ -188,8 +218,9 @@ private Q_SLOTS:
         QCOMPARE(xdgPath, home + "/xdg/ClusterPlanner/library.sqlite");
         QCOMPARE(relativePath, home + "/.local/share/ClusterPlanner/library.sqlite");
         QCOMPARE(homePath, relativePath);
-        QCOMPARE(code, 0);
-        QVERIFY(std::filesystem::exists(homePath));
+        QCOMPARE(code, 1); // the default library is missing: an error naming it, nothing created
+        QVERIFY2(err.str().find(homePath) != std::string::npos, err.str().c_str());
+        QVERIFY(!std::filesystem::exists(homePath));
     }
 };
 

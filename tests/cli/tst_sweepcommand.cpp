@@ -121,6 +121,24 @@ private Q_SLOTS:
         QVERIFY(r.err.find("sweep: 100 %") != std::string::npos); // progress on stderr without --quiet
     }
 
+    void textSaysWhatItTruncatesAndShowsTheFront()
+    {
+        const auto r = run({"sweep", "--case", m_casePath, "--top", "2", "--quiet"});
+        QCOMPARE(r.code, 0);
+        const auto json = nlohmann::json::parse(run({"sweep", "--case", m_casePath, "--json", "--quiet"}).out);
+        const long long fitting = json["summary"]["fitting"].get<long long>();
+        QVERIFY(fitting > 2);
+        std::string count = std::to_string(fitting); // with thousands separators, as the text writes counts
+        for (int at = int(count.size()) - 3; at > 0; at -= 3)
+            count.insert(std::size_t(at), ",");
+        const std::string line = "top 2 of " + count + " fitting layouts; --top N for more";
+        QVERIFY2(r.out.find(line) != std::string::npos, r.out.c_str());
+        const std::string front = "Pareto front (memory headroom vs tokens/s per GPU): "
+            + std::to_string(json["pareto"].size()) + " layouts";
+        QVERIFY2(r.out.find(front) != std::string::npos, r.out.c_str());
+        QVERIFY(r.err.empty());
+    }
+
     void badFlagsExitTwo_data()
     {
         QTest::addColumn<QStringList>("args");
