@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/scenarioform.h"
 
+#include "core/evaluation/layoutrefit.h"
 #include "core/model/gpucatalog.h"
 #include "core/model/modelpresets.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/panels/columnflow.h"
 #include "ui/panels/formbinder.h"
-#include "ui/panels/layoutrefit.h"
 #include "ui/panels/wheelguard.h"
 
 #include <QCheckBox>
@@ -183,7 +183,7 @@ void ScenarioForm::createClusterGroup()
     QSpinBox* gpuCount = m_binder->intField(
         form, "cluster.gpu_count", [](core::Scenario& s) -> int& { return s.cluster.gpuCount; },
         [](core::Scenario& s) {
-            if (auto layout = nearestValidLayout(s, s.cluster.gpuCount))
+            if (auto layout = core::nearestValidLayout(s, s.cluster.gpuCount))
                 s.training.layout = *layout;
         });
     gpuCount->setKeyboardTracking(false);
@@ -291,9 +291,9 @@ void ScenarioForm::addDerivedRefreshers()
 QString ScenarioForm::layoutMismatchText(const core::Scenario& s, const QString& product) const
 {
     const QString text = tr("%1, but the cluster has %2 GPUs").arg(product).arg(s.cluster.gpuCount);
-    if (nearestValidLayout(s, s.cluster.gpuCount))
+    if (core::nearestValidLayout(s, s.cluster.gpuCount))
         return text; // the user set the layout apart from the count; a valid one exists
-    const auto [below, above] = nearestValidGpuCounts(s, s.cluster.gpuCount);
+    const auto [below, above] = core::nearestValidGpuCounts(s, s.cluster.gpuCount);
     QStringList counts;
     for (int count : {below, above})
         if (count > 0)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/panels/layoutrefit.h"
+#include "core/evaluation/layoutrefit.h"
 
-#include "core/memory/layoutcheck.h"
+#include "core/model/layoutcheck.h"
 
 #include <cmath>
 #include <vector>
 
-namespace clusterplanner::ui {
+namespace clusterplanner::core {
 
 namespace {
 
@@ -27,34 +27,34 @@ std::vector<int> divisors(int n)
 
 /// How far a layout is from the original: doublings or halvings of the model-parallel degrees, which decide
 /// memory per GPU; DP only follows.
-double distance(const core::ParallelLayout& a, const core::ParallelLayout& b)
+double distance(const ParallelLayout& a, const ParallelLayout& b)
 {
     return std::abs(std::log2(double(a.tp) / b.tp)) + std::abs(std::log2(double(a.pp) / b.pp))
         + std::abs(std::log2(double(a.cp) / b.cp));
 }
 
-bool isValid(const core::Scenario& scenario, const core::ParallelLayout& layout, int gpuCount)
+bool isValid(const Scenario& scenario, const ParallelLayout& layout, int gpuCount)
 {
-    core::TrainingConfig training = scenario.training;
+    TrainingConfig training = scenario.training;
     training.layout = layout;
-    return core::checkLayout(scenario.model, training, gpuCount) == 0;
+    return checkLayout(scenario.model, training, gpuCount) == 0;
 }
 
 } // namespace
 
-std::optional<core::ParallelLayout> nearestValidLayout(const core::Scenario& scenario, int gpuCount)
+std::optional<ParallelLayout> nearestValidLayout(const Scenario& scenario, int gpuCount)
 {
-    const core::ParallelLayout& current = scenario.training.layout;
+    const ParallelLayout& current = scenario.training.layout;
     if (gpuCount < 1)
         return std::nullopt;
     if (isValid(scenario, current, gpuCount))
         return current;
-    std::optional<core::ParallelLayout> best;
+    std::optional<ParallelLayout> best;
     double bestDistance = 0;
     for (int tp : divisors(gpuCount)) {
         for (int pp : divisors(gpuCount / tp)) {
             for (int cp : divisors(gpuCount / tp / pp)) {
-                core::ParallelLayout candidate = current;
+                ParallelLayout candidate = current;
                 candidate.tp = tp;
                 candidate.pp = pp;
                 candidate.cp = cp;
@@ -70,7 +70,7 @@ std::optional<core::ParallelLayout> nearestValidLayout(const core::Scenario& sce
     return best;
 }
 
-std::pair<int, int> nearestValidGpuCounts(const core::Scenario& scenario, int gpuCount)
+std::pair<int, int> nearestValidGpuCounts(const Scenario& scenario, int gpuCount)
 {
     std::pair<int, int> counts {0, 0};
     for (int n = gpuCount - 1; n >= 1 && n > gpuCount - kSearchSteps && !counts.first; --n)
@@ -82,4 +82,4 @@ std::pair<int, int> nearestValidGpuCounts(const core::Scenario& scenario, int gp
     return counts;
 }
 
-} // namespace clusterplanner::ui
+} // namespace clusterplanner::core

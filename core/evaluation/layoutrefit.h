@@ -7,14 +7,14 @@
 #include <optional>
 #include <utility>
 
-namespace clusterplanner::ui {
+namespace clusterplanner::core {
 
 /// The valid layout for `gpuCount` GPUs closest to the scenario's (fewest doublings or halvings of TP, PP and CP;
 /// DP takes the rest; EP, virtual stages and micro-batch stay). The scenario's own layout when it is valid for
 /// that count already; nothing when no layout is (e.g. a prime count with a power-of-two global batch).
-std::optional<core::ParallelLayout> nearestValidLayout(const core::Scenario& scenario, int gpuCount);
+std::optional<ParallelLayout> nearestValidLayout(const Scenario& scenario, int gpuCount);
 
 /// The closest GPU counts below and above `gpuCount` that have a valid layout (0 where none within reach).
-std::pair<int, int> nearestValidGpuCounts(const core::Scenario& scenario, int gpuCount);
+std::pair<int, int> nearestValidGpuCounts(const Scenario& scenario, int gpuCount);
 
-} // namespace clusterplanner::ui
+} // namespace clusterplanner::core
