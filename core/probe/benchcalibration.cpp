@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/probe/benchcalibration.h"
 
+#include "core/perf/efficiencyparams.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -34,6 +36,12 @@ nlohmann::json efficiencyOverrides(const std::vector<BenchResult>& results, cons
     if (mmaTflops > 0 && peak && *peak > 0)
         overrides["gemm_peak_fraction"] = std::min(1.0, mmaTflops / *peak);
     return overrides;
+}
+
+CalibratedEfficiency calibratedEfficiency(const std::string& gpuId)
+{
+    const auto& params = perf::EfficiencyTable::builtin().forGpu(gpuId);
+    return {params.family, params.hbmFraction, params.gemmPeakFraction};
 }
 
 } // namespace clusterplanner::core::probe

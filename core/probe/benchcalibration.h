@@ -8,6 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <string>
 #include <vector>
 
 namespace clusterplanner::core::probe {
@@ -16,5 +17,15 @@ namespace clusterplanner::core::probe {
 /// only when its benchmark ran and the catalog has the peak; values clamped to (0, 1]. The keys are those of
 /// data/efficiency.json, so the object feeds perf::withOverrides().
 nlohmann::json efficiencyOverrides(const std::vector<BenchResult>& results, const GpuSpec& spec);
+
+/// The efficiency family a catalog GPU belongs to (the key an override is saved under) and the calibrated values
+/// an override replaces, so the panel can show both without reaching into the time model itself.
+struct CalibratedEfficiency
+{
+    std::string family;
+    double hbmFraction = 0;
+    double gemmPeakFraction = 0;
+};
+CalibratedEfficiency calibratedEfficiency(const std::string& gpuId);
 
 } // namespace clusterplanner::core::probe

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/machinepanel.h"
 
-#include "core/perf/efficiencyparams.h"
 #include "core/probe/benchcalibration.h"
 #include "core/probe/localcatalog.h"
 #include "ui/document/scenariodocument.h"
@@ -317,7 +316,7 @@ nlohmann::json readJsonObject(const QString& text)
 
 std::string familyOf(const std::string& gpuId)
 {
-    return core::perf::EfficiencyTable::builtin().forGpu(gpuId).family;
+    return core::probe::calibratedEfficiency(gpuId).family;
 }
 
 } // namespace
@@ -360,7 +359,7 @@ void MachinePanel::showOverride()
                                     .arg(QString::fromStdString(family)));
         return;
     }
-    const auto& calibrated = core::perf::EfficiencyTable::builtin().forGpu(id);
+    const auto calibrated = core::probe::calibratedEfficiency(id);
     m_overrideText->setText(
         tr("Override saved for the \"%1\" family: %2 (calibrated: hbm_fraction %3, gemm_peak_fraction %4).")
             .arg(QString::fromStdString(family), QString::fromStdString(all[family].dump()))

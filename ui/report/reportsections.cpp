@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sections of the scenario report: each turns the scenario and its results into a heading, text and a chart.
+#include "core/evaluation/scenarioevaluation.h"
 #include "core/model/enumnames.h"
-#include "core/model/gpucatalog.h"
 #include "core/model/modelmath.h"
-#include "core/perf/efficiencyparams.h"
 #include "core/perf/steptime.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/library/keyfigures.h"
@@ -156,14 +155,11 @@ ReportSection pipelineSection(ChartSet& charts)
     QString html = tr("<p>Schedule %1 over %2 pipeline stages.</p>")
                        .arg(name(core::toString(s.training.schedule)))
                        .arg(s.training.layout.pp);
-    if (const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(s.cluster.gpuId)) {
-        const auto time
-            = core::perf::estimateStepTime(s, *gpu, core::perf::EfficiencyTable::builtin().forGpu(s.cluster.gpuId));
-        if (time.valid)
-            html += tr("<p>%1 micro-batches per pipeline per step; the bubble is %2 % of the compute time.</p>")
-                        .arg(time.microBatches)
-                        .arg(100 * time.bubbleFraction, 0, 'f', 1);
-    }
+    const core::ScenarioEvaluation evaluation = core::evaluateScenario(s);
+    if (evaluation.valid() && evaluation.time.valid)
+        html += tr("<p>%1 micro-batches per pipeline per step; the bubble is %2 % of the compute time.</p>")
+                    .arg(evaluation.time.microBatches)
+                    .arg(100 * evaluation.time.bubbleFraction, 0, 'f', 1);
     return {tr("Pipeline schedule"), html, QStringLiteral("pipeline")};
 }
 
