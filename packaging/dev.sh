@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # One entry point for a fresh Debian 12 machine: install what is missing, build, then run the app or the tests.
 #   sh packaging/dev.sh run [app arguments]   build and open ClusterPlanner on its default scenario
-#   sh packaging/dev.sh test                  build and run the whole CTest suite, then core and its tests again under
-#                                             ASan + UBSan, then a short run of every fuzz target (non-zero exit on
-#                                             any failure). CLUSTERPLANNER_QUICK_TEST=1 runs the first stage only.
+#   sh packaging/dev.sh test                  build and run the whole CTest suite (non-zero exit on any failure);
+#                                             with CLUSTERPLANNER_SANITIZE=1 also core and its tests under ASan +
+#                                             UBSan and a short run of every fuzz target (docs/robustness.md).
 set -eu
 mode=${1:-}
 [ $# -gt 0 ] && shift
@@ -57,7 +57,9 @@ test)
     build
     failed=0
     (cd "$build" && ctest --output-on-failure -j2 "$@") || failed=1
-    if [ "${CLUSTERPLANNER_QUICK_TEST:-0}" != 1 ]; then
+    # The sanitizer and fuzz stages are opt-in until their run time on the 2-core CI machine is measured
+    # (docs/robustness.md, "What is not yet measured").
+    if [ "${CLUSTERPLANNER_SANITIZE:-0}" = 1 ]; then
         # The UI suite under ASan would double the build and triple its run; core, CLI and store tests are where
         # input is parsed (docs/robustness.md).
         sanitized core-asan || failed=1
