@@ -125,8 +125,9 @@ int runEstimate(const Args& args, std::ostream& out, std::ostream&)
         ->type_name("FILE");
     app->add_option("--efficiency", efficiencyPath, "efficiency parameters replacing data/efficiency.json")
         ->type_name("FILE");
-    app->add_option("--hf-config", hfConfigPath, "Hugging Face config.json whose model replaces each case's (params "
-                                                 "reported)")
+    app->add_option("--hf-config", hfConfigPath,
+           "Hugging Face config.json whose model replaces each case's (params "
+           "reported)")
         ->type_name("FILE");
     parseCommand(*app, args, out);
     const auto hfConfig = hfConfigPath.empty() ? std::nullopt : std::optional(hfConfigPath);

@@ -187,11 +187,22 @@ void applyDependentDefaults(ValidationCase& c)
     c.scenario.name = c.id;
 }
 
+/// The id pairs a case with its truth, so it is kept whole; only an absurdly long one is cut (and then matches
+/// nothing) so that messages stay short.
+std::string caseId(const json& object)
+{
+    constexpr std::size_t kMaxIdChars = 200;
+    const auto id = object.is_object() ? object.find("id") : object.end();
+    if (id == object.end() || !id->is_string())
+        return "(case without id)";
+    const auto& text = id->get_ref<const std::string&>();
+    return text.size() <= kMaxIdChars ? text : excerpt(text);
+}
+
 ValidationCase readCase(const json& object)
 {
     ValidationCase c;
-    const auto id = object.is_object() ? object.find("id") : object.end();
-    c.id = id != object.end() && id->is_string() ? excerpt(id->get_ref<const std::string&>()) : "(case without id)";
+    c.id = caseId(object);
     const NullableReader root(object, c.id);
     auto& cluster = c.scenario.cluster;
     const auto clusterReader = root.object("cluster");

@@ -226,8 +226,8 @@ private Q_SLOTS:
     {
         QElapsedTimer timer;
         timer.start();
-        const auto result
-            = clitest::run({"simulate", "--gpus", "10000000", "--gpus-per-node", "1", "--synthetic", "10"});
+        const auto result = clitest::run(
+            {"simulate", "--gpus", "10000000", "--gpus-per-node", "1", "--synthetic", "10", "--policy", "fifo"});
         QVERIFY(timer.elapsed() <= kMaxMilliseconds * clusterplanner::test::kTimingScale);
         QVERIFY(result.code != 0);
         QVERIFY(contains(result.err, "more than the limit of 262144"));
