@@ -58,7 +58,8 @@ std::vector<std::string> gpuIds()
 
 void addClusterOptions(CLI::App& app, SimulateOptions& o)
 {
-    app.add_option("--cluster", o.clusterPath, "cluster file (JSON, see data/checks); replaces --gpus/--gpu")
+    app.add_option("--cluster", o.clusterPath,
+           "cluster file (JSON: node groups, racks, fabric; docs/methods-scheduling.md §7); replaces --gpus/--gpu")
         ->type_name("FILE");
     app.add_option("--gpus", o.cluster.gpuCount, "GPUs of a homogeneous cluster (give this or --cluster)")
         ->check(CLI::Range(1, 10'000'000))
