@@ -18,6 +18,20 @@
 
 namespace clusterplanner::ui {
 
+namespace {
+
+/// The engine's timeline is in seconds; the chart's time axis and tooltips are in milliseconds.
+std::vector<core::perf::PipelineOp> inMilliseconds(std::vector<core::perf::PipelineOp> ops)
+{
+    for (auto& op : ops) {
+        op.start *= 1e3;
+        op.end *= 1e3;
+    }
+    return ops;
+}
+
+} // namespace
+
 PipelinePanel::PipelinePanel(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent)
     , m_document(document)
@@ -89,7 +103,7 @@ void PipelinePanel::refresh()
         m_summary->setText(tr("Cannot schedule this layout: %1").arg(QString::fromStdString(evaluation.firstReason())));
         return;
     }
-    m_chart->setBars(pipelineBars(evaluation.pipeline.ops, evaluation.pipeline.params.chunks));
+    m_chart->setBars(pipelineBars(inMilliseconds(evaluation.pipeline.ops), evaluation.pipeline.params.chunks));
     m_summary->setText(summary(evaluation.pipeline));
 }
 
