@@ -285,13 +285,19 @@ StepTimeContext makeStepTimeContext(const Scenario& scenario, const GpuSpec& gpu
 
 StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& tr, const RankOrder& order)
 {
-    StepTimeResult r;
     // The one layout check (core/model/layoutcheck.h), the same rules memory and the sweep apply.
-    r.problems = checkLayout(*c.model, tr, c.cluster.gpuCount);
-    if (r.problems != 0) {
-        r.error = layoutProblemSummary(r.problems);
+    if (const LayoutProblems problems = checkLayout(*c.model, tr, c.cluster.gpuCount); problems != 0) {
+        StepTimeResult r;
+        r.problems = problems;
+        r.error = layoutProblemSummary(problems);
         return r;
     }
+    return estimateValidLayoutStepTime(c, tr, order);
+}
+
+StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const TrainingConfig& tr, const RankOrder& order)
+{
+    StepTimeResult r;
     const ParallelLayout& l = tr.layout;
     const int m = tr.globalBatch / (l.dp * tr.microBatch);
     const FrameworkCapabilities& caps = frameworkCapabilities(tr.framework);
@@ -345,6 +351,11 @@ StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& 
     r.stepTimeS = makespan + r.dpExposedS + r.optimizerS + r.overheadS + r.overlapSlowdownS;
     fillRates(r, c, tr);
     return r;
+}
+
+StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const TrainingConfig& tr)
+{
+    return estimateValidLayoutStepTime(c, tr, rankOrderOf(tr.layout.rankOrder));
 }
 
 StepTimeResult estimateStepTime(const StepTimeContext& c, const TrainingConfig& tr)

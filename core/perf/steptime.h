@@ -75,6 +75,11 @@ struct StepTimeResult
 StepTimeResult estimateStepTime(const StepTimeContext& context, const TrainingConfig& training, const RankOrder& order);
 /// The same with the rank order the layout names (training.layout.rankOrder).
 StepTimeResult estimateStepTime(const StepTimeContext& context, const TrainingConfig& training);
+/// The same for a layout the caller has already checked (checkLayout() == 0): the sweep checks every candidate once
+/// for memory and time together, so the check is not repeated on its hot path.
+StepTimeResult estimateValidLayoutStepTime(
+    const StepTimeContext& context, const TrainingConfig& training, const RankOrder& order);
+StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& context, const TrainingConfig& training);
 /// Convenience: builds the context for the scenario and evaluates its training set-up.
 StepTimeResult estimateStepTime(const Scenario& scenario, const GpuSpec& gpu, const EfficiencyParams& efficiency);
 

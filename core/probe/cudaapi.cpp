@@ -20,37 +20,29 @@ std::string resultName(Result code)
 
 namespace {
 
-template <typename Function>
-void resolve(const SharedLibrary& library, Function& function, std::initializer_list<const char*> names)
-{
-    for (const char* name : names)
-        if ((function = library.function<Function>(name)))
-            return;
-}
-
 void resolveBenchmark(CudaApi& api)
 {
     const auto& l = api.library;
-    resolve(l, api.primaryCtxRetain, {"cuDevicePrimaryCtxRetain"});
-    resolve(l, api.primaryCtxRelease, {"cuDevicePrimaryCtxRelease_v2"});
-    resolve(l, api.ctxSetCurrent, {"cuCtxSetCurrent"});
-    resolve(l, api.ctxSynchronize, {"cuCtxSynchronize"});
-    resolve(l, api.memAlloc, {"cuMemAlloc_v2"});
-    resolve(l, api.memFree, {"cuMemFree_v2"});
-    resolve(l, api.memAllocHost, {"cuMemAllocHost_v2"});
-    resolve(l, api.memFreeHost, {"cuMemFreeHost"});
-    resolve(l, api.memcpyDtoD, {"cuMemcpyDtoD_v2"});
-    resolve(l, api.memcpyHtoD, {"cuMemcpyHtoD_v2"});
-    resolve(l, api.memcpyPeer, {"cuMemcpyPeer"});
-    resolve(l, api.eventCreate, {"cuEventCreate"});
-    resolve(l, api.eventRecord, {"cuEventRecord"});
-    resolve(l, api.eventSynchronize, {"cuEventSynchronize"});
-    resolve(l, api.eventElapsed, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
-    resolve(l, api.eventDestroy, {"cuEventDestroy_v2"});
-    resolve(l, api.moduleLoadData, {"cuModuleLoadData"});
-    resolve(l, api.moduleUnload, {"cuModuleUnload"});
-    resolve(l, api.moduleFunction, {"cuModuleGetFunction"});
-    resolve(l, api.launchKernel, {"cuLaunchKernel"});
+    l.resolve(api.primaryCtxRetain, {"cuDevicePrimaryCtxRetain"});
+    l.resolve(api.primaryCtxRelease, {"cuDevicePrimaryCtxRelease_v2"});
+    l.resolve(api.ctxSetCurrent, {"cuCtxSetCurrent"});
+    l.resolve(api.ctxSynchronize, {"cuCtxSynchronize"});
+    l.resolve(api.memAlloc, {"cuMemAlloc_v2"});
+    l.resolve(api.memFree, {"cuMemFree_v2"});
+    l.resolve(api.memAllocHost, {"cuMemAllocHost_v2"});
+    l.resolve(api.memFreeHost, {"cuMemFreeHost"});
+    l.resolve(api.memcpyDtoD, {"cuMemcpyDtoD_v2"});
+    l.resolve(api.memcpyHtoD, {"cuMemcpyHtoD_v2"});
+    l.resolve(api.memcpyPeer, {"cuMemcpyPeer"});
+    l.resolve(api.eventCreate, {"cuEventCreate"});
+    l.resolve(api.eventRecord, {"cuEventRecord"});
+    l.resolve(api.eventSynchronize, {"cuEventSynchronize"});
+    l.resolve(api.eventElapsed, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
+    l.resolve(api.eventDestroy, {"cuEventDestroy_v2"});
+    l.resolve(api.moduleLoadData, {"cuModuleLoadData"});
+    l.resolve(api.moduleUnload, {"cuModuleUnload"});
+    l.resolve(api.moduleFunction, {"cuModuleGetFunction"});
+    l.resolve(api.launchKernel, {"cuLaunchKernel"});
 }
 
 } // namespace

@@ -21,48 +21,39 @@ std::string returnName(Return code)
 
 namespace {
 
-/// The first of the names the library exports: versioned names first, the older ABI as the fallback.
-template <typename Function>
-void resolve(const SharedLibrary& library, Function& function, std::initializer_list<const char*> names)
-{
-    for (const char* name : names)
-        if ((function = library.function<Function>(name)))
-            return;
-}
-
 void resolveDevice(NvmlApi& api)
 {
     const auto& l = api.library;
-    resolve(l, api.name, {"nvmlDeviceGetName"});
-    resolve(l, api.uuid, {"nvmlDeviceGetUUID"});
-    resolve(l, api.pciInfo, {"nvmlDeviceGetPciInfo_v3"});
-    resolve(l, api.computeCapability, {"nvmlDeviceGetCudaComputeCapability"});
-    resolve(l, api.memoryInfoV2, {"nvmlDeviceGetMemoryInfo_v2"});
-    resolve(l, api.memoryInfoV1, {"nvmlDeviceGetMemoryInfo"});
-    resolve(l, api.clock, {"nvmlDeviceGetClockInfo"});
-    resolve(l, api.maxClock, {"nvmlDeviceGetMaxClockInfo"});
-    resolve(l, api.powerDefaultLimit, {"nvmlDeviceGetPowerManagementDefaultLimit"});
-    resolve(l, api.powerEnforcedLimit, {"nvmlDeviceGetEnforcedPowerLimit"});
-    resolve(l, api.powerUsage, {"nvmlDeviceGetPowerUsage"});
-    resolve(l, api.pcieGenMax, {"nvmlDeviceGetMaxPcieLinkGeneration"});
-    resolve(l, api.pcieWidthMax, {"nvmlDeviceGetMaxPcieLinkWidth"});
-    resolve(l, api.pcieGen, {"nvmlDeviceGetCurrPcieLinkGeneration"});
-    resolve(l, api.pcieWidth, {"nvmlDeviceGetCurrPcieLinkWidth"});
-    resolve(l, api.migMode, {"nvmlDeviceGetMigMode"});
-    resolve(l, api.eccMode, {"nvmlDeviceGetEccMode"});
-    resolve(l, api.temperature, {"nvmlDeviceGetTemperature"});
-    resolve(l, api.utilization, {"nvmlDeviceGetUtilizationRates"});
+    l.resolve(api.name, {"nvmlDeviceGetName"});
+    l.resolve(api.uuid, {"nvmlDeviceGetUUID"});
+    l.resolve(api.pciInfo, {"nvmlDeviceGetPciInfo_v3"});
+    l.resolve(api.computeCapability, {"nvmlDeviceGetCudaComputeCapability"});
+    l.resolve(api.memoryInfoV2, {"nvmlDeviceGetMemoryInfo_v2"});
+    l.resolve(api.memoryInfoV1, {"nvmlDeviceGetMemoryInfo"});
+    l.resolve(api.clock, {"nvmlDeviceGetClockInfo"});
+    l.resolve(api.maxClock, {"nvmlDeviceGetMaxClockInfo"});
+    l.resolve(api.powerDefaultLimit, {"nvmlDeviceGetPowerManagementDefaultLimit"});
+    l.resolve(api.powerEnforcedLimit, {"nvmlDeviceGetEnforcedPowerLimit"});
+    l.resolve(api.powerUsage, {"nvmlDeviceGetPowerUsage"});
+    l.resolve(api.pcieGenMax, {"nvmlDeviceGetMaxPcieLinkGeneration"});
+    l.resolve(api.pcieWidthMax, {"nvmlDeviceGetMaxPcieLinkWidth"});
+    l.resolve(api.pcieGen, {"nvmlDeviceGetCurrPcieLinkGeneration"});
+    l.resolve(api.pcieWidth, {"nvmlDeviceGetCurrPcieLinkWidth"});
+    l.resolve(api.migMode, {"nvmlDeviceGetMigMode"});
+    l.resolve(api.eccMode, {"nvmlDeviceGetEccMode"});
+    l.resolve(api.temperature, {"nvmlDeviceGetTemperature"});
+    l.resolve(api.utilization, {"nvmlDeviceGetUtilizationRates"});
 }
 
 void resolveTopology(NvmlApi& api)
 {
     const auto& l = api.library;
-    resolve(l, api.nvlinkState, {"nvmlDeviceGetNvLinkState"});
-    resolve(l, api.nvlinkVersion, {"nvmlDeviceGetNvLinkVersion"});
-    resolve(l, api.nvlinkRemotePci, {"nvmlDeviceGetNvLinkRemotePciInfo_v2"});
-    resolve(l, api.nvlinkRemoteType, {"nvmlDeviceGetNvLinkRemoteDeviceType"});
-    resolve(l, api.commonAncestor, {"nvmlDeviceGetTopologyCommonAncestor"});
-    resolve(l, api.p2pStatus, {"nvmlDeviceGetP2PStatus"});
+    l.resolve(api.nvlinkState, {"nvmlDeviceGetNvLinkState"});
+    l.resolve(api.nvlinkVersion, {"nvmlDeviceGetNvLinkVersion"});
+    l.resolve(api.nvlinkRemotePci, {"nvmlDeviceGetNvLinkRemotePciInfo_v2"});
+    l.resolve(api.nvlinkRemoteType, {"nvmlDeviceGetNvLinkRemoteDeviceType"});
+    l.resolve(api.commonAncestor, {"nvmlDeviceGetTopologyCommonAncestor"});
+    l.resolve(api.p2pStatus, {"nvmlDeviceGetP2PStatus"});
 }
 
 } // namespace

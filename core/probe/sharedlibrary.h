@@ -2,6 +2,7 @@
 // A dlopen()ed library, closed on destruction; symbols are looked up by name and cast to the caller's type.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 
 namespace clusterplanner::core::probe {
@@ -25,6 +26,17 @@ public:
     Function function(const char* name) const
     {
         return reinterpret_cast<Function>(symbol(name));
+    }
+
+    /// Sets `function` to the first of `names` the library exports (versioned names first, the older ABI as the
+    /// fallback), or to nullptr when it exports none.
+    template <typename Function>
+    void resolve(Function& function, std::initializer_list<const char*> names) const
+    {
+        function = nullptr;
+        for (const char* name : names)
+            if ((function = this->function<Function>(name)))
+                return;
     }
 
 private:
