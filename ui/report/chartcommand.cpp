@@ -56,9 +56,7 @@ int runChartCommand(const QStringList& arguments, std::ostream& out, std::ostrea
     QCommandLineParser parser;
     addChartOptions(parser);
     parseCommand(parser, arguments);
-    core::Scenario scenario = loadScenarioFile(requiredValue(parser, QStringLiteral("scenario")));
-    if (parser.isSet(QStringLiteral("layout")))
-        applyLayoutOption(parser.value(QStringLiteral("layout")), scenario);
+    core::Scenario scenario = scenarioOption(parser);
     const ChartKind& kind = chartOption(parser);
     const QString path = requiredValue(parser, QStringLiteral("out"));
     const QSize size(integerValue(parser, QStringLiteral("width"), 1920, 16, 20000),

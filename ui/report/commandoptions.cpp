@@ -64,4 +64,12 @@ void applyLayoutOption(const QString& text, core::Scenario& scenario)
             + " GPUs, but the cluster has " + std::to_string(scenario.cluster.gpuCount));
 }
 
+core::Scenario scenarioOption(const QCommandLineParser& parser)
+{
+    core::Scenario scenario = loadScenarioFile(requiredValue(parser, QStringLiteral("scenario")));
+    if (parser.isSet(QStringLiteral("layout")))
+        applyLayoutOption(parser.value(QStringLiteral("layout")), scenario);
+    return scenario;
+}
+
 } // namespace clusterplanner::ui

@@ -28,5 +28,7 @@ int integerValue(const QCommandLineParser& parser, const QString& name, int fall
 core::Scenario loadScenarioFile(const QString& path);
 /// Applies "--layout dp,tp,pp[,cp[,ep]]" to the scenario; throws naming the option when it is malformed.
 void applyLayoutOption(const QString& text, core::Scenario& scenario);
+/// The scenario named by the required --scenario option, with --layout applied when it is given.
+core::Scenario scenarioOption(const QCommandLineParser& parser);
 
 } // namespace clusterplanner::ui

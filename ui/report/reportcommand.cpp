@@ -53,9 +53,7 @@ int runReportCommand(const QStringList& arguments, std::ostream& out, std::ostre
     QCommandLineParser parser;
     addReportOptions(parser);
     parseCommand(parser, arguments);
-    core::Scenario scenario = loadScenarioFile(requiredValue(parser, QStringLiteral("scenario")));
-    if (parser.isSet(QStringLiteral("layout")))
-        applyLayoutOption(parser.value(QStringLiteral("layout")), scenario);
+    core::Scenario scenario = scenarioOption(parser);
     const QString path = requiredValue(parser, QStringLiteral("out"));
     ReportOptions options;
     options.format = formatOption(parser, path);
