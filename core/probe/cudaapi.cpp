@@ -53,14 +53,14 @@ CudaApi::CudaApi(const std::string& path)
     if (!library.isLoaded())
         return;
     // Plain cuDeviceTotalMem / cuMemAlloc are the legacy 32-bit ABI: only the _v2 names are asked for.
-    resolve(library, init, {"cuInit"});
-    resolve(library, driverVersion, {"cuDriverGetVersion"});
-    resolve(library, deviceCount, {"cuDeviceGetCount"});
-    resolve(library, deviceGet, {"cuDeviceGet"});
-    resolve(library, deviceName, {"cuDeviceGetName"});
-    resolve(library, deviceTotalMem, {"cuDeviceTotalMem_v2"});
-    resolve(library, deviceAttribute, {"cuDeviceGetAttribute"});
-    resolve(library, devicePciBusId, {"cuDeviceGetPCIBusId"});
+    library.resolve(init, {"cuInit"});
+    library.resolve(driverVersion, {"cuDriverGetVersion"});
+    library.resolve(deviceCount, {"cuDeviceGetCount"});
+    library.resolve(deviceGet, {"cuDeviceGet"});
+    library.resolve(deviceName, {"cuDeviceGetName"});
+    library.resolve(deviceTotalMem, {"cuDeviceTotalMem_v2"});
+    library.resolve(deviceAttribute, {"cuDeviceGetAttribute"});
+    library.resolve(devicePciBusId, {"cuDeviceGetPCIBusId"});
     resolveBenchmark(*this);
 }
 

@@ -64,12 +64,12 @@ NvmlApi::NvmlApi(const std::string& path)
     if (!library.isLoaded())
         return;
     // The plain names of these are the pre-v2 ABI (nvmlInit skips GPUs it cannot attach to; methods-probe.md §10).
-    resolve(library, init, {"nvmlInit_v2"});
-    resolve(library, shutdown, {"nvmlShutdown"});
-    resolve(library, deviceCount, {"nvmlDeviceGetCount_v2"});
-    resolve(library, handleByIndex, {"nvmlDeviceGetHandleByIndex_v2"});
-    resolve(library, driverVersion, {"nvmlSystemGetDriverVersion"});
-    resolve(library, cudaDriverVersion, {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"});
+    library.resolve(init, {"nvmlInit_v2"});
+    library.resolve(shutdown, {"nvmlShutdown"});
+    library.resolve(deviceCount, {"nvmlDeviceGetCount_v2"});
+    library.resolve(handleByIndex, {"nvmlDeviceGetHandleByIndex_v2"});
+    library.resolve(driverVersion, {"nvmlSystemGetDriverVersion"});
+    library.resolve(cudaDriverVersion, {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"});
     resolveDevice(*this);
     resolveTopology(*this);
 }
