@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Everything an infra lead compares between purchases: the cluster's derived figures plus the scenario's training
+// run on its training group, through the engine (time to train, energy, $ per million tokens).
+#pragma once
+
+#include "core/cluster/clusterfigures.h"
+#include "core/evaluation/expected.h"
+
+namespace clusterplanner::core {
+struct Scenario;
+}
+
+namespace clusterplanner::core::evaluation {
+
+struct TrainingRunFigures
+{
+    bool fits = false; ///< the scenario's layout fits and is valid on the training group
+    std::string whyNot; ///< set when !fits
+    double tokensPerS = 0;
+    double mfu = 0;
+    double timeToTrainDays = 0; ///< economics.trainingTokens / tokens/s
+    double energyMwh = 0; ///< facility energy of the run (PUE included) on the GPUs it uses
+    double ownedUsdPerMillionTokens = 0; ///< amortised capex + opex of the GPUs the run uses
+    double cloudUsdPerMillionTokens = 0; ///< economics.gpuHourUsd × GPU-hours
+};
+
+struct PurchaseFigures
+{
+    cluster::ClusterFigures cluster;
+    TrainingRunFigures run;
+};
+
+/// The one function the topology panel, the purchase panel, the report and `cost --json` call.
+Expected<PurchaseFigures> purchaseFigures(const Scenario& scenario);
+
+} // namespace clusterplanner::core::evaluation
