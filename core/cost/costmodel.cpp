@@ -14,8 +14,6 @@ namespace clusterplanner::core::cost {
 
 namespace {
 
-constexpr double kHoursPerYear = 8760;
-
 void require(bool ok, const char* field, const char* rule, double value)
 {
     if (ok)

@@ -10,6 +10,8 @@ struct GpuSpec;
 
 namespace clusterplanner::core::cost {
 
+inline constexpr double kHoursPerYear = 8760; ///< 365 × 24; amortisation and opex run all year
+
 /// Which end of a catalog price range to use.
 enum class PriceLevel { Low, Mid, High };
 

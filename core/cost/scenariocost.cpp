@@ -18,7 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kHoursPerYear = 8760;
 constexpr const char* kLevelNames[] = {"low", "mid", "high"};
 
 /// Cost-model assumptions that draw power as the engine does (docs/methods-cost.md §8, steptime.cpp): each GPU at

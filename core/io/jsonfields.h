@@ -18,6 +18,8 @@ public:
 
     /// Fails with "<path>: must be an object" when `object` is not one. `object` must outlive the reader.
     JsonFields(const nlohmann::json& object, std::string path, Thrower thrower);
+    /// Keeps a reference to the object: a temporary would dangle.
+    JsonFields(nlohmann::json&&, std::string, Thrower) = delete;
 
     /// The field itself; fails with "is missing".
     const nlohmann::json& field(const char* key) const;

@@ -20,9 +20,9 @@ using nlohmann::json;
 
 /// Upper bound of counts in a case (GPUs, dimensions, batch): the scenario format's largest, so that products of
 /// two stay within 64 bits and each fits an int.
-constexpr long long kMaxCount = 10'000'000;
+constexpr long long kMaxCaseCount = 10'000'000;
 /// Upper bound of one parallel degree (tp, pp, cp): the scenario format's, so that tp·pp·cp fits 64 bits.
-constexpr long long kMaxDegree = 4096;
+constexpr long long kMaxCaseDegree = 4096;
 
 [[noreturn]] void throwCaseError(const std::string& message)
 {
@@ -72,7 +72,7 @@ public:
         return static_cast<int>(value.get<long long>());
     }
 
-    int positive(const char* key, int fallback, bool* wasNull = nullptr, long long max = kMaxCount) const
+    int positive(const char* key, int fallback, bool* wasNull = nullptr, long long max = kMaxCaseCount) const
     {
         return integer(key, fallback, 1, max, wasNull);
     }
@@ -115,8 +115,8 @@ std::optional<MoeConfig> readMoe(const NullableReader& r, int hidden)
     config.experts = moe.positive("experts", 8);
     config.topK = moe.positive("top_k", 2);
     config.expertFfnHidden = moe.positive("expert_ffn_hidden", 4 * hidden);
-    config.sharedExperts = moe.integer("shared_experts", 0, 0, kMaxCount);
-    config.moeLayers = moe.integer("moe_layers", 0, 0, kMaxCount);
+    config.sharedExperts = moe.integer("shared_experts", 0, 0, kMaxCaseCount);
+    config.moeLayers = moe.integer("moe_layers", 0, 0, kMaxCaseCount);
     return config;
 }
 
@@ -160,11 +160,11 @@ void readParallelism(const NullableReader& r, ValidationCase& c)
 {
     ParallelLayout& l = c.scenario.training.layout;
     UnknownFields& u = c.unknown;
-    l.tp = r.positive("tp", 1, &u.tp, kMaxDegree);
-    l.pp = r.positive("pp", 1, &u.pp, kMaxDegree);
-    l.cp = r.positive("cp", 1, &u.cp, kMaxDegree);
+    l.tp = r.positive("tp", 1, &u.tp, kMaxCaseDegree);
+    l.pp = r.positive("pp", 1, &u.pp, kMaxCaseDegree);
+    l.cp = r.positive("cp", 1, &u.cp, kMaxCaseDegree);
     l.ep = r.positive("ep", 1, &u.ep);
-    l.virtualStages = r.positive("vpp", 1, &u.virtualStages, kMaxDegree);
+    l.virtualStages = r.positive("vpp", 1, &u.virtualStages, kMaxCaseDegree);
     const long long modelParallel = static_cast<long long>(l.tp) * l.pp * l.cp;
     const auto dataParallel = std::max(1LL, c.scenario.cluster.gpuCount / modelParallel);
     l.dp = r.positive("dp", static_cast<int>(dataParallel), &u.dp);

@@ -15,6 +15,8 @@ class BenchSession
 {
 public:
     BenchSession(const CudaApi& api, int ordinal);
+    /// Keeps a reference to the API table: a temporary would dangle.
+    BenchSession(CudaApi&&, int) = delete;
     ~BenchSession();
     BenchSession(const BenchSession&) = delete;
     BenchSession& operator=(const BenchSession&) = delete;

@@ -15,6 +15,8 @@ class FreeCounts
 {
 public:
     explicit FreeCounts(const ClusterState& state);
+    /// Keeps a reference to the state: a temporary would dangle.
+    explicit FreeCounts(ClusterState&&) = delete;
 
     int types() const { return static_cast<int>(m_histograms.size()); }
     int free(int type) const { return m_free[static_cast<std::size_t>(type)]; }

@@ -32,6 +32,9 @@ class Placer
 {
 public:
     Placer(const ClusterState& state, const SimulationOptions& options);
+    /// Keeps references to both: temporaries would dangle.
+    Placer(ClusterState&&, const SimulationOptions&) = delete;
+    Placer(const ClusterState&, SimulationOptions&&) = delete;
 
     /// Exclusive placement (whole GPUs, or a fractional share by first/best fit). minPendingGpus is the smallest
     /// whole-GPU request still waiting (for s_frag). std::nullopt when it does not fit now.

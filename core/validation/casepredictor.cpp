@@ -17,7 +17,7 @@ namespace clusterplanner::core {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& parts)
+std::string joinedReasons(const std::vector<std::string>& parts)
 {
     std::string text;
     for (const auto& part : parts)
@@ -144,7 +144,7 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
     if (!choice.found) {
         const LayoutProblems problems = checkLayout(s.model, p.chosen, s.cluster.gpuCount);
         p.error = c.unknown.anyLayout() ? "no valid layout for the open parallel degrees: " : "invalid layout: ";
-        p.error += joined(describeLayoutProblems(problems, s.model, p.chosen, s.cluster.gpuCount));
+        p.error += joinedReasons(describeLayoutProblems(problems, s.model, p.chosen, s.cluster.gpuCount));
         return p;
     }
     p.memory = evaluateMemory(ctx, p.chosen);

@@ -88,7 +88,7 @@ GanttChart::GanttChart(QWidget* parent)
     : ChartWidget(parent)
     , m_plottable(new GanttPlottable(plot()->xAxis, plot()->yAxis, &m_bars))
 {
-    plot()->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot()->setInteractions(QCP::Interactions(QCP::iRangeDrag) | QCP::iRangeZoom);
     plot()->axisRect()->setRangeDrag(Qt::Horizontal);
     plot()->axisRect()->setRangeZoom(Qt::Horizontal);
     plot()->yAxis->setRangeReversed(true); // first row on top

@@ -63,8 +63,8 @@ HeatmapChart::HeatmapChart(QWidget* parent)
     m_map->setInterpolate(false);
     m_map->setGradient(gradient(true));
     auto* margins = new QCPMarginGroup(plot());
-    plot()->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
-    m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    plot()->axisRect()->setMarginGroup(QCP::MarginSides(QCP::msBottom) | QCP::msTop, margins);
+    m_scale->setMarginGroup(QCP::MarginSides(QCP::msBottom) | QCP::msTop, margins);
     // Empty cells are transparent; this hatch behind them marks "invalid / does not fit".
     plot()->axisRect()->setBackground(QBrush(QColor(150, 150, 150, 90), Qt::BDiagPattern));
     plot()->setMouseTracking(true);

@@ -39,7 +39,7 @@ LineChart::LineChart(QWidget* parent)
     : ChartWidget(parent)
 {
     placeLegendAbove(*plot()); // no spot inside the plot is free of curves for every scenario
-    plot()->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot()->setInteractions(QCP::Interactions(QCP::iRangeDrag) | QCP::iRangeZoom);
 }
 
 void LineChart::setSeries(QVector<LineSeries> series)

@@ -12,7 +12,7 @@ namespace {
 using core::perf::PipelineOp;
 using core::perf::PipelineOpKind;
 
-QString tr(const char* text)
+QString pipelineTr(const char* text)
 {
     return QCoreApplication::translate("PipelineBars", text);
 }
@@ -29,11 +29,11 @@ QString kindName(PipelineOpKind kind)
 {
     switch (kind) {
     case PipelineOpKind::Forward:
-        return tr("Forward");
+        return pipelineTr("Forward");
     case PipelineOpKind::Backward:
-        return tr("Backward");
+        return pipelineTr("Backward");
     case PipelineOpKind::WeightGrad:
-        return tr("Weight gradient");
+        return pipelineTr("Weight gradient");
     }
     return {};
 }
@@ -54,10 +54,11 @@ QString opLabel(const PipelineOp& op, int chunks)
 
 QString opTooltip(const PipelineOp& op, int chunks)
 {
-    QString text = tr("%1 · stage %2 · micro-batch %3").arg(kindName(op.kind)).arg(op.stage + 1).arg(op.microBatch + 1);
+    QString text
+        = pipelineTr("%1 · stage %2 · micro-batch %3").arg(kindName(op.kind)).arg(op.stage + 1).arg(op.microBatch + 1);
     if (chunks > 1)
-        text += tr(" · chunk %1 of %2").arg(op.chunk + 1).arg(chunks);
-    return text + tr("\n%1 – %2 ms").arg(op.start, 0, 'f', 2).arg(op.end, 0, 'f', 2);
+        text += pipelineTr(" · chunk %1 of %2").arg(op.chunk + 1).arg(chunks);
+    return text + pipelineTr("\n%1 – %2 ms").arg(op.start, 0, 'f', 2).arg(op.end, 0, 'f', 2);
 }
 
 } // namespace
@@ -66,7 +67,7 @@ QStringList pipelineStageRows(int stages)
 {
     QStringList rows;
     for (int stage = 1; stage <= stages; ++stage)
-        rows << tr("stage %1").arg(stage);
+        rows << pipelineTr("stage %1").arg(stage);
     return rows;
 }
 
@@ -81,10 +82,11 @@ QVector<GanttBar> pipelineBars(const std::vector<PipelineOp>& ops, int chunks)
 
 QVector<GanttLegendEntry> pipelineLegend(bool splitBackward)
 {
-    QVector<GanttLegendEntry> entries {{tr("F forward"), kindColor(PipelineOpKind::Forward)},
-        {splitBackward ? tr("B backward (input gradient)") : tr("B backward"), kindColor(PipelineOpKind::Backward)}};
+    QVector<GanttLegendEntry> entries {{pipelineTr("F forward"), kindColor(PipelineOpKind::Forward)},
+        {splitBackward ? pipelineTr("B backward (input gradient)") : pipelineTr("B backward"),
+            kindColor(PipelineOpKind::Backward)}};
     if (splitBackward)
-        entries.push_back({tr("W weight gradient"), kindColor(PipelineOpKind::WeightGrad)});
+        entries.push_back({pipelineTr("W weight gradient"), kindColor(PipelineOpKind::WeightGrad)});
     return entries;
 }
 

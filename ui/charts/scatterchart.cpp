@@ -15,7 +15,7 @@ ScatterChart::ScatterChart(QWidget* parent)
     : ChartWidget(parent)
 {
     placeLegendAbove(*plot()); // the front runs along the top right, where a legend inside the plot would sit
-    plot()->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot()->setInteractions(QCP::Interactions(QCP::iRangeDrag) | QCP::iRangeZoom);
     plot()->setMouseTracking(true);
     connect(plot(), &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
         if (auto index = pointAt(event->pos()))

@@ -9,7 +9,7 @@ namespace clusterplanner::ui {
 
 namespace {
 
-QString tr(const char* text)
+QString layoutGridTr(const char* text)
 {
     return QCoreApplication::translate("LayoutGrid", text);
 }
@@ -24,7 +24,7 @@ QString problemText(std::uint32_t problems)
     QStringList list;
     for (int bit = 0; bit < int(std::size(names)); ++bit)
         if (problems & (1u << bit))
-            list << tr(names[bit]);
+            list << layoutGridTr(names[bit]);
     return list.join(QStringLiteral(", "));
 }
 
@@ -33,14 +33,14 @@ QString problemText(std::uint32_t problems)
 QString axisName(LayoutAxis axis)
 {
     static const char* const names[] = {"DP", "TP", "PP", "CP", "EP", "micro-batch", "virtual stages"};
-    return tr(names[int(axis)]);
+    return layoutGridTr(names[int(axis)]);
 }
 
 QString metricName(GridMetric metric)
 {
     static const char* const names[] = {"tokens/s per GPU", "MFU (%)", "step time (s)", "peak memory (GiB)",
         "memory headroom (GiB)", "cost per million tokens ($)"};
-    return tr(names[int(metric)]);
+    return layoutGridTr(names[int(metric)]);
 }
 
 QVector<int> LayoutGrid::xValues() const
@@ -59,7 +59,7 @@ QString LayoutGrid::describe(const GridCell& cell) const
 {
     if (cell.best) {
         const auto& b = *cell.best;
-        return tr("%1\n%2 tokens/s per GPU · MFU %3 % · step %4 s\npeak %5 of %6 GiB · $%7 per M tokens")
+        return layoutGridTr("%1\n%2 tokens/s per GPU · MFU %3 % · step %4 s\npeak %5 of %6 GiB · $%7 per M tokens")
             .arg(layoutSummary(b.candidate))
             .arg(b.tokensPerSPerGpu, 0, 'f', 0)
             .arg(100 * b.mfu, 0, 'f', 1)
@@ -69,13 +69,13 @@ QString LayoutGrid::describe(const GridCell& cell) const
             .arg(b.costPerMTokensUsd, 0, 'f', 2);
     }
     if (cell.valid > 0)
-        return tr("Does not fit in memory: the smallest of %1 valid layouts needs %2 GiB, %3 GiB are usable")
+        return layoutGridTr("Does not fit in memory: the smallest of %1 valid layouts needs %2 GiB, %3 GiB are usable")
             .arg(cell.valid)
             .arg(cell.smallestPeakGiB, 0, 'f', 1)
             .arg(cell.capacityGiB, 0, 'f', 1);
     if (cell.evaluated > 0)
-        return tr("Invalid layout: %1").arg(problemText(cell.problems));
-    return tr("Not a layout of this GPU count");
+        return layoutGridTr("Invalid layout: %1").arg(problemText(cell.problems));
+    return layoutGridTr("Not a layout of this GPU count");
 }
 
 QString layoutSummary(const core::LayoutCandidate& c)

@@ -12,7 +12,7 @@ namespace clusterplanner::ui {
 
 namespace {
 
-QString tr(const char* text)
+QString enumTr(const char* text)
 {
     return QCoreApplication::translate("EnumLabel", text);
 }
@@ -21,27 +21,27 @@ QString tr(const char* text)
 
 QString enumLabel(core::MlpKind value)
 {
-    return value == core::MlpKind::Gelu ? tr("GELU (2 matrices)") : tr("SwiGLU (3 matrices)");
+    return value == core::MlpKind::Gelu ? enumTr("GELU (2 matrices)") : enumTr("SwiGLU (3 matrices)");
 }
 
 QString enumLabel(core::NormKind value)
 {
-    return value == core::NormKind::LayerNorm ? tr("LayerNorm") : tr("RMSNorm");
+    return value == core::NormKind::LayerNorm ? enumTr("LayerNorm") : enumTr("RMSNorm");
 }
 
 QString enumLabel(core::Precision value)
 {
     switch (value) {
     case core::Precision::Fp32:
-        return tr("FP32");
+        return enumTr("FP32");
     case core::Precision::AmpBf16:
-        return tr("Mixed BF16 (FP32 master weights)");
+        return enumTr("Mixed BF16 (FP32 master weights)");
     case core::Precision::Bf16:
-        return tr("Pure BF16");
+        return enumTr("Pure BF16");
     case core::Precision::AmpFp16:
-        return tr("Mixed FP16 (FP32 master weights)");
+        return enumTr("Mixed FP16 (FP32 master weights)");
     case core::Precision::Fp8:
-        return tr("FP8 mixed precision");
+        return enumTr("FP8 mixed precision");
     }
     return {};
 }
@@ -50,13 +50,13 @@ QString enumLabel(core::Optimizer value)
 {
     switch (value) {
     case core::Optimizer::AdamW:
-        return tr("AdamW");
+        return enumTr("AdamW");
     case core::Optimizer::Adam:
-        return tr("Adam");
+        return enumTr("Adam");
     case core::Optimizer::Sgd:
-        return tr("SGD");
+        return enumTr("SGD");
     case core::Optimizer::SgdMomentum:
-        return tr("SGD with momentum");
+        return enumTr("SGD with momentum");
     }
     return {};
 }
@@ -65,11 +65,11 @@ QString enumLabel(core::Recompute value)
 {
     switch (value) {
     case core::Recompute::None:
-        return tr("None");
+        return enumTr("None");
     case core::Recompute::Selective:
-        return tr("Selective (attention)");
+        return enumTr("Selective (attention)");
     case core::Recompute::Full:
-        return tr("Full layers");
+        return enumTr("Full layers");
     }
     return {};
 }
@@ -78,11 +78,11 @@ QString enumLabel(core::AttentionKind value)
 {
     switch (value) {
     case core::AttentionKind::Flash:
-        return tr("FlashAttention");
+        return enumTr("FlashAttention");
     case core::AttentionKind::Sdpa:
-        return tr("PyTorch SDPA");
+        return enumTr("PyTorch SDPA");
     case core::AttentionKind::Math:
-        return tr("Plain (materialised scores)");
+        return enumTr("Plain (materialised scores)");
     }
     return {};
 }
@@ -91,19 +91,19 @@ QString enumLabel(core::Framework value)
 {
     switch (value) {
     case core::Framework::Megatron:
-        return tr("Megatron-LM");
+        return enumTr("Megatron-LM");
     case core::Framework::NeMo:
-        return tr("NeMo");
+        return enumTr("NeMo");
     case core::Framework::TorchTitan:
-        return tr("TorchTitan");
+        return enumTr("TorchTitan");
     case core::Framework::Fsdp:
-        return tr("PyTorch FSDP");
+        return enumTr("PyTorch FSDP");
     case core::Framework::DeepSpeed:
-        return tr("DeepSpeed");
+        return enumTr("DeepSpeed");
     case core::Framework::HuggingFace:
-        return tr("Hugging Face Transformers");
+        return enumTr("Hugging Face Transformers");
     case core::Framework::Other:
-        return tr("Other");
+        return enumTr("Other");
     }
     return {};
 }
@@ -112,9 +112,9 @@ QString enumLabel(core::RankOrdering value)
 {
     switch (value) {
     case core::RankOrdering::TpCpEpDpPp:
-        return tr("TP·CP·EP·DP·PP (DP before PP)");
+        return enumTr("TP·CP·EP·DP·PP (DP before PP)");
     case core::RankOrdering::TpCpEpPpDp:
-        return tr("TP·CP·EP·PP·DP (PP before DP)");
+        return enumTr("TP·CP·EP·PP·DP (PP before DP)");
     }
     return {};
 }
@@ -123,13 +123,13 @@ QString enumLabel(core::PipelineSchedule value)
 {
     switch (value) {
     case core::PipelineSchedule::GPipe:
-        return tr("GPipe");
+        return enumTr("GPipe");
     case core::PipelineSchedule::OneFOneB:
-        return tr("1F1B");
+        return enumTr("1F1B");
     case core::PipelineSchedule::Interleaved:
-        return tr("Interleaved 1F1B");
+        return enumTr("Interleaved 1F1B");
     case core::PipelineSchedule::ZbH1:
-        return tr("Zero bubble (ZB-H1)");
+        return enumTr("Zero bubble (ZB-H1)");
     }
     return {};
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/report/reportcontent.h"
+#include "ui/report/reporttr.h"
 
 #include "ui/document/scenariodocument.h"
 #include "ui/library/keyfigures.h"
@@ -13,26 +14,21 @@ namespace clusterplanner::ui {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("Report", text);
-}
-
 QString verdictLine(const core::Scenario& scenario)
 {
     const core::CachedResult result = computeKeyFigures(scenario);
     const auto& d = result.detail;
     if (!d.value("valid", false))
-        return tr("This layout cannot run: see the scenario page.");
+        return reportTr("This layout cannot run: see the scenario page.");
     const QLocale locale(QLocale::English);
     const double peak = d.value("peak_memory_gib", 0.0), capacity = d.value("capacity_gib", 0.0);
     QString line = d.value("fits", false)
-        ? tr("Fits (%1 of %2 GiB)").arg(peak, 0, 'f', 1).arg(capacity, 0, 'f', 1)
-        : tr("Does not fit (%1 GiB needed, %2 GiB usable)").arg(peak, 0, 'f', 1).arg(capacity, 0, 'f', 1);
-    line += tr(" · %1 tokens/s").arg(locale.toString(result.figures.tokensPerS, 'f', 0));
+        ? reportTr("Fits (%1 of %2 GiB)").arg(peak, 0, 'f', 1).arg(capacity, 0, 'f', 1)
+        : reportTr("Does not fit (%1 GiB needed, %2 GiB usable)").arg(peak, 0, 'f', 1).arg(capacity, 0, 'f', 1);
+    line += reportTr(" · %1 tokens/s").arg(locale.toString(result.figures.tokensPerS, 'f', 0));
     if (d.contains("training_days"))
-        line += tr(" · %1 days").arg(d.value("training_days", 0.0), 0, 'f', 1);
-    line += tr(" · US$ %1 M").arg(result.figures.costUsd / 1e6, 0, 'f', 2);
+        line += reportTr(" · %1 days").arg(d.value("training_days", 0.0), 0, 'f', 1);
+    line += reportTr(" · US$ %1 M").arg(result.figures.costUsd / 1e6, 0, 'f', 2);
     return line;
 }
 
@@ -58,7 +54,7 @@ QString htmlFacts(const std::vector<std::pair<QString, QString>>& facts)
     std::vector<QStringList> rows;
     for (const auto& [name, value] : facts)
         rows.push_back({QStringLiteral("<b>") + name + QStringLiteral("</b>"), value});
-    return htmlTable({tr("Quantity"), tr("Value")}, rows);
+    return htmlTable({reportTr("Quantity"), reportTr("Value")}, rows);
 }
 
 ReportContent buildReportContent(ChartSet& charts, int sweepTimeoutMs)

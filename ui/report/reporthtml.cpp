@@ -5,6 +5,7 @@
 #include "ui/report/chartkinds.h"
 #include "ui/report/chartset.h"
 #include "ui/report/reportcontent.h"
+#include "ui/report/reporttr.h"
 #include "ui/report/reportwriter.h"
 
 #include <QBuffer>
@@ -17,11 +18,6 @@ namespace clusterplanner::ui {
 namespace {
 
 constexpr QSize kHtmlChartSize {960, 600};
-
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("Report", text);
-}
 
 QString inlineSvg(ChartSet& charts, const QString& id)
 {
@@ -45,19 +41,19 @@ QString head(const ReportContent& content)
                           "table{border-collapse:collapse}th,td{padding:3px 8px}"
                           "figure svg{width:100%;height:auto}.verdict{background:#eef3fa;padding:1em}"
                           "</style></head><body>\n")
-        .arg(tr("Scenario report: %1").arg(content.scenarioName.toHtmlEscaped()));
+        .arg(reportTr("Scenario report: %1").arg(content.scenarioName.toHtmlEscaped()));
 }
 
 QString titleBlock(const ReportContent& content)
 {
     return QStringLiteral("<p>%1</p><h1>%2</h1><p>%3 · ClusterPlanner %4</p><p class='verdict'><b>%5</b><br>%6</p>\n")
-        .arg(tr("ClusterPlanner scenario report"), content.scenarioName.toHtmlEscaped(), content.date, content.version,
-            tr("Verdict"), content.verdict.toHtmlEscaped());
+        .arg(reportTr("ClusterPlanner scenario report"), content.scenarioName.toHtmlEscaped(), content.date,
+            content.version, reportTr("Verdict"), content.verdict.toHtmlEscaped());
 }
 
 QString contents(const ReportContent& content)
 {
-    QString html = QStringLiteral("<h2>") + tr("Contents") + QStringLiteral("</h2><ol>");
+    QString html = QStringLiteral("<h2>") + reportTr("Contents") + QStringLiteral("</h2><ol>");
     for (std::size_t i = 0; i < content.sections.size(); ++i)
         html += QStringLiteral("<li><a href='#s%1'>%2</a></li>").arg(i + 1).arg(content.sections[i].title);
     return html + QStringLiteral("</ol>\n");
@@ -78,7 +74,7 @@ QString writeReportHtml(const ReportContent& content, ChartSet& charts, const QS
     html += QStringLiteral("</body></html>\n");
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(html.toUtf8()) < 0 || !file.commit())
-        return tr("cannot write %1").arg(path);
+        return reportTr("cannot write %1").arg(path);
     return {};
 }
 

@@ -3,6 +3,7 @@
 #include "core/store/librarypaths.h"
 #include "core/validation/validationreport.h"
 #include "ui/report/reportcontent.h"
+#include "ui/report/reporttr.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -12,11 +13,6 @@
 namespace clusterplanner::ui {
 
 namespace {
-
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("Report", text);
-}
 
 /// data/validation beside the installed sample scenarios, or in the source tree of a build.
 QString validationDirectory()
@@ -45,20 +41,22 @@ QString summaryTable(const core::ValidationReport& report)
     for (const auto& s : report.summaries)
         rows.push_back({QString::fromStdString(s.quantity), QString::number(s.count),
             QString::number(s.medianAbsPercent, 'f', 1), QString::number(s.p90AbsPercent, 'f', 1)});
-    return htmlTable({tr("Quantity"), tr("Cases"), tr("Median |error| %"), tr("90th percentile |error| %")}, rows);
+    return htmlTable(
+        {reportTr("Quantity"), reportTr("Cases"), reportTr("Median |error| %"), reportTr("90th percentile |error| %")},
+        rows);
 }
 
 QString validationHtml()
 {
     const QString dir = validationDirectory();
     if (dir.isEmpty())
-        return tr("<p>The development set is not installed, so the table is not recomputed here; "
-                  "docs/validation.md holds it.</p>");
+        return reportTr("<p>The development set is not installed, so the table is not recomputed here; "
+                        "docs/validation.md holds it.</p>");
     const auto cases = core::readValidationCases(readAll(dir + QStringLiteral("/dev_cases.json")));
     const auto truths = core::readValidationTruths(readAll(dir + QStringLiteral("/dev_truth.json")));
     const auto report = core::buildValidationReport(cases, truths);
-    return tr("<p>Predicted against measured on the %1 published runs of the development set; %2 could not be "
-              "evaluated.</p>")
+    return reportTr("<p>Predicted against measured on the %1 published runs of the development set; %2 could not be "
+                    "evaluated.</p>")
                .arg(cases.size())
                .arg(report.failures.size())
         + summaryTable(report);
@@ -68,14 +66,16 @@ QString validationHtml()
 
 ReportSection methodsSection()
 {
-    QString html = tr("<p>Memory follows the per-term accounting of docs/methods-memory.md; step time the compute, "
-                      "communication and pipeline model of docs/methods-time.md with the per-GPU efficiencies of "
-                      "data/efficiency.json; parameter counts and FLOPs docs/methods-model.md; cost and energy "
-                      "docs/methods-cost.md; the layout search docs/methods-search.md.</p>");
-    html += QStringLiteral("<h3>") + tr("Accuracy") + QStringLiteral("</h3>") + validationHtml();
-    html += tr("<p>The table is produced by:</p><pre>clusterplanner validate --cases data/validation/dev_cases.json "
-               "--truth data/validation/dev_truth.json --markdown</pre>");
-    return {tr("Methods and accuracy"), html, {}};
+    QString html
+        = reportTr("<p>Memory follows the per-term accounting of docs/methods-memory.md; step time the compute, "
+                   "communication and pipeline model of docs/methods-time.md with the per-GPU efficiencies of "
+                   "data/efficiency.json; parameter counts and FLOPs docs/methods-model.md; cost and energy "
+                   "docs/methods-cost.md; the layout search docs/methods-search.md.</p>");
+    html += QStringLiteral("<h3>") + reportTr("Accuracy") + QStringLiteral("</h3>") + validationHtml();
+    html += reportTr(
+        "<p>The table is produced by:</p><pre>clusterplanner validate --cases data/validation/dev_cases.json "
+        "--truth data/validation/dev_truth.json --markdown</pre>");
+    return {reportTr("Methods and accuracy"), html, {}};
 }
 
 } // namespace clusterplanner::ui

@@ -5,6 +5,7 @@
 #include "ui/report/chartkinds.h"
 #include "ui/report/chartset.h"
 #include "ui/report/reportcontent.h"
+#include "ui/report/reporttr.h"
 #include "ui/report/reportwriter.h"
 
 #include <QCoreApplication>
@@ -22,11 +23,6 @@ namespace {
 constexpr int kDpi = 96; // one PDF unit per screen pixel, so charts lay out as on screen
 constexpr double kChartScale = 0.9; // chart text a little smaller than on screen, like a figure in a paper
 constexpr int kFrontPages = 2; // title and contents
-
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("Report", text);
-}
 
 QString styleSheet()
 {
@@ -63,7 +59,7 @@ void drawFooter(QPainter& painter, const QRectF& page, const ReportContent& cont
     painter.setPen(QColor(0x60, 0x60, 0x60));
     const QRectF band(page.left(), page.bottom() - 16, page.width(), 16);
     painter.drawText(band, Qt::AlignLeft | Qt::AlignVCenter, content.scenarioName);
-    painter.drawText(band, Qt::AlignRight | Qt::AlignVCenter, tr("Page %1 of %2").arg(number).arg(total));
+    painter.drawText(band, Qt::AlignRight | Qt::AlignVCenter, reportTr("Page %1 of %2").arg(number).arg(total));
     painter.drawLine(band.topLeft(), band.topRight());
 }
 
@@ -71,13 +67,14 @@ void drawTitlePage(QPainter& painter, const QRectF& page, const ReportContent& c
 {
     painter.setPen(Qt::black);
     painter.setFont(font(12, false));
-    painter.drawText(QRectF(page.left(), page.height() * 0.25, page.width(), 24), tr("ClusterPlanner scenario report"));
+    painter.drawText(
+        QRectF(page.left(), page.height() * 0.25, page.width(), 24), reportTr("ClusterPlanner scenario report"));
     painter.setFont(font(24, true));
     const QRectF titleBox(page.left(), page.height() * 0.25 + 30, page.width(), 90);
     painter.drawText(titleBox, Qt::TextWordWrap, content.scenarioName);
     const QString facts = QStringLiteral("<p>%1 · ClusterPlanner %2</p><table width='100%' cellpadding='10'>"
                                          "<tr><td bgcolor='#eef3fa'><b>%3</b><br>%4</td></tr></table>")
-                              .arg(content.date, content.version, tr("Verdict"), content.verdict.toHtmlEscaped());
+                              .arg(content.date, content.version, reportTr("Verdict"), content.verdict.toHtmlEscaped());
     drawHtml(painter, QRectF(page.left(), titleBox.bottom() + 10, page.width(), 200), facts);
 }
 
@@ -85,7 +82,7 @@ void drawContentsPage(QPainter& painter, const QRectF& page, const ReportContent
 {
     painter.setPen(Qt::black);
     painter.setFont(font(18, true));
-    painter.drawText(QRectF(page.left(), page.top(), page.width(), 40), tr("Contents"));
+    painter.drawText(QRectF(page.left(), page.top(), page.width(), 40), reportTr("Contents"));
     painter.setFont(font(11, false));
     double y = page.top() + 60;
     for (std::size_t i = 0; i < content.sections.size(); ++i, y += 26) {
@@ -132,11 +129,11 @@ QString writeReportPdf(
     writer.setResolution(kDpi);
     writer.setPageSize(QPageSize(pageSize));
     writer.setPageMargins(QMarginsF(16, 16, 16, 16), QPageLayout::Millimeter);
-    writer.setTitle(tr("Scenario report: %1").arg(content.scenarioName));
+    writer.setTitle(reportTr("Scenario report: %1").arg(content.scenarioName));
     writer.setCreator(QStringLiteral("ClusterPlanner ") + content.version);
     ChartPainter chartPainter(&writer, true);
     if (!chartPainter.isActive())
-        return tr("cannot write PDF file %1").arg(path);
+        return reportTr("cannot write PDF file %1").arg(path);
     QPainter& painter = chartPainter.painter();
     const QRectF page(QPointF(0, 0), QSizeF(writer.pageLayout().paintRectPixels(kDpi).size()));
     const int total = kFrontPages + int(content.sections.size());

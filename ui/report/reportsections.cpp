@@ -11,6 +11,7 @@
 #include "ui/report/chartkinds.h"
 #include "ui/report/chartset.h"
 #include "ui/report/reportcontent.h"
+#include "ui/report/reporttr.h"
 #include "ui/sweep/sweeprunner.h"
 
 #include <QCoreApplication>
@@ -19,11 +20,6 @@
 namespace clusterplanner::ui {
 
 namespace {
-
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("Report", text);
-}
 
 QString name(std::string_view text)
 {
@@ -37,7 +33,7 @@ QString number(double value, int decimals = 0)
 
 QString billions(double count)
 {
-    return tr("%1 B").arg(count / 1e9, 0, 'f', 2);
+    return reportTr("%1 B").arg(count / 1e9, 0, 'f', 2);
 }
 
 QString panelSummary(ChartSet& charts, const char* panel)
@@ -49,13 +45,15 @@ QString panelSummary(ChartSet& charts, const char* panel)
 std::vector<std::pair<QString, QString>> modelFacts(const core::ModelConfig& m)
 {
     const core::ParameterCounts counts = core::countParameters(m);
-    std::vector<std::pair<QString, QString>> facts = {{tr("Model"), QString::fromStdString(m.name)},
-        {tr("Parameters (total / active)"), billions(counts.total) + QStringLiteral(" / ") + billions(counts.active)},
-        {tr("Layers × hidden"), QStringLiteral("%1 × %2").arg(m.layers).arg(m.hidden)},
-        {tr("Heads / KV heads / FFN"), QStringLiteral("%1 / %2 / %3").arg(m.heads).arg(m.kvHeads).arg(m.ffnHidden)},
-        {tr("Vocabulary, sequence"), QStringLiteral("%1, %2").arg(m.vocab).arg(m.seqLen)}};
+    std::vector<std::pair<QString, QString>> facts = {{reportTr("Model"), QString::fromStdString(m.name)},
+        {reportTr("Parameters (total / active)"),
+            billions(counts.total) + QStringLiteral(" / ") + billions(counts.active)},
+        {reportTr("Layers × hidden"), QStringLiteral("%1 × %2").arg(m.layers).arg(m.hidden)},
+        {reportTr("Heads / KV heads / FFN"),
+            QStringLiteral("%1 / %2 / %3").arg(m.heads).arg(m.kvHeads).arg(m.ffnHidden)},
+        {reportTr("Vocabulary, sequence"), QStringLiteral("%1, %2").arg(m.vocab).arg(m.seqLen)}};
     if (m.moe)
-        facts.push_back({tr("Experts (top-k, shared)"),
+        facts.push_back({reportTr("Experts (top-k, shared)"),
             QStringLiteral("%1 (top-%2, %3 shared)").arg(m.moe->experts).arg(m.moe->topK).arg(m.moe->sharedExperts)});
     return facts;
 }
@@ -63,24 +61,25 @@ std::vector<std::pair<QString, QString>> modelFacts(const core::ModelConfig& m)
 std::vector<std::pair<QString, QString>> setupFacts(const core::Scenario& s)
 {
     const core::TrainingConfig& t = s.training;
-    return {{tr("Cluster"),
-                tr("%1 × %2, %3 per node (%4 nodes)")
+    return {{reportTr("Cluster"),
+                reportTr("%1 × %2, %3 per node (%4 nodes)")
                     .arg(s.cluster.gpuCount)
                     .arg(QString::fromStdString(s.cluster.gpuId))
                     .arg(s.cluster.gpusPerNode)
                     .arg(s.cluster.nodeCount())},
-        {tr("Scale-out network"),
-            tr("%1 Gbit/s per GPU, oversubscription %2")
+        {reportTr("Scale-out network"),
+            reportTr("%1 Gbit/s per GPU, oversubscription %2")
                 .arg(s.cluster.nicGbps, 0, 'f', 0)
                 .arg(s.cluster.oversubscription, 0, 'f', 1)},
-        {tr("Layout"), layoutText(t.layout)},
-        {tr("Batch"), tr("global %1 sequences, micro-batch %2").arg(t.globalBatch).arg(t.microBatch)},
-        {tr("Precision, optimizer"),
+        {reportTr("Layout"), layoutText(t.layout)},
+        {reportTr("Batch"), reportTr("global %1 sequences, micro-batch %2").arg(t.globalBatch).arg(t.microBatch)},
+        {reportTr("Precision, optimizer"),
             name(core::toString(t.precision)) + QStringLiteral(", ") + name(core::toString(t.optimizer))},
-        {tr("Recompute, ZeRO, schedule"),
-            name(core::toString(t.recompute)) + tr(", stage %1, ").arg(t.zeroStage) + name(core::toString(t.schedule))},
-        {tr("Framework"), name(core::toString(t.framework))},
-        {tr("Training tokens"), number(s.economics.trainingTokens / 1e9, 0) + tr(" B")}};
+        {reportTr("Recompute, ZeRO, schedule"),
+            name(core::toString(t.recompute)) + reportTr(", stage %1, ").arg(t.zeroStage)
+                + name(core::toString(t.schedule))},
+        {reportTr("Framework"), name(core::toString(t.framework))},
+        {reportTr("Training tokens"), number(s.economics.trainingTokens / 1e9, 0) + reportTr(" B")}};
 }
 
 QStringList layoutRow(int rank, const core::LayoutResult& r)
@@ -102,25 +101,28 @@ const core::SweepResult* sweepResult(ChartSet& charts)
 ReportSection scenarioSection(ChartSet& charts)
 {
     const core::Scenario& s = charts.document()->scenario();
-    QString html = QStringLiteral("<h3>") + tr("Model") + QStringLiteral("</h3>") + htmlFacts(modelFacts(s.model));
-    html += QStringLiteral("<h3>") + tr("Cluster and training") + QStringLiteral("</h3>") + htmlFacts(setupFacts(s));
+    QString html
+        = QStringLiteral("<h3>") + reportTr("Model") + QStringLiteral("</h3>") + htmlFacts(modelFacts(s.model));
+    html += QStringLiteral("<h3>") + reportTr("Cluster and training") + QStringLiteral("</h3>")
+        + htmlFacts(setupFacts(s));
     if (!s.notes.empty())
         html += QStringLiteral("<p><i>") + QString::fromStdString(s.notes).toHtmlEscaped() + QStringLiteral("</i></p>");
-    return {tr("Scenario and cluster"), html, {}};
+    return {reportTr("Scenario and cluster"), html, {}};
 }
 
 ReportSection explorerSection(ChartSet& charts)
 {
-    QString html = tr("<p>Every layout of the cluster (data, tensor, pipeline, context and expert parallel degrees, "
-                      "micro-batch, recompute and ZeRO stage) was evaluated with the memory and step-time models. "
-                      "Each cell shows the best layout with those two degrees.</p>");
+    QString html
+        = reportTr("<p>Every layout of the cluster (data, tensor, pipeline, context and expert parallel degrees, "
+                   "micro-batch, recompute and ZeRO stage) was evaluated with the memory and step-time models. "
+                   "Each cell shows the best layout with those two degrees.</p>");
     if (const core::SweepResult* result = sweepResult(charts)) {
         const core::SweepSummary& sum = result->summary;
-        html += tr("<p><b>%1</b> layouts evaluated, <b>%2</b> valid, <b>%3</b> fit in memory (%4 s).</p>")
+        html += reportTr("<p><b>%1</b> layouts evaluated, <b>%2</b> valid, <b>%3</b> fit in memory (%4 s).</p>")
                     .arg(number(sum.evaluated), number(sum.valid), number(sum.fitting))
                     .arg(sum.seconds, 0, 'f', 2);
     }
-    return {tr("Layout explorer"), html, QStringLiteral("grid")};
+    return {reportTr("Layout explorer"), html, QStringLiteral("grid")};
 }
 
 ReportSection topLayoutsSection(ChartSet& charts)
@@ -130,42 +132,43 @@ ReportSection topLayoutsSection(ChartSet& charts)
         for (std::size_t i = 0; i < result->top.size() && i < 10; ++i)
             rows.push_back(layoutRow(int(i) + 1, result->top[i]));
     const QString html = rows.empty()
-        ? tr("<p>No layout fits in memory.</p>")
-        : htmlTable({tr("#"), tr("Layout"), tr("Micro-batch, recompute"), tr("Tokens/s per GPU"), tr("MFU %"),
-                        tr("Peak GiB"), tr("US$ per M tokens")},
+        ? reportTr("<p>No layout fits in memory.</p>")
+        : htmlTable(
+            {reportTr("#"), reportTr("Layout"), reportTr("Micro-batch, recompute"), reportTr("Tokens/s per GPU"),
+                reportTr("MFU %"), reportTr("Peak GiB"), reportTr("US$ per M tokens")},
             rows);
-    return {tr("Top layouts"), html, QStringLiteral("pareto")};
+    return {reportTr("Top layouts"), html, QStringLiteral("pareto")};
 }
 
 ReportSection memorySection(ChartSet& charts)
 {
-    return {tr("Memory breakdown"), QStringLiteral("<p>") + panelSummary(charts, "memory") + QStringLiteral("</p>"),
-        QStringLiteral("memory")};
+    return {reportTr("Memory breakdown"),
+        QStringLiteral("<p>") + panelSummary(charts, "memory") + QStringLiteral("</p>"), QStringLiteral("memory")};
 }
 
 ReportSection stepTimeSection(ChartSet& charts)
 {
-    return {tr("Step-time breakdown"),
+    return {reportTr("Step-time breakdown"),
         QStringLiteral("<p>") + panelSummary(charts, "steptime") + QStringLiteral("</p>"), QStringLiteral("steptime")};
 }
 
 ReportSection pipelineSection(ChartSet& charts)
 {
     const core::Scenario& s = charts.document()->scenario();
-    QString html = tr("<p>Schedule %1 over %2 pipeline stages.</p>")
+    QString html = reportTr("<p>Schedule %1 over %2 pipeline stages.</p>")
                        .arg(name(core::toString(s.training.schedule)))
                        .arg(s.training.layout.pp);
     const core::ScenarioEvaluation evaluation = core::evaluateScenario(s);
     if (evaluation.valid() && evaluation.time.valid)
-        html += tr("<p>%1 micro-batches per pipeline per step; the bubble is %2 % of the compute time.</p>")
+        html += reportTr("<p>%1 micro-batches per pipeline per step; the bubble is %2 % of the compute time.</p>")
                     .arg(evaluation.time.microBatches)
                     .arg(100 * evaluation.time.bubbleFraction, 0, 'f', 1);
-    return {tr("Pipeline schedule"), html, QStringLiteral("pipeline")};
+    return {reportTr("Pipeline schedule"), html, QStringLiteral("pipeline")};
 }
 
 ReportSection scalingSection(ChartSet& charts)
 {
-    return {tr("Scaling"), QStringLiteral("<p>") + panelSummary(charts, "scaling") + QStringLiteral("</p>"),
+    return {reportTr("Scaling"), QStringLiteral("<p>") + panelSummary(charts, "scaling") + QStringLiteral("</p>"),
         QStringLiteral("scaling")};
 }
 
@@ -175,22 +178,23 @@ ReportSection costSection(ChartSet& charts)
     const core::CachedResult result = computeKeyFigures(s);
     const auto& d = result.detail;
     std::vector<std::pair<QString, QString>> facts
-        = {{tr("Throughput of the job"), number(result.figures.tokensPerS) + tr(" tokens/s")},
-            {tr("Step time"), number(result.figures.stepTimeS, 2) + tr(" s")},
-            {tr("MFU"), number(100 * result.figures.mfu, 1) + QStringLiteral(" %")},
-            {tr("Cost per million tokens"), QStringLiteral("US$ ") + number(d.value("cost_per_m_tokens_usd", 0.0), 3)},
-            {tr("Cost of the run"), QStringLiteral("US$ ") + number(result.figures.costUsd)},
-            {tr("GPU-hour price"), QStringLiteral("US$ ") + number(s.economics.gpuHourUsd, 2)}};
+        = {{reportTr("Throughput of the job"), number(result.figures.tokensPerS) + reportTr(" tokens/s")},
+            {reportTr("Step time"), number(result.figures.stepTimeS, 2) + reportTr(" s")},
+            {reportTr("MFU"), number(100 * result.figures.mfu, 1) + QStringLiteral(" %")},
+            {reportTr("Cost per million tokens"),
+                QStringLiteral("US$ ") + number(d.value("cost_per_m_tokens_usd", 0.0), 3)},
+            {reportTr("Cost of the run"), QStringLiteral("US$ ") + number(result.figures.costUsd)},
+            {reportTr("GPU-hour price"), QStringLiteral("US$ ") + number(s.economics.gpuHourUsd, 2)}};
     if (d.contains("training_days")) {
         const double days = d.value("training_days", 0.0);
-        facts.push_back({tr("Training time"), number(days, 1) + tr(" days")});
-        facts.push_back({tr("GPU-hours"), number(days * 24 * s.training.layout.gpuCount())});
-        facts.push_back({tr("Facility energy (PUE %1)").arg(s.economics.pue, 0, 'f', 2),
-            number(d.value("energy_kwh", 0.0) / 1000, 0) + tr(" MWh")});
-        facts.push_back({tr("Electricity cost"),
+        facts.push_back({reportTr("Training time"), number(days, 1) + reportTr(" days")});
+        facts.push_back({reportTr("GPU-hours"), number(days * 24 * s.training.layout.gpuCount())});
+        facts.push_back({reportTr("Facility energy (PUE %1)").arg(s.economics.pue, 0, 'f', 2),
+            number(d.value("energy_kwh", 0.0) / 1000, 0) + reportTr(" MWh")});
+        facts.push_back({reportTr("Electricity cost"),
             QStringLiteral("US$ ") + number(d.value("energy_kwh", 0.0) * s.economics.electricityUsdPerKwh)});
     }
-    return {tr("Cost and energy"), htmlFacts(facts), {}};
+    return {reportTr("Cost and energy"), htmlFacts(facts), {}};
 }
 
 } // namespace clusterplanner::ui
