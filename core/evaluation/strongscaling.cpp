@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/evaluation/strongscaling.h"
 
+#include "core/model/scenariofields.h"
+
 #include "core/evaluation/scenarioevaluation.h"
 #include "core/perf/analytics.h"
 
@@ -12,7 +14,6 @@ namespace clusterplanner::core {
 namespace {
 
 constexpr int kMaxPoints = 16;
-constexpr long long kMaxGpus = 10'000'000; ///< the file reader's bound on cluster.gpu_count
 
 std::optional<ScalingPoint> pointAt(Scenario scenario, int dp)
 {

@@ -55,7 +55,7 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
         y << "  recompute_method: uniform\n  recompute_num_layers: 1\n";
 }
 
-void writeTraining(const LaunchPlan& p, std::ostream& y)
+void writeBridgeTraining(const LaunchPlan& p, std::ostream& y)
 {
     const TrainingConfig& t = p.training();
     const bool distributed = t.zeroStage >= 1 && t.distributedOptimizer;
@@ -82,7 +82,7 @@ LaunchFile writeBridgeYaml(const LaunchPlan& plan)
       << " nodes x " << plan.gpusPerNode << " GPUs, data-parallel size " << plan.layout().dp << "\n";
     y << "# launch: " << file.launchLine << "\n";
     writeModel(plan, y);
-    writeTraining(plan, y);
+    writeBridgeTraining(plan, y);
     file.text = y.str();
     file.notes.push_back(
         "data-parallel size is derived by Megatron-Bridge from the world size: " + std::to_string(plan.layout().dp));

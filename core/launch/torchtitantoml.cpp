@@ -32,7 +32,7 @@ const char* mixedPrecisionParam(Precision precision)
     return precision == Precision::Fp32 ? "float32" : "bfloat16";
 }
 
-void writeTraining(const LaunchPlan& p, std::ostream& t)
+void writeTitanTraining(const LaunchPlan& p, std::ostream& t)
 {
     const TrainingConfig& tr = p.training();
     // With pipelining, local_batch_size is the whole per-replica batch the schedule splits into micro-batches;
@@ -92,7 +92,7 @@ LaunchFile writeTorchTitanToml(const LaunchPlan& plan)
     if (plan.training().precision == Precision::Fp8)
         t << "converters = [\"float8\"]\n";
     t << "\n";
-    writeTraining(plan, t);
+    writeTitanTraining(plan, t);
     writeParallelism(plan, t);
     writeCheckpointing(plan, t);
     file.text = t.str();

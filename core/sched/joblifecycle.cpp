@@ -8,14 +8,6 @@
 
 namespace clusterplanner::core::sched {
 
-namespace {
-
-constexpr int kFinishEvent = 0;
-constexpr int kDemoteEvent = 1;
-constexpr int kPromoteEvent = 2;
-
-} // namespace
-
 int Simulator::klassOf(int job) const
 {
     if (m_options.policy == Policy::Tiresias)

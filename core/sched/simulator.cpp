@@ -13,10 +13,6 @@ namespace clusterplanner::core::sched {
 
 namespace {
 
-constexpr int kFinishEvent = 0;
-constexpr int kDemoteEvent = 1;
-constexpr int kPromoteEvent = 2;
-
 /// Dense half-precision tensor throughput: BF16, or FP16 on GPUs without BF16 (V100); 0 when unknown.
 double halfPrecisionTflops(const GpuSpec* spec)
 {

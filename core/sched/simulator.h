@@ -25,6 +25,11 @@ namespace clusterplanner::core::sched {
 /// with the state right after it; meant for invariant checks and progress views.
 using EventObserver = std::function<void(const SimEvent&, const ClusterState&)>;
 
+/// Kinds of timed events in the simulator's queue (simulator.cpp, joblifecycle.cpp).
+inline constexpr int kFinishEvent = 0;
+inline constexpr int kDemoteEvent = 1;
+inline constexpr int kPromoteEvent = 2;
+
 /// Runs one workload on one cluster. Deterministic: the same inputs give the same result (ties are broken by
 /// time, event kind, then job index). Jobs that can never fit the cluster are rejected on arrival and reported
 /// unfinished, so strict head-of-line policies cannot block forever.
