@@ -2,6 +2,7 @@
 // One planning scenario: cluster, model, training set-up and notes, as a plain value.
 #pragma once
 
+#include "core/cluster/clusterspec.h"
 #include "core/model/costdefaults.h"
 
 #include <optional>
@@ -114,6 +115,8 @@ struct Scenario
     TrainingConfig training;
     EconomicsConfig economics;
     std::string notes;
+    cluster::ClusterSpec topology; // TEMP stand-in until cluster-core is merged
+    std::string trainingGroup; // TEMP stand-in
     bool operator==(const Scenario&) const = default;
 };
 
