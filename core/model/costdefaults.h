@@ -17,7 +17,16 @@ struct CostDefaults
     double nodeOverheadW = 0; ///< non-GPU IT power of a node of gpusPerNode GPUs
     double pue = 0; ///< facility power / IT power
     double usdPerKwh = 0; ///< electricity price
-    double amortisationYears = 0; ///< capex depreciation period
+    double amortisationYears = 0; ///< capex depreciation period; the owned cluster's default lifetime
+    // The counted fabric, storage, facility and maintenance of docs/methods-cluster.md §6.
+    double switchUsdPerPort400g = 0; ///< per switch port of up to 400 Gb/s (slower ports pro rata)
+    double switchUsdPerPort800g = 0; ///< per switch port above 400 Gb/s, per 800 Gb/s
+    double switchWPerPort400g = 0;
+    double switchWPerPort800g = 0;
+    double opticsUsdPerLink400g = 0; ///< transceivers and cable of one link, per 400 Gb/s
+    double storageUsdPerGpu = 0;
+    double facilityUsdPerKw = 0; ///< power and cooling build-out per kW of IT load
+    double maintenanceFractionPerYear = 0; ///< of hardware capex
 
     double nodeOverheadKw() const { return nodeOverheadW / 1000.0; }
 

@@ -53,8 +53,9 @@ struct ModelConfig
     bool operator==(const ModelConfig&) const = default;
 };
 
-/// A homogeneous cluster: gpuCount GPUs of one catalog type, gpusPerNode per node (one NVLink domain per node
-/// unless the GPU type says otherwise), one scale-out NIC of nicGbps per GPU.
+/// The training engine's view of the run: gpuCount GPUs of one catalog type, gpusPerNode per node (one NVLink domain
+/// per node unless the GPU type says otherwise), nicGbps of scale-out bandwidth per GPU. In a scenario every field but
+/// gpuCount is derived from the training group of Scenario::topology (core/cluster/trainingview.h).
 struct ClusterConfig
 {
     std::string gpuId = "H100-SXM-80GB";
@@ -62,6 +63,9 @@ struct ClusterConfig
     int gpusPerNode = 8;
     double nicGbps = 400.0; ///< per-GPU scale-out bandwidth, Gbit/s per direction (NDR InfiniBand)
     double oversubscription = 1.0; ///< fabric oversubscription ratio (1 = non-blocking)
+    /// Board power limit per GPU (nvidia-smi -pl); unset = the catalog TDP. Slows compute and lowers the power drawn
+    /// (core/perf/powercap.h, docs/methods-cluster.md §5).
+    std::optional<double> gpuPowerLimitW;
     int nodeCount() const { return gpusPerNode > 0 ? (gpuCount + gpusPerNode - 1) / gpusPerNode : 0; }
     bool operator==(const ClusterConfig&) const = default;
 };
@@ -104,6 +108,12 @@ struct EconomicsConfig
     double gpuHourUsd = 2.5; ///< rented price per GPU-hour
     double electricityUsdPerKwh = costDefaults().usdPerKwh; ///< data/costs.json
     double pue = costDefaults().pue; ///< facility power usage effectiveness, data/costs.json
+    // Overrides of data/costs.json for the owned cluster's capex and opex (docs/methods-cluster.md §6); unset = the
+    // default row. Switch, optics, node prices and powers are overridden in the topology itself.
+    std::optional<double> lifetimeYears; ///< TCO period; default amortisation_years
+    std::optional<double> maintenanceFractionPerYear; ///< share of hardware capex per year; default maintenance_fraction_per_year
+    std::optional<double> storageUsdPerGpu; ///< default storage_usd_per_gpu
+    std::optional<double> facilityUsdPerKw; ///< power and cooling build-out per kW of IT load; default facility_usd_per_kw
     bool operator==(const EconomicsConfig&) const = default;
 };
 
@@ -111,12 +121,15 @@ struct Scenario
 {
     std::string name = "Llama 3 8B on 64 H100";
     ModelConfig model;
+    /// The engine's view of the training run, derived from `topology` and `trainingGroup` (gpuCount: the run's GPUs).
     ClusterConfig cluster;
+    /// The whole cluster: node groups, racks, fabric and facility (the file's `cluster` section).
+    cluster::ClusterSpec topology;
+    /// The node group the training run uses (a group name of `topology`).
+    std::string trainingGroup;
     TrainingConfig training;
     EconomicsConfig economics;
     std::string notes;
-    cluster::ClusterSpec topology; // TEMP stand-in until cluster-core is merged
-    std::string trainingGroup; // TEMP stand-in
     bool operator==(const Scenario&) const = default;
 };
 

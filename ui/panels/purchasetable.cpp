@@ -7,6 +7,8 @@
 #include <QHeaderView>
 #include <QTableWidget>
 
+#include <cmath>
+
 namespace clusterplanner::ui {
 
 namespace {

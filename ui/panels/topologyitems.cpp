@@ -11,6 +11,7 @@
 #include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
+#include <cmath>
 
 namespace clusterplanner::ui {
 

@@ -9,6 +9,8 @@
 #include <QGraphicsItem>
 #include <QStringList>
 
+#include <optional>
+
 namespace clusterplanner::ui {
 
 /// Colours shared by the items and the legend.

@@ -7,6 +7,7 @@
 #include <QGraphicsTextItem>
 #include <QLocale>
 #include <QPen>
+#include <QSignalBlocker>
 
 #include <algorithm>
 
