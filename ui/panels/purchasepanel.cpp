@@ -101,6 +101,7 @@ void PurchasePanel::createWidgets()
         chart->setObjectName(QLatin1String(spec.objectName));
         chart->setDisplayTitle(tr(spec.title));
         chart->setValueAxisLabel(tr(spec.title) + QStringLiteral(" (") + tr(spec.axis) + QLatin1Char(')'));
+        chart->setHorizontal(true); // scenario names on the key axis read better than under narrow columns
         chart->setMinimumSize(220, 170);
         m_charts.push_back(chart);
     }
@@ -141,8 +142,8 @@ void PurchasePanel::createLayout()
     auto* top = new QSplitter(Qt::Horizontal, this);
     top->addWidget(m_table);
     top->addWidget(chartBox);
-    top->setStretchFactor(0, 1);
-    top->setStretchFactor(1, 1);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);
     split->addWidget(sensitivity);

@@ -223,7 +223,7 @@ void GroupItem::paintRack(QPainter& painter, const QRectF& rack, int firstNode, 
             painter.drawRect(QRectF(inner.left() + k * cell + 0.5, inner.top() + n * nodeHeight + 0.5,
                 std::max(1.0, cell - 1), std::max(1.0, nodeHeight - 1)));
     // NVLink domains: runs of GPUs inside a node, a node, or runs of nodes.
-    painter.setPen(QPen(topologycolors::domain(), 1.6));
+    painter.setPen(QPen(topologycolors::domain(), 2.2));
     painter.setBrush(Qt::NoBrush);
     const int domain = std::max(1, g.scaleUpDomainGpus);
     if (domain < g.gpusPerNode && g.gpusPerNode <= kGpusDrawnAtMost) {
