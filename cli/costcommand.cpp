@@ -5,6 +5,8 @@
 #include "cli/commandlist.h"
 #include "core/cost/costmodel.h"
 #include "core/cost/scenariocost.h"
+#include "core/evaluation/purchasefigures.h"
+#include "core/evaluation/purchasefiguresjson.h"
 #include "core/model/costdefaults.h"
 #include "core/model/gpucatalog.h"
 
@@ -163,6 +165,22 @@ void printCost(std::ostream& out, const cost::CostModel& m, const std::string& g
     out << std::defaultfloat;
 }
 
+/// The topology's figures in text; `--json` has every one under "cluster".
+void printCluster(std::ostream& out, const cluster::ClusterFigures& f)
+{
+    out << "cluster: " << f.gpus << " GPUs in " << f.nodes << " nodes, " << f.racks << " racks, " << f.switches
+        << " switches, " << f.links << " links\n"
+        << std::fixed << std::setprecision(2);
+    const std::pair<const char*, double> rows[] = {{"bisection (Gb/s)", f.bisectionGbps},
+        {"IT power (kW)", f.itPowerKw}, {"facility power (kW)", f.facilityPowerKw}, {"max rack (kW)", f.maxRackKw},
+        {"capex (USD)", f.capexUsd}, {"opex per year (USD)", f.opexUsdPerYear}, {"TCO (USD)", f.tcoUsd}};
+    for (const auto& [label, value] : rows)
+        out << "  " << std::left << std::setw(22) << label << std::right << std::setw(18) << value << "\n";
+    out << std::defaultfloat;
+    for (const auto& issue : f.issues)
+        out << "  issue: " << issue.where << ": " << issue.reason << "\n";
+}
+
 int runForGpus(const CostOptions& o, std::ostream& out)
 {
     const GpuSpec& gpu = *GpuCatalog::builtin().find(o.gpuId);
@@ -185,14 +203,27 @@ int runForScenario(const CostOptions& o, std::ostream& out)
     requirePrices(a, c.scenario.cluster.gpuId);
     const cost::CostModel model(a);
     const double hours = c.run.trainingTimeS / 3600;
+    // The whole cluster (topology, fabric, racks, capex/opex/TCO) and the run on its training group: the same
+    // function the topology and purchase panels call (docs/methods-cluster.md §8).
+    // --years, --pue and --usd-per-kwh apply to it as well; a lifetime the scenario sets itself wins over --years.
+    Scenario priced = c.scenario;
+    priced.economics.lifetimeYears = priced.economics.lifetimeYears.value_or(o.years);
+    priced.economics.pue = o.pue.value_or(priced.economics.pue);
+    priced.economics.electricityUsdPerKwh = o.usdPerKwh.value_or(priced.economics.electricityUsdPerKwh);
+    const auto purchase = evaluation::purchaseFigures(priced);
+    if (!purchase)
+        throw std::runtime_error(o.scenarioPath + ": " + purchase.error().text());
     if (o.json) {
         nlohmann::json document = costJson(model, c.scenario.cluster.gpuId, hours);
         document.update(cost::scenarioCostJson(c));
+        document["cluster"] = evaluation::clusterFiguresJson(purchase->cluster);
+        document["training_run"] = evaluation::trainingRunJson(purchase->run);
         out << document.dump(2) << "\n";
         return 0;
     }
     printCost(out, model, c.scenario.cluster.gpuId, hours);
     cost::printScenarioCost(out, c);
+    printCluster(out, purchase->cluster);
     return 0;
 }
 

@@ -3,7 +3,7 @@
 #include "cli/commandline.h"
 #include "cli/commandlist.h"
 #include "core/model/gpucatalog.h"
-#include "core/sched/clustermodeljson.h"
+#include "core/sched/clusterfile.h"
 #include "core/sched/metrics.h"
 #include "core/sched/simulator.h"
 #include "core/sched/traces.h"
@@ -59,7 +59,8 @@ std::vector<std::string> gpuIds()
 void addClusterOptions(CLI::App& app, SimulateOptions& o)
 {
     app.add_option("--cluster", o.clusterPath,
-           "cluster file (JSON: node groups, racks, fabric; docs/methods-scheduling.md §7); replaces --gpus/--gpu")
+           "cluster file: the cluster schema of a scenario's `cluster` section (node groups, racks, fabric; "
+           "docs/methods-cluster.md §1), a scenario file, or an old version-1 cluster file; replaces --gpus/--gpu")
         ->type_name("FILE");
     app.add_option("--gpus", o.cluster.gpuCount, "GPUs of a homogeneous cluster (give this or --cluster)")
         ->check(CLI::Range(1, 10'000'000))
@@ -131,7 +132,7 @@ ClusterModel clusterFrom(const SimulateOptions& o)
     std::stringstream text;
     text << in.rdbuf();
     try {
-        return readClusterFile(text.str());
+        return readSimulatorClusterFile(text.str());
     } catch (const ClusterFormatError& error) {
         throw std::runtime_error(o.clusterPath + ": " + error.what());
     }

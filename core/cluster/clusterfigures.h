@@ -5,6 +5,9 @@
 #pragma once
 
 #include "core/cluster/clusterspec.h"
+#include "core/model/costdefaults.h"
+
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -12,7 +15,7 @@
 namespace clusterplanner::core {
 class GpuCatalog;
 struct Scenario;
-}
+} // namespace clusterplanner::core
 
 namespace clusterplanner::core::cluster {
 
@@ -59,9 +62,40 @@ struct ClusterFigures
     double tcoUsd = 0; ///< capex + lifetime × opex
     double cloudEquivalentUsd = 0; ///< same GPU-hours over the lifetime at the catalog cloud rate; 0 = unknown
     std::vector<ClusterIssue> issues; ///< empty when the cluster is buildable as drawn
+    // Added with the implementation (docs/methods-cluster.md):
+    long long scaleUpDomains = 0; ///< NVLink (scale-up) domains, whole or partial
+    long long switches = 0; ///< summed over the tiers
+    long long links = 0; ///< NIC-to-leaf plus switch-to-switch links: what optics and cables are bought for
+    double capexSwitchesUsd = 0;
+    double capexOpticsUsd = 0; ///< transceivers and cables of `links`
+    double switchPowerKw = 0; ///< part of itPowerKw
+    double pue = 0; ///< the one used for facilityPowerKw
+    long long unpricedGpus = 0; ///< GPUs without a catalog purchase price and no node price (not in capexNodesUsd)
+};
+
+/// Prices and rates clusterFigures() uses beyond the spec itself: data/costs.json defaults, each overridable
+/// (a scenario's economics section, docs/methods-cluster.md §6).
+struct CostInputs
+{
+    double usdPerKwh = costDefaults().usdPerKwh;
+    double pue = costDefaults().pue; ///< where the spec's facility has none
+    double lifetimeYears = costDefaults().amortisationYears;
+    double maintenanceFractionPerYear = costDefaults().maintenanceFractionPerYear;
+    double storageUsdPerGpu = costDefaults().storageUsdPerGpu;
+    double facilityUsdPerKw = costDefaults().facilityUsdPerKw;
+    std::optional<double> cloudUsdPerGpuHour; ///< unset = each group's catalog rate (middle of its range)
 };
 
 /// Throws std::invalid_argument naming the group when a GPU id is unknown.
 ClusterFigures clusterFigures(const ClusterSpec& spec, const GpuCatalog& catalog);
+ClusterFigures clusterFigures(const ClusterSpec& spec, const GpuCatalog& catalog, const CostInputs& inputs);
+
+/// Whether the cluster can be built as drawn, without throwing: unknown GPU ids, scale-up domains that do not divide
+/// the nodes or the group, racks over their power limit, a fabric beyond what its switches' radix can connect,
+/// an empty cluster. clusterFigures() returns the same list in `issues`.
+std::vector<ClusterIssue> clusterIssues(const ClusterSpec& spec, const GpuCatalog& catalog);
+
+/// Board power of one GPU of the group (its limit, else the catalog TDP) plus the node's share of other parts.
+double nodePowerW(const NodeGroup& group, double gpuTdpW);
 
 } // namespace clusterplanner::core::cluster

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clusterplanner::core::cluster {
@@ -49,13 +50,22 @@ struct FabricTier
     bool operator==(const FabricTier&) const = default;
 };
 
+/// A tier with the defaults above and the given name.
+inline FabricTier namedTier(std::string name)
+{
+    FabricTier tier;
+    tier.name = std::move(name);
+    return tier;
+}
+
 struct Fabric
 {
     /// Rail-optimised: NIC k of every node in a scalable unit goes to leaf (rail) switch k, so same-rank GPUs of
     /// different nodes are one hop apart (NVIDIA DGX SuperPOD reference architecture).
     bool railOptimized = true;
-    std::vector<FabricTier> tiers = {FabricTier{"leaf"}, FabricTier{"spine"}};
-    std::optional<double> opticsUsdPerLink; ///< transceivers and cable per switch-to-switch or NIC link; unset = data/costs.json
+    std::vector<FabricTier> tiers = {namedTier("leaf"), namedTier("spine")};
+    std::optional<double>
+        opticsUsdPerLink; ///< transceivers and cable per switch-to-switch or NIC link; unset = data/costs.json
     bool operator==(const Fabric&) const = default;
 };
 

@@ -10,7 +10,7 @@ namespace clusterplanner::core {
 class GpuCatalog;
 struct ClusterConfig;
 struct Scenario;
-}
+} // namespace clusterplanner::core
 
 namespace clusterplanner::core::cluster {
 
@@ -25,9 +25,9 @@ void setFabricOversubscription(Fabric& fabric, double oversubscription);
 
 /// A one-group cluster for a version-1 scenario's five numbers (docs/methods-cluster.md §2): nodeCount =
 /// ⌈gpuCount/gpusPerNode⌉, one NIC of nicGbps per GPU, the catalog's scale-up domain, DGX H100 host ratios (14 cores
-/// and 256 GiB per GPU), 64-port switches of the NIC's speed in as many tiers as the size needs, racks of 4 air-cooled
-/// nodes (one NVL domain per rack where the domain spans nodes, 132 kW). An unknown GPU id keeps the domain at the
-/// node size.
+/// and 256 GiB per GPU), 64-port switches of the NIC's speed in as many tiers as the size needs, racks of as many
+/// air-cooled nodes as 40 kW allows, at most 4 (one NVL domain per rack where the domain spans nodes, 132 kW). An
+/// unknown GPU id keeps the domain at the node size.
 ClusterSpec clusterFromView(const ClusterConfig& view, const GpuCatalog& catalog);
 
 /// Migration of a scenario that has only the engine's view: its topology becomes clusterFromView() and its training
@@ -40,8 +40,14 @@ void adoptClusterView(Scenario& scenario, const GpuCatalog& catalog);
 bool syncTrainingView(Scenario& scenario);
 
 /// The Scenario form's edit path: the view's GPU type, GPUs per node, NIC bandwidth and oversubscription are written
-/// into the training group and the fabric (the group grows to hold gpuCount GPUs), then the view is synced back. A
+/// into the training group and the fabric (the group grows to hold gpuCount GPUs), then the view is synced back (its
+/// power limit comes from the group: it is edited there). Code that edits the topology calls syncTrainingView(). A
 /// scenario without a topology adopts its view first. One call per edit, so form and topology never disagree.
 void writeViewIntoTopology(Scenario& scenario, const GpuCatalog& catalog);
+
+/// One edit of a document, made consistent: when `after` changed the view (the form), the view is written into the
+/// topology; when it changed only the topology or the training group (the topology panel), the view is synced from
+/// it. Returns the scenario to store.
+Scenario reconcileEdit(const Scenario& before, Scenario after, const GpuCatalog& catalog);
 
 } // namespace clusterplanner::core::cluster

@@ -5,6 +5,7 @@
 #include "core/io/scenariojson.h"
 #include "core/model/gpucatalog.h"
 #include "core/perf/efficiencyparams.h"
+#include "core/perf/powercap.h"
 
 #include <nlohmann/json.hpp>
 
@@ -30,7 +31,8 @@ cost::CostAssumptions assumptionsFor(
     auto a = cost::costAssumptionsFor(gpu, s.cluster.gpuCount, level);
     a.gpusPerNode = s.cluster.gpusPerNode;
     a.gpuIdleW = 0;
-    a.gpuUtilization = e.gpuPowerUtilization;
+    // Under a power limit the GPU draws what the engine charges (core/perf/powercap.h).
+    a.gpuUtilization = perf::trainingDrawW(s.cluster.gpuPowerLimitW, gpu.tdpW, e.gpuPowerUtilization) / gpu.tdpW;
     a.nodeOverheadW = e.nodeOverheadPerGpuFraction * gpu.tdpW * s.cluster.gpusPerNode;
     a.pue = s.economics.pue;
     a.usdPerKwh = s.economics.electricityUsdPerKwh;

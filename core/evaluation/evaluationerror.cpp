@@ -2,13 +2,52 @@
 #include "core/evaluation/evaluationerror.h"
 
 #include "core/io/scenariojson.h"
+#include "core/model/scenariofields.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+
 namespace clusterplanner::core {
+
+namespace {
+
+/// The engine's view of the run (Scenario::cluster) against the table's bounds, named as the form names them: a
+/// version-2 file carries the topology instead, so the round trip below would see these only as topology fields.
+std::optional<EvaluationError> checkClusterView(const ClusterConfig& c)
+{
+    auto show = [](double value) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.15g", value);
+        return std::string(text);
+    };
+    auto outside = [&](const char* path, double value) -> std::optional<EvaluationError> {
+        const ScenarioField& f = scenarioField(path);
+        if (!(value >= f.min))
+            return EvaluationError {path, "must be at least " + show(f.min) + " (got " + show(value) + ")"};
+        if (!(value <= f.max))
+            return EvaluationError {path, "must be at most " + show(f.max) + " (got " + show(value) + ")"};
+        return std::nullopt;
+    };
+    if (c.gpuId.size() > scenarioField("cluster.gpu").max)
+        return EvaluationError {"cluster.gpu", "is longer than 64 bytes"};
+    if (auto e = outside("cluster.gpu_count", c.gpuCount))
+        return e;
+    if (auto e = outside("cluster.gpus_per_node", c.gpusPerNode))
+        return e;
+    if (auto e = outside("cluster.nic_gbps", c.nicGbps))
+        return e;
+    if (auto e = outside("cluster.oversubscription", c.oversubscription))
+        return e;
+    return std::nullopt;
+}
+
+} // namespace
 
 std::optional<EvaluationError> checkScenarioFields(const Scenario& scenario)
 {
+    if (auto error = checkClusterView(scenario.cluster))
+        return error;
     // A round trip through the reader: whatever it rejects could not be opened again either.
     try {
         scenarioFromJson(scenarioToJson(scenario));

@@ -36,6 +36,8 @@ inline constexpr long long kMaxClusterNodes = 262'144;
 /// Node types and node groups in a cluster file: a real cluster has a handful.
 inline constexpr std::size_t kMaxNodeTypes = 1024;
 inline constexpr std::size_t kMaxNodeGroups = 65'536;
+/// Switching tiers of a scale-out fabric: real ones have 1 to 3 (leaf, spine, core).
+inline constexpr std::size_t kMaxFabricTiers = 8;
 
 // Traces.
 

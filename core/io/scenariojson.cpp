@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/io/scenariojson.h"
 
+#include "core/cluster/clusterjson.h"
+#include "core/cluster/trainingview.h"
 #include "core/io/jsonfields.h"
 #include "core/io/jsontext.h"
 #include "core/model/enumnames.h"
+#include "core/model/gpucatalog.h"
 #include "core/model/scenariofields.h"
 
 #include <nlohmann/json.hpp>
@@ -43,6 +46,15 @@ int integer(const JsonFields& r, std::string_view path, long long upTo = std::nu
 double number(const JsonFields& r, std::string_view path)
 {
     const ScenarioField& f = field(path);
+    return r.number(f.key(), f.min, f.max);
+}
+
+/// An optional number: missing or null = unset.
+std::optional<double> optionalNumber(const JsonFields& r, std::string_view path)
+{
+    const ScenarioField& f = field(path);
+    if (!r.has(f.key()) || r.isNull(f.key()))
+        return std::nullopt;
     return r.number(f.key(), f.min, f.max);
 }
 
@@ -115,7 +127,8 @@ ModelConfig readModel(const JsonFields& r)
     return model;
 }
 
-ClusterConfig readCluster(const JsonFields& r)
+/// Version 1: the engine's five numbers. The topology is migrated from them (docs/methods-cluster.md §2).
+ClusterConfig readClusterView(const JsonFields& r)
 {
     ClusterConfig cluster;
     cluster.gpuId = text(r, "cluster.gpu");
@@ -124,6 +137,27 @@ ClusterConfig readCluster(const JsonFields& r)
     cluster.nicGbps = number(r, "cluster.nic_gbps");
     cluster.oversubscription = number(r, "cluster.oversubscription");
     return cluster;
+}
+
+/// Version 2: the cluster schema (core/cluster/clusterjson.h), its messages named as in this file.
+cluster::ClusterSpec readTopology(const json& object)
+{
+    try {
+        return cluster::clusterSpecFromJson(object, "cluster");
+    } catch (const cluster::ClusterFormatError& error) {
+        throwScenarioError(error.what());
+    }
+}
+
+/// The training run's node group and GPU count (version 2), checked against the topology.
+void readTrainingRun(const JsonFields& r, Scenario& scenario)
+{
+    scenario.trainingGroup = text(r, "training.node_group");
+    const cluster::NodeGroup* group = scenario.topology.findGroup(scenario.trainingGroup);
+    if (!group)
+        r.fail("node_group", "\"" + excerpt(scenario.trainingGroup) + "\" names no group of cluster.node_groups");
+    scenario.cluster.gpuCount = integer(r, "training.gpu_count", group->gpuCount());
+    cluster::syncTrainingView(scenario);
 }
 
 ParallelLayout readLayout(const JsonFields& r)
@@ -166,6 +200,10 @@ EconomicsConfig readEconomics(const JsonFields& r)
     economics.gpuHourUsd = number(r, "economics.gpu_hour_usd");
     economics.electricityUsdPerKwh = number(r, "economics.electricity_usd_per_kwh");
     economics.pue = number(r, "economics.pue");
+    economics.lifetimeYears = optionalNumber(r, "economics.lifetime_years");
+    economics.maintenanceFractionPerYear = optionalNumber(r, "economics.maintenance_fraction_per_year");
+    economics.storageUsdPerGpu = optionalNumber(r, "economics.storage_usd_per_gpu");
+    economics.facilityUsdPerKw = optionalNumber(r, "economics.facility_usd_per_kw");
     return economics;
 }
 
@@ -197,18 +235,26 @@ json trainingToJson(const TrainingConfig& t)
 
 } // namespace
 
-json scenarioToJson(const Scenario& s)
+json scenarioToJson(const Scenario& scenario)
 {
-    const auto& c = s.cluster;
+    // The view's fields win where code edited them without the topology (core/cluster/trainingview.h); a scenario
+    // built in code without a topology gets the migrated one.
+    Scenario s = scenario;
+    cluster::writeViewIntoTopology(s, GpuCatalog::builtin());
     const auto& e = s.economics;
-    return {{"name", s.name}, {"model", modelToJson(s.model)},
-        {"cluster",
-            {{"gpu", c.gpuId}, {"gpu_count", c.gpuCount}, {"gpus_per_node", c.gpusPerNode}, {"nic_gbps", c.nicGbps},
-                {"oversubscription", c.oversubscription}}},
-        {"training", trainingToJson(s.training)},
+    auto optional = [](const std::optional<double>& value) { return value ? json(*value) : json(nullptr); };
+    json training = trainingToJson(s.training);
+    training["node_group"] = s.trainingGroup;
+    training["gpu_count"] = s.cluster.gpuCount;
+    return {{"name", s.name}, {"model", modelToJson(s.model)}, {"cluster", cluster::clusterSpecToJson(s.topology)},
+        {"training", training},
         {"economics",
             {{"training_tokens", e.trainingTokens}, {"gpu_hour_usd", e.gpuHourUsd},
-                {"electricity_usd_per_kwh", e.electricityUsdPerKwh}, {"pue", e.pue}}},
+                {"electricity_usd_per_kwh", e.electricityUsdPerKwh}, {"pue", e.pue},
+                {"lifetime_years", optional(e.lifetimeYears)},
+                {"maintenance_fraction_per_year", optional(e.maintenanceFractionPerYear)},
+                {"storage_usd_per_gpu", optional(e.storageUsdPerGpu)},
+                {"facility_usd_per_kw", optional(e.facilityUsdPerKw)}}},
         {"notes", s.notes}};
 }
 
@@ -218,7 +264,17 @@ Scenario scenarioFromJson(const json& object)
     Scenario scenario;
     scenario.name = text(r, "name");
     scenario.model = readModel(r.object("model"));
-    scenario.cluster = readCluster(r.object("cluster"));
+    const JsonFields clusterFields = r.object("cluster");
+    // The shape tells the versions apart, so that scenarios the library stored in version 1 still open.
+    const bool versionOne = clusterFields.has("gpu") && !clusterFields.has("node_groups");
+    if (versionOne) {
+        scenario.cluster = readClusterView(clusterFields);
+        cluster::adoptClusterView(scenario, GpuCatalog::builtin());
+        cluster::syncTrainingView(scenario);
+    } else {
+        scenario.topology = readTopology(r.field("cluster"));
+        readTrainingRun(r.object("training"), scenario);
+    }
     scenario.training = readTraining(r.object("training"));
     scenario.economics = readEconomics(r.object("economics"));
     scenario.notes = text(r, "notes");

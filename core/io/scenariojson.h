@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The *.cplan.json file format: {"format": "clusterplanner-scenario", "version": 1, "scenario": {...}}.
+// The *.cplan.json file format: {"format": "clusterplanner-scenario", "version": 2, "scenario": {...}}. Version 1
+// (the cluster as five numbers) still opens: its topology is migrated (docs/scenario-format.md).
 #pragma once
 
 #include "core/model/scenario.h"
@@ -12,7 +13,7 @@
 namespace clusterplanner::core {
 
 inline constexpr const char* kScenarioFormatName = "clusterplanner-scenario";
-inline constexpr int kScenarioFormatVersion = 1;
+inline constexpr int kScenarioFormatVersion = 2;
 
 /// A file or document that cannot be read as a scenario. what() names the field and the problem,
 /// e.g. "model.layers: must be at least 1 (got -3)".

@@ -34,6 +34,14 @@ const std::map<std::string, Field>& fields()
         {"pue", {[](CostDefaults& d, double v) { d.pue = v; }, 1}},
         {"usd_per_kwh", {[](CostDefaults& d, double v) { d.usdPerKwh = v; }, 0}},
         {"amortisation_years", {[](CostDefaults& d, double v) { d.amortisationYears = v; }, 0.01}},
+        {"switch_usd_per_port_400g", {[](CostDefaults& d, double v) { d.switchUsdPerPort400g = v; }, 0}},
+        {"switch_usd_per_port_800g", {[](CostDefaults& d, double v) { d.switchUsdPerPort800g = v; }, 0}},
+        {"switch_w_per_port_400g", {[](CostDefaults& d, double v) { d.switchWPerPort400g = v; }, 0}},
+        {"switch_w_per_port_800g", {[](CostDefaults& d, double v) { d.switchWPerPort800g = v; }, 0}},
+        {"optics_usd_per_link_400g", {[](CostDefaults& d, double v) { d.opticsUsdPerLink400g = v; }, 0}},
+        {"storage_usd_per_gpu", {[](CostDefaults& d, double v) { d.storageUsdPerGpu = v; }, 0}},
+        {"facility_usd_per_kw", {[](CostDefaults& d, double v) { d.facilityUsdPerKw = v; }, 0}},
+        {"maintenance_fraction_per_year", {[](CostDefaults& d, double v) { d.maintenanceFractionPerYear = v; }, 0}},
     };
     return table;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/scenario.h"
 
+#include "core/cluster/trainingview.h"
+#include "core/model/gpucatalog.h"
 #include "core/model/modelpresets.h"
 
 namespace clusterplanner::core {
@@ -18,6 +20,8 @@ Scenario defaultScenario()
     scenario.training.layout = ParallelLayout {8, 8, 4, 1, 1, 5, true};
     scenario.training.schedule = PipelineSchedule::Interleaved;
     scenario.economics.trainingTokens = 2.0e12;
+    cluster::adoptClusterView(scenario, GpuCatalog::builtin());
+    cluster::syncTrainingView(scenario);
     scenario.notes = "Default scenario: a Llama 3 70B pre-training run on 32 HGX H100 nodes.";
     return scenario;
 }

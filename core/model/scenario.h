@@ -111,9 +111,11 @@ struct EconomicsConfig
     // Overrides of data/costs.json for the owned cluster's capex and opex (docs/methods-cluster.md §6); unset = the
     // default row. Switch, optics, node prices and powers are overridden in the topology itself.
     std::optional<double> lifetimeYears; ///< TCO period; default amortisation_years
-    std::optional<double> maintenanceFractionPerYear; ///< share of hardware capex per year; default maintenance_fraction_per_year
+    std::optional<double>
+        maintenanceFractionPerYear; ///< share of hardware capex per year; default maintenance_fraction_per_year
     std::optional<double> storageUsdPerGpu; ///< default storage_usd_per_gpu
-    std::optional<double> facilityUsdPerKw; ///< power and cooling build-out per kW of IT load; default facility_usd_per_kw
+    std::optional<double>
+        facilityUsdPerKw; ///< power and cooling build-out per kW of IT load; default facility_usd_per_kw
     bool operator==(const EconomicsConfig&) const = default;
 };
 

@@ -61,16 +61,43 @@ const std::vector<ScenarioField>& table()
             "Layers with experts; the others are dense. 0 = every layer", nullptr, false, "≤ model.layers"},
         {"model.moe.capacity_factor", K::Number, "", 0.1, 64, "1.0", "Capacity factor",
             "Token slots per expert relative to a balanced load"},
+        {"cluster.name", K::Text, "", 0, 200, R"("256 × H100-SXM-80GB")", "Cluster name",
+            "Name of the cluster (topology panel, simulator output)"},
+        {"cluster.node_groups", K::List, "", 0, 0, "", "Node groups",
+            "Identical servers per group: GPU type, nodes, GPUs per node, scale-up domain, NICs, CPU, memory, power "
+            "limit, overhead, price, nodes per rack (docs/methods-cluster.md §1)"},
+        {"cluster.fabric.rail_optimized", K::Boolean, "", 0, 0, "true", "Rail-optimised",
+            "NIC k of every node goes to leaf (rail) switch k, as in NVIDIA's DGX SuperPOD"},
+        {"cluster.fabric.tiers", K::List, "", 0, 0, "", "Fabric tiers",
+            "Switching tiers from the NICs up (leaf, spine, core): oversubscription, radix, port speed, switch price "
+            "and power (docs/methods-cluster.md §3)"},
+        {"cluster.fabric.optics_usd_per_link", K::Number, "$", 0, 1e12, "null", "Optics per link",
+            "Transceivers and cable of one link; null = data/costs.json", nullptr, true},
+        {"cluster.facility.rack_power_limit_kw", K::Number, "kW", 0.1, 10'000, "40.0", "Rack power limit",
+            "Power one rack may draw (air-cooled 15-40 kW, liquid-cooled NVL72 about 132 kW)"},
+        {"cluster.facility.pue", K::Number, "", 1, 10, "null", "Facility PUE",
+            "Facility power / IT power of this cluster's site; null = economics.pue", nullptr, true},
         {"cluster.gpu", K::Text, "", 0, 64, R"("H100-SXM-80GB")", "GPU type",
-            "Accelerator from the built-in GPU catalog (an id that `clusterplanner catalog` lists)"},
-        {"cluster.gpu_count", K::Integer, "GPUs", 1, kMaxGpus, "256", "GPUs", "Total number of GPUs in the job"},
+            "Accelerator of the training group, from the built-in GPU catalog (an id that `clusterplanner catalog` "
+            "lists)",
+            nullptr, false, {}, true},
+        {"cluster.gpu_count", K::Integer, "GPUs", 1, kMaxGpus, "256", "GPUs",
+            "Total number of GPUs in the job (version 2: training.gpu_count)", nullptr, false, {}, true},
         {"cluster.gpus_per_node", K::Integer, "GPUs", 1, 1024, "8", "GPUs per node",
-            "GPUs sharing one server (NVLink domain)"},
+            "GPUs sharing one server in the training group", nullptr, false, {}, true},
         {"cluster.nic_gbps", K::Number, "Gbit/s", 0.1, 100'000, "400.0", "Scale-out NIC",
-            "Network bandwidth per GPU, each way; follows the GPU type's reference system (DGX A100: 200 Gb/s) until "
-            "you set it"},
+            "Network bandwidth per GPU, each way (the training group's NICs × speed / GPUs per node); follows the GPU "
+            "type's reference system (DGX A100: 200 Gb/s) until you set it",
+            nullptr, false, {}, true},
         {"cluster.oversubscription", K::Number, ": 1", 1, 64, "1.0", "Oversubscription",
-            "Fabric oversubscription ratio (1 = non-blocking)"},
+            "Fabric oversubscription a job spanning the fabric sees (1 = non-blocking): the product of the tiers' "
+            "ratios below the top",
+            nullptr, false, {}, true},
+        {"training.node_group", K::Text, "", 1, 200, R"("H100-SXM-80GB-x8")", "Training group",
+            "The node group of cluster.node_groups the training run uses", nullptr, false,
+            "names a group of cluster.node_groups"},
+        {"training.gpu_count", K::Integer, "GPUs", 1, kMaxGpus, "256", "GPUs", "GPUs of the training run", nullptr,
+            false, "≤ the training group's GPUs"},
         {"training.global_batch", K::Integer, "sequences", 1, kMaxCount, "512", "Global batch",
             "Sequences per optimizer step"},
         {"training.micro_batch", K::Integer, "sequences", 1, kMaxCount, "1", "Micro-batch",
@@ -116,6 +143,15 @@ const std::vector<ScenarioField>& table()
         {"economics.electricity_usd_per_kwh", K::Number, "$/kWh", 0, 100, "0.0806", "Electricity",
             "Electricity price, US dollars per kWh"},
         {"economics.pue", K::Number, "", 1, 5, "1.3", "PUE", "Facility power usage effectiveness (≥ 1)"},
+        {"economics.lifetime_years", K::Number, "years", 0.01, 100, "null", "Lifetime",
+            "Years the owned cluster is costed over (TCO); null = data/costs.json amortisation_years", nullptr, true},
+        {"economics.maintenance_fraction_per_year", K::Number, "", 0, 1, "null", "Maintenance",
+            "Share of the hardware capex spent on support each year; null = data/costs.json", nullptr, true},
+        {"economics.storage_usd_per_gpu", K::Number, "$/GPU", 0, 1e9, "null", "Storage",
+            "Shared storage bought per GPU; null = data/costs.json", nullptr, true},
+        {"economics.facility_usd_per_kw", K::Number, "$/kW", 0, 1e9, "null", "Facility build-out",
+            "Power and cooling build-out per kW of IT load; 0 for a rented hall; null = data/costs.json", nullptr,
+            true},
         {"notes", K::Text, "", 0, 1'000'000,
             R"("Default scenario: a Llama 3 70B pre-training run on 32 HGX H100 nodes.")", "Notes",
             "Free-form notes saved with the scenario"},
@@ -138,6 +174,8 @@ std::string_view kindName(FieldKind kind)
         return "one of";
     case FieldKind::OptionalObject:
         return "object or null";
+    case FieldKind::List:
+        return "list of objects";
     }
     return "";
 }
@@ -177,9 +215,12 @@ std::string accepted(const ScenarioField& f)
 std::string markdownRow(const ScenarioField& f)
 {
     auto cell = [](std::string_view text) { return " " + std::string(text.empty() ? "–" : text) + " |"; };
-    std::string type = std::string(kindName(f.kind)) + (f.optional ? " (optional)" : "");
+    std::string type = std::string(kindName(f.kind)) + (f.optional ? " (optional)" : "")
+        + (f.view ? " (version 1 only: derived from the training group)" : "");
     return "|" + cell("`" + std::string(f.path) + "`") + cell(type) + cell(f.unit) + cell(accepted(f))
-        + cell(f.path == "notes" || f.path == "name" ? "see the sample" : "`" + std::string(f.defaultJson) + "`")
+        + cell(f.path == "notes" || f.path == "name" || f.kind == FieldKind::List
+                ? "see the sample"
+                : "`" + std::string(f.defaultJson) + "`")
         + cell(f.label) + cell(f.toolTip) + "\n";
 }
 

@@ -16,7 +16,7 @@ inline constexpr long long kMaxDim = 1'000'000;
 /// Most GPUs in one job, and so the bound of every degree that may span the whole cluster (dp).
 inline constexpr long long kMaxGpus = 10'000'000;
 
-enum class FieldKind { Integer, Number, Boolean, Text, Choice, OptionalObject };
+enum class FieldKind { Integer, Number, Boolean, Text, Choice, OptionalObject, List };
 
 /// One field of a scenario file. `path` is its only name: the dotted JSON path in the file, the objectName of its
 /// form widget, and what a bad-file message names ("training.micro_batch: must be at least 1").
@@ -33,6 +33,10 @@ struct ScenarioField
     std::vector<std::string> (*choices)() = nullptr; ///< Choice: the accepted names
     bool optional = false; ///< may be missing (files written before it existed); missing means the default
     std::string_view bound = {}; ///< a bound that depends on another field, in words ("≤ model.heads")
+    /// A field of the engine's view of the training run (Scenario::cluster): the form edits it and messages name it,
+    /// version-1 files carry it; version-2 files carry the topology and the training group instead, from which it is
+    /// derived (core/cluster/trainingview.h).
+    bool view = false;
 
     /// The key inside its JSON object: the last segment of path ("micro_batch").
     const char* key() const;

@@ -7,6 +7,7 @@
 #include "core/model/layoutcheck.h"
 #include "core/perf/computetime.h"
 #include "core/perf/pipeline.h"
+#include "core/perf/powercap.h"
 
 #include <algorithm>
 #include <cmath>
@@ -259,7 +260,9 @@ void fillRates(StepTimeResult& r, const StepTimeContext& c, const TrainingConfig
     const double hours = r.trainingTimeS / 3600;
     r.gpuHours = gpus * hours;
     const EfficiencyParams& e = c.efficiency;
-    const double powerW = c.gpu->tdpW * (e.gpuPowerUtilization + e.nodeOverheadPerGpuFraction);
+    // A power limit caps the GPU's draw; the node's other parts draw as before (docs/methods-cluster.md §5).
+    const double powerW = trainingDrawW(c.cluster.gpuPowerLimitW, c.gpu->tdpW, e.gpuPowerUtilization)
+        + c.gpu->tdpW * e.nodeOverheadPerGpuFraction;
     r.energyKwh = runEnergyKwh(gpus, hours, powerW, c.economics.pue);
     r.energyCostUsd = r.energyKwh * c.economics.electricityUsdPerKwh;
     r.costUsd = runCostUsd(gpus, hours, c.economics.gpuHourUsd);
@@ -307,7 +310,7 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const bool autocast = !fused && (tr.precision == Precision::AmpBf16 || tr.precision == Precision::AmpFp16);
     const Setup s {c, tr, caps, layoutSpans(l, c.fabric.domainGpus, order),
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, beta, tr.attention},
-        computePeaks(*c.gpu, tr.precision, c.efficiency)};
+        withPowerCap(computePeaks(*c.gpu, tr.precision, c.efficiency), c.cluster.gpuPowerLimitW, c.gpu->tdpW)};
     const StageTimes st = slowestStage(s);
 
     // PP: one activation (or its gradient) per micro-batch per stage boundary each way; scattered over TP with SP.

@@ -173,7 +173,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         const QByteArray text = QByteArray::fromStdString(core::writeScenarioFile(core::defaultScenario()));
         QTest::newRow("bad field") << QByteArray(text).replace("\"gpu_count\": 256", "\"gpu_count\": 0")
-                                   << QStringLiteral("cluster.gpu_count: must be at least 1 (got 0)");
+                                   << QStringLiteral("training.gpu_count: must be at least 1 (got 0)");
         QTest::newRow("truncated") << text.left(100) << QStringLiteral("not valid JSON");
     }
 

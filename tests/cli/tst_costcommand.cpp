@@ -137,6 +137,48 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("cannot read") != std::string::npos, r.err.c_str());
     }
+
+    void jsonReportsTheWholeClusterAndTheRun()
+    {
+        // gpt3 sample: 1,024 A100 in 128 nodes, one NIC of 200 Gb/s per GPU; 1,024 NIC ports fit the 64 × 32 = 2,048
+        // of two tiers of 64-port switches: leaf + spine.
+        const Run r = run({"cost", "--scenario", kGpt3, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto doc = nlohmann::json::parse(r.out);
+        const auto& c = doc["cluster"];
+        for (const char* key : {"nodes", "gpus", "racks", "scale_up_domains", "peak_pflops_bf16", "peak_pflops_fp8",
+                 "hbm_total_tb", "tiers", "bisection_gbps", "switches", "links", "it_power_kw", "facility_power_kw",
+                 "max_rack_kw", "capex_nodes_usd", "capex_network_usd", "capex_storage_usd", "capex_facility_usd",
+                 "capex_usd", "opex_energy_usd_per_year", "opex_maintenance_usd_per_year", "opex_usd_per_year",
+                 "lifetime_years", "tco_usd", "cloud_equivalent_usd", "issues"})
+            QVERIFY2(c.contains(key), key);
+        QCOMPARE(c["gpus"].get<int>(), 1024);
+        QCOMPARE(c["nodes"].get<int>(), 128);
+        QCOMPARE(c["tiers"].size(), std::size_t(2));
+        // Bisection: 1,024 NIC links at 200 Gb/s, non-blocking: 1,024 × 200 / 2.
+        QCOMPARE(c["bisection_gbps"].get<double>(), 102'400.0);
+        // The figures add up as docs/methods-cluster.md §6 says.
+        const double capex = c["capex_nodes_usd"].get<double>() + c["capex_network_usd"].get<double>()
+            + c["capex_storage_usd"].get<double>() + c["capex_facility_usd"].get<double>();
+        QVERIFY(closeRelative(c["capex_usd"].get<double>(), capex, 1e-12));
+        QVERIFY(closeRelative(c["tco_usd"].get<double>(),
+            capex + c["lifetime_years"].get<double>() * c["opex_usd_per_year"].get<double>(), 1e-12));
+        QVERIFY(closeRelative(c["facility_power_kw"].get<double>(), c["it_power_kw"].get<double>() * 1.58, 1e-12));
+        const auto& trainingRun = doc["training_run"];
+        QVERIFY(trainingRun["fits"].get<bool>());
+        // Same engine, same run: the training run's rate is the engine's.
+        QVERIFY(closeRelative(
+            trainingRun["tokens_per_s"].get<double>(), doc["engine"]["tokens_per_s"].get<double>(), 1e-12));
+        QVERIFY(closeRelative(trainingRun["time_to_train_days"].get<double>(),
+            doc["engine"]["training_hours"].get<double>() / 24, 1e-12));
+        QVERIFY(closeRelative(trainingRun["cloud_usd_per_million_tokens"].get<double>(),
+            doc["run"]["usd_per_million_tokens"].get<double>(), 1e-12));
+        QVERIFY(trainingRun["owned_usd_per_million_tokens"].get<double>() > 0);
+        // Text output still works and names the cluster.
+        const Run text = run({"cost", "--scenario", kGpt3});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.find("bisection (Gb/s)") != std::string::npos);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCostCommand)

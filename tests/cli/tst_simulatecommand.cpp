@@ -177,6 +177,46 @@ private Q_SLOTS:
             0);
         QVERIFY(out3.str().find("finished 50") != std::string::npos);
     }
+
+    void clusterFileIsTheScenarioClusterSchema()
+    {
+        // The mixed-cluster sample's `cluster` section, as a version-2 cluster file, as the bare section and as the
+        // scenario file itself: the same cluster each time (simulate uses every group).
+        const std::string scenarioPath = CLUSTERPLANNER_DATA_DIR "/scenarios/mixed-h100-h200-64-nodes.cplan.json";
+        const auto scenario = nlohmann::json::parse(clitest::readFile(scenarioPath));
+        const auto& section = scenario["scenario"]["cluster"];
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string filePath = dir.filePath("cluster.json").toStdString();
+        std::ofstream(filePath) << nlohmann::json {{"format", "clusterplanner-cluster"}, {"version", 2},
+            {"cluster", section}}.dump();
+        const std::string barePath = dir.filePath("bare.json").toStdString();
+        std::ofstream(barePath) << section.dump();
+        int gpus = 0;
+        for (const auto& group : section["node_groups"])
+            gpus += group["nodes"].get<int>() * group["gpus_per_node"].get<int>();
+        for (const std::string& path : {filePath, barePath, scenarioPath}) {
+            const Run r = run(
+                {"simulate", "--cluster", path, "--synthetic", "40", "--seed", "5", "--policy", "backfill", "--json"});
+            QVERIFY2(r.code == 0, r.err.c_str());
+            const auto document = nlohmann::json::parse(r.out);
+            QCOMPARE(document["cluster"]["node_groups"].size(), section["node_groups"].size());
+            int simulated = 0;
+            for (std::size_t i = 0; i < document["cluster"]["node_groups"].size(); ++i)
+                simulated += document["cluster"]["node_groups"][i]["count"].get<int>()
+                    * document["cluster"]["node_types"][i]["gpus"].get<int>();
+            QCOMPARE(simulated, gpus);
+            QCOMPARE(document["metrics"]["finished"].get<int>(), 40);
+        }
+        // A bad field is named with its path in the schema.
+        auto bad = section;
+        bad["node_groups"][0]["gpus_per_node"] = 0;
+        std::ofstream(barePath) << bad.dump();
+        const Run r = run({"simulate", "--cluster", barePath, "--synthetic", "5", "--policy", "fifo"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(
+            r.err.find("cluster.node_groups[0].gpus_per_node: must be at least 1") != std::string::npos, r.err.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSimulateCommand)

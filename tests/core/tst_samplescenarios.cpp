@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sample scenarios in data/scenarios: readable, consistent, and true to the published set-ups they describe.
+#include "core/cluster/clusterfigures.h"
 #include "core/model/gpucatalog.h"
 #include "core/sweep/layoutevaluator.h"
 #include "core/sweep/layoutspace.h"
@@ -55,10 +56,14 @@ private Q_SLOTS:
     void everySampleIsConsistent()
     {
         const auto files = samples();
-        QCOMPARE(files.size(), std::size_t(8));
+        QCOMPARE(files.size(), std::size_t(9));
         for (const auto& [name, file] : files) {
             const auto& s = file.scenario;
             QVERIFY2(GpuCatalog::builtin().find(s.cluster.gpuId), name.c_str());
+            // Every sample's cluster can be built as drawn: racks within their power, fabric within its radix.
+            const auto issues = cluster::clusterIssues(s.topology, GpuCatalog::builtin());
+            QVERIFY2(issues.empty(), (name + ": " + (issues.empty() ? "" : issues[0].reason)).c_str());
+            QVERIFY2(s.cluster.gpuCount <= s.topology.findGroup(s.trainingGroup)->gpuCount(), name.c_str());
             QVERIFY2(s.training.layout.gpuCount() == s.cluster.gpuCount, name.c_str());
             QVERIFY2(s.training.globalBatch % s.training.layout.dp == 0, name.c_str());
             QVERIFY2(!s.notes.empty() && !file.tags.empty(), name.c_str());
@@ -148,12 +153,39 @@ private Q_SLOTS:
         for (const char* other : {"purchase512-2-h200.cplan.json", "purchase512-3-mi300x.cplan.json"}) {
             auto s = files.at(other).scenario;
             QCOMPARE(s.cluster.gpuCount, 512);
+            // The same cluster shape (nodes, NICs, racks, fabric, facility); GPU, node price and names differ.
+            const auto& group = s.topology.groups.at(0);
+            const auto& reference = h100.topology.groups.at(0);
+            QCOMPARE(group.nodeCount, reference.nodeCount);
+            QCOMPARE(group.nicsPerNode * group.nicGbps, reference.nicsPerNode * reference.nicGbps);
+            QCOMPARE(group.nodesPerRack, reference.nodesPerRack);
+            QVERIFY(s.topology.fabric == h100.topology.fabric);
+            QVERIFY(s.topology.facility == h100.topology.facility);
+            s.topology = h100.topology;
+            s.trainingGroup = h100.trainingGroup;
             s.cluster.gpuId = h100.cluster.gpuId;
             s.economics.gpuHourUsd = h100.economics.gpuHourUsd;
             s.name = h100.name;
             s.notes = h100.notes;
             QVERIFY2(s == h100, other);
         }
+    }
+
+    void mixedClusterTrainsOnOneGroup()
+    {
+        const auto s = samples().at("mixed-h100-h200-64-nodes.cplan.json").scenario;
+        QCOMPARE(s.topology.groups.size(), std::size_t(2));
+        QCOMPARE(s.topology.gpuCount(), 512LL);
+        QCOMPARE(s.trainingGroup, std::string("hgx-h200"));
+        QCOMPARE(s.cluster.gpuId, std::string("H200-SXM-141GB")); // the engine sees the training group
+        QCOMPARE(s.cluster.gpuCount, 128);
+    }
+
+    void largestSampleHas16kGpusOnThreeTiers()
+    {
+        const auto s = samples().at("llama3-405b-16384-h100.cplan.json").scenario;
+        QCOMPARE(s.topology.gpuCount(), 16384LL);
+        QCOMPARE(s.topology.fabric.tiers.size(), std::size_t(3)); // 16,384 NIC ports > 2,048 of two 64-port tiers
     }
 };
 

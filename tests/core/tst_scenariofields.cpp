@@ -94,7 +94,8 @@ private Q_SLOTS:
         collectPaths(defaultJsonWithMoe(), "", written);
         std::set<std::string> tabled;
         for (const auto& f : scenarioFields())
-            tabled.insert(std::string(f.path));
+            if (!f.view) // the engine's view: version-1 files only
+                tabled.insert(std::string(f.path));
         for (const auto& path : written)
             QVERIFY2(tabled.count(path) || path == "cluster" || path == "economics" || path == "training"
                     || path == "training.layout" || path == "model",
@@ -108,6 +109,8 @@ private Q_SLOTS:
         const json written = scenarioToJson(defaultScenario());
         const json withMoe = defaultJsonWithMoe();
         for (const auto& f : scenarioFields()) {
+            if (f.view || f.kind == FieldKind::List) // not in a version-2 file; lists: see the sample
+                continue;
             const json expected
                 = f.path.starts_with("model.moe.") ? withMoe.at(pointer(f.path)) : written.at(pointer(f.path));
             QVERIFY2(json::parse(f.defaultJson) == expected, std::string(f.path).c_str());
@@ -125,7 +128,7 @@ private Q_SLOTS:
     {
         int checked = 0;
         for (const auto& f : scenarioFields()) {
-            if (!isBounded(f))
+            if (!isBounded(f) || f.view) // view fields: version-1 files, checked by tst_clusterspec
                 continue;
             const bool whole = f.kind == FieldKind::Integer;
             const json below = whole ? json(static_cast<long long>(f.min) - 1) : json(f.min - 1e-3 * (1 + f.min));

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cluster/trainingview.h"
 #include "core/io/scenariojson.h"
 #include "core/model/enumnames.h"
 #include "core/model/gpucatalog.h"
@@ -20,7 +21,14 @@ private:
         s.name = "Mixtral on H200 — ünïcode";
         s.model = {"Mixtral 8x7B", 32, 4096, 32, 8, 14336, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, true,
             MoeConfig {8, 2, 14336, 1, 30, 1.25}};
-        s.cluster = {"H200-SXM-141GB", 128, 4, 800.0, 2.0};
+        s.cluster.gpuId = "H200-SXM-141GB";
+        s.cluster.gpuCount = 128;
+        s.cluster.gpusPerNode = 4;
+        s.cluster.nicGbps = 800.0;
+        s.cluster.oversubscription = 2.0;
+        cluster::writeViewIntoTopology(s, GpuCatalog::builtin()); // the form's path: the training group follows
+        s.topology.groups[0].gpuPowerLimitW = 600;
+        cluster::syncTrainingView(s);
         s.training.globalBatch = 1024;
         s.training.microBatch = 2;
         s.training.precision = Precision::Fp8;
@@ -32,7 +40,14 @@ private:
         s.training.schedule = PipelineSchedule::ZbH1;
         s.training.framework = Framework::HuggingFace;
         s.training.layout = {4, 2, 4, 4, 8, 2, false, RankOrdering::TpCpEpPpDp};
-        s.economics = {3e12, 4.5, 0.12, 1.58};
+        s.economics.trainingTokens = 3e12;
+        s.economics.gpuHourUsd = 4.5;
+        s.economics.electricityUsdPerKwh = 0.12;
+        s.economics.pue = 1.58;
+        s.economics.lifetimeYears = 5;
+        s.economics.maintenanceFractionPerYear = 0.07;
+        s.economics.storageUsdPerGpu = 2'000;
+        s.economics.facilityUsdPerKw = 0;
         s.notes = "line one\nline \"two\"";
         return s;
     }
@@ -74,7 +89,7 @@ private Q_SLOTS:
     {
         const auto document = nlohmann::json::parse(writeScenarioFile(defaultScenario()));
         QCOMPARE(document.at("format").get<std::string>(), std::string("clusterplanner-scenario"));
-        QCOMPARE(document.at("version").get<int>(), 1);
+        QCOMPARE(document.at("version").get<int>(), 2);
     }
 
     void badFilesNameTheProblem_data()
@@ -84,17 +99,19 @@ private Q_SLOTS:
         const auto good = writeScenarioFile(defaultScenario());
         QTest::newRow("truncated") << QString::fromStdString(good.substr(0, good.size() / 2)) << "truncated";
         QTest::newRow("empty") << QString() << "not valid JSON";
-        QTest::newRow("newer") << QString::fromStdString(fileWith("/version", 2)) << "newer ClusterPlanner";
+        QTest::newRow("newer") << QString::fromStdString(fileWith("/version", 3)) << "newer ClusterPlanner";
         QTest::newRow("other format") << QString::fromStdString(fileWith("/format", "something"))
                                       << "not a scenario file";
         QTest::newRow("negative layers") << QString::fromStdString(fileWith("/scenario/model/layers", -3))
                                          << "model.layers: must be at least 1 (got -3)";
         QTest::newRow("string hidden") << QString::fromStdString(fileWith("/scenario/model/hidden", "big"))
                                        << "model.hidden: must be a whole number, got string";
-        QTest::newRow("absurd gpus") << QString::fromStdString(fileWith("/scenario/cluster/gpu_count", 1e12))
-                                     << "cluster.gpu_count: must be a whole number";
-        QTest::newRow("huge gpus") << QString::fromStdString(fileWith("/scenario/cluster/gpu_count", 123456789012LL))
-                                   << "cluster.gpu_count: must be at most";
+        QTest::newRow("absurd gpus") << QString::fromStdString(fileWith("/scenario/training/gpu_count", 1e12))
+                                     << "training.gpu_count: must be a whole number";
+        QTest::newRow("huge gpus") << QString::fromStdString(fileWith("/scenario/training/gpu_count", 123456789012LL))
+                                   << "training.gpu_count: must be at most";
+        QTest::newRow("bad group") << QString::fromStdString(fileWith("/scenario/cluster/node_groups/0/nodes", 0))
+                                   << "cluster.node_groups[0].nodes: must be at least 1 (got 0)";
         QTest::newRow("bad enum") << QString::fromStdString(fileWith("/scenario/training/precision", "fp4"))
                                   << "training.precision: unknown value \"fp4\"";
         QTest::newRow("missing") << QString::fromStdString([] {

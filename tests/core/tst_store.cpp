@@ -45,7 +45,7 @@ private Q_SLOTS:
         auto store = openStore(path, seeded());
         const auto rows = store.list();
         QCOMPARE(rows.size(), scenarioFilesIn(kSampleDir).size());
-        QCOMPARE(rows.size(), std::size_t(8));
+        QCOMPARE(rows.size(), std::size_t(9));
         QCOMPARE(store.schemaVersion(), 2);
         for (const auto& row : rows)
             QVERIFY(std::count(row.tags.begin(), row.tags.end(), "sample") == 1);
@@ -318,9 +318,13 @@ private Q_SLOTS:
         std::vector<std::string> paths;
         for (const auto& difference : comparison.differences)
             paths.push_back(difference.path);
-        // The three purchase samples share model and layout; only hardware, its price, name and notes differ.
-        QCOMPARE(paths, (std::vector<std::string> {"cluster.gpu", "economics.gpu_hour_usd", "name", "notes"}));
-        const auto& gpu = comparison.differences.front().values;
+        // The three purchase samples share model, layout and cluster shape; only the GPU, node price, names (the
+        // cluster's, its group's and so the training group's), the GPU-hour price, the name and notes differ.
+        QCOMPARE(paths,
+            (std::vector<std::string> {"cluster.name", "cluster.node_groups[0].gpu", "cluster.node_groups[0].name",
+                "cluster.node_groups[0].node_price_usd", "economics.gpu_hour_usd", "name", "notes",
+                "training.node_group"}));
+        const auto& gpu = comparison.differences.at(1).values;
         // Sorted by name: "...: AMD MI300X", "...: H100 SXM 80GB", "...: H200 SXM 141GB".
         QCOMPARE(gpu.at(0).get<std::string>(), std::string("MI300X"));
         QCOMPARE(gpu.at(1).get<std::string>(), std::string("H100-SXM-80GB"));

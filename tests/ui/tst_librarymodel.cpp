@@ -115,7 +115,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setEntries({{QStringLiteral("A"), a, ra}, {QStringLiteral("B"), b, rb}});
         QCOMPARE(model.columnCount(), 3);
-        const int gpu = model.rowOf(QStringLiteral("cluster.gpu"));
+        const int gpu = model.rowOf(QStringLiteral("cluster.node_groups[0].gpu"));
         QVERIFY(gpu >= 0);
         QVERIFY(model.index(gpu, 1).data(ComparisonModel::DiffersRole).toBool());
         QVERIFY(model.index(gpu, 1).data(Qt::BackgroundRole).isValid());
@@ -129,7 +129,7 @@ private Q_SLOTS:
 
         model.setOnlyDifferences(true);
         QCOMPARE(model.rowOf(QStringLiteral("model.layers")), -1);
-        QVERIFY(model.rowOf(QStringLiteral("cluster.gpu")) >= 0);
+        QVERIFY(model.rowOf(QStringLiteral("cluster.node_groups[0].gpu")) >= 0);
     }
 };
 

@@ -29,7 +29,7 @@ using namespace clusterplanner::ui;
 namespace {
 
 const QString kSamples = QStringLiteral(CLUSTERPLANNER_DATA_DIR "/scenarios");
-constexpr int kSampleCount = 8; // data/scenarios/*.cplan.json
+constexpr int kSampleCount = 9; // data/scenarios/*.cplan.json
 
 /// A seeded library in a temporary folder, a document and the panel on both.
 struct Fixture
@@ -274,7 +274,7 @@ private Q_SLOTS:
             const int row = model->rowOf(QString::fromLatin1(label));
             return row >= 0 && model->index(row, 1).data(ComparisonModel::DiffersRole).toBool();
         };
-        QVERIFY(differs("cluster.gpu"));
+        QVERIFY(differs("cluster.node_groups[0].gpu"));
         QVERIFY(differs("name"));
         QVERIFY(!differs("model.layers")); // the same Llama 3 70B run on both
         QVERIFY(model->rowOf(QStringLiteral("model.layers")) >= 0);

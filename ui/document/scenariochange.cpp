@@ -8,7 +8,9 @@ ScenarioChanges scenarioChanges(const core::Scenario& before, const core::Scenar
     ScenarioChanges changes;
     changes.setFlag(ScenarioChange::Name, before.name != after.name);
     changes.setFlag(ScenarioChange::Model, before.model != after.model);
-    changes.setFlag(ScenarioChange::Cluster, before.cluster != after.cluster);
+    changes.setFlag(ScenarioChange::Cluster,
+        before.cluster != after.cluster || before.topology != after.topology
+            || before.trainingGroup != after.trainingGroup);
     changes.setFlag(ScenarioChange::Layout, before.training.layout != after.training.layout);
     core::TrainingConfig trainingBefore = before.training;
     trainingBefore.layout = after.training.layout; // the layout has its own flag

@@ -12,7 +12,7 @@ namespace clusterplanner::ui {
 enum class ScenarioChange : unsigned {
     Name = 1u << 0,
     Model = 1u << 1,
-    Cluster = 1u << 2,
+    Cluster = 1u << 2, ///< the engine's view of the run, the topology or the training group
     Training = 1u << 3, ///< batch, precision, optimizer, recompute, ZeRO, attention, schedule, framework
     Layout = 1u << 4, ///< training.layout: the parallel degrees and rank order
     Economics = 1u << 5,

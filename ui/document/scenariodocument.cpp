@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/document/scenariodocument.h"
 
+#include "core/cluster/trainingview.h"
 #include "core/io/scenariojson.h"
+#include "core/model/gpucatalog.h"
 #include "ui/document/editscenariocommand.h"
 
 #include <nlohmann/json.hpp>
@@ -66,9 +68,11 @@ bool ScenarioDocument::isModified() const
 
 void ScenarioDocument::edit(const core::Scenario& after, const QString& text, int mergeId)
 {
-    if (after == m_scenario)
+    // The form edits the engine's view, the topology panel the topology: either way both agree after this one step.
+    const core::Scenario reconciled = core::cluster::reconcileEdit(m_scenario, after, core::GpuCatalog::builtin());
+    if (reconciled == m_scenario)
         return;
-    m_undoStack->push(new EditScenarioCommand(this, m_scenario, after, text, mergeId));
+    m_undoStack->push(new EditScenarioCommand(this, m_scenario, reconciled, text, mergeId));
 }
 
 void ScenarioDocument::newDocument(const core::Scenario& scenario)
