@@ -4,6 +4,8 @@
 #include "core/model/costdefaults.h"
 #include "core/model/gpucatalog.h"
 
+#include <algorithm>
+
 namespace clusterplanner::core::evaluation {
 
 namespace {
@@ -19,6 +21,17 @@ SensitivityCase evaluateCase(std::string assumption, std::string change, Scenari
     return result;
 }
 
+/// The owned cluster busy only `utilisation` of its life: the same capex and opex buy fewer useful hours, so each
+/// token of the run carries 1/utilisation of the cost (docs/methods-cost.md §8, U_billable). TCO does not change.
+SensitivityCase atUtilisation(const Scenario& scenario, double utilisation, std::string change)
+{
+    SensitivityCase result = evaluateCase("utilisation", std::move(change), scenario);
+    if (result.figures) {
+        result.figures->run.ownedUsdPerMillionTokens /= utilisation;
+    }
+    return result;
+}
+
 } // namespace
 
 Scenario withGpuPriceFactor(const Scenario& scenario, double factor)
@@ -31,8 +44,11 @@ Scenario withGpuPriceFactor(const Scenario& scenario, double factor)
         }
         const GpuSpec* gpu = GpuCatalog::builtin().find(group.gpuId);
         const auto gpuPrice = gpu ? gpu->purchaseUsd.midUsd() : std::nullopt;
-        if (gpuPrice) // without a catalog price the core's own default stays (and the case shows no change)
-            group.nodePriceUsd = factor * *gpuPrice * group.gpusPerNode + costDefaults().nodeOverheadUsd;
+        // The core's default node price (core/cluster/clusterfigures.cpp) with only the GPU share scaled; without a
+        // catalog price the core's own default stays and the case shows no change.
+        const double overheadPerGpu = costDefaults().nodeOverheadUsd / std::max(1, costDefaults().gpusPerNode);
+        if (gpuPrice)
+            group.nodePriceUsd = group.gpusPerNode * (factor * *gpuPrice + overheadPerGpu);
     }
     return changed;
 }
@@ -51,6 +67,8 @@ std::vector<SensitivityCase> purchaseSensitivity(const Scenario& scenario)
     cases.push_back(evaluateCase("GPU price", "+20 %", withGpuPriceFactor(scenario, 1.2)));
     cases.push_back(evaluateCase("energy price", "-50 %", withEnergyPriceFactor(scenario, 0.5)));
     cases.push_back(evaluateCase("energy price", "+50 %", withEnergyPriceFactor(scenario, 1.5)));
+    cases.push_back(atUtilisation(scenario, 0.8, "80 %"));
+    cases.push_back(atUtilisation(scenario, 0.6, "60 %"));
     return cases;
 }
 

@@ -21,14 +21,14 @@ struct SensitivityCase
     std::string error;
 };
 
-/// Every node's purchase price times `factor`: an explicit node price is scaled whole; an unset one becomes
-/// `factor` × the catalog GPU price × GPUs per node plus the unchanged non-GPU node overhead (data/costs.json).
+/// GPU prices times `factor`: an explicit node price is scaled whole; an unset one becomes the core's default node
+/// price with only its GPU share scaled (docs/methods-cost.md §9).
 Scenario withGpuPriceFactor(const Scenario& scenario, double factor);
 /// Electricity price times `factor`.
 Scenario withEnergyPriceFactor(const Scenario& scenario, double factor);
 
-/// The cases of the sensitivity strip, in display order: GPU price −20 % and +20 %, energy price −50 % and +50 %
-/// (docs/methods-cost.md §9).
+/// The cases of the sensitivity strip, in display order: GPU price −20 % and +20 %, energy price −50 % and +50 %,
+/// utilisation 80 % and 60 % (owned $ per M tokens ÷ utilisation; TCO unchanged) (docs/methods-cost.md §9).
 std::vector<SensitivityCase> purchaseSensitivity(const Scenario& scenario);
 
 } // namespace clusterplanner::core::evaluation

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/topologyedits.h"
 
+#include "core/io/inputlimits.h"
+
 #include <algorithm>
 
 namespace clusterplanner::ui {
@@ -75,6 +77,8 @@ bool renameNodeGroup(core::Scenario& scenario, int index, const std::string& nam
 int addFabricTier(core::Scenario& scenario)
 {
     auto& tiers = scenario.topology.fabric.tiers;
+    if (tiers.size() >= core::limits::kMaxFabricTiers)
+        return -1;
     core::cluster::FabricTier tier = tiers.empty() ? core::cluster::FabricTier {} : tiers.back();
     const auto named = [&tiers](const std::string& name) {
         return std::any_of(tiers.begin(), tiers.end(), [&name](const auto& t) { return t.name == name; });

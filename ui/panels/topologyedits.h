@@ -22,7 +22,8 @@ bool removeNodeGroup(core::Scenario& scenario, int index);
 /// Renames group `index` (the training group follows). False when the name is empty or taken by another group.
 bool renameNodeGroup(core::Scenario& scenario, int index, const std::string& name);
 
-/// Appends a tier above the top one, copying its switches ("core" above "spine", else "tier N"). Returns its index.
+/// Appends a tier above the top one, copying its switches ("core" above "spine", else "tier N"). Returns its index,
+/// or -1 when the fabric already has the most tiers a scenario file may hold.
 int addFabricTier(core::Scenario& scenario);
 /// Removes tier `index`; the last tier stays (a cluster has at least its leaf switches). False when refused.
 bool removeFabricTier(core::Scenario& scenario, int index);

@@ -386,6 +386,8 @@ void TopologyForm::addTier()
 {
     core::Scenario after = m_document->scenario();
     const int index = addFabricTier(after);
+    if (index < 0)
+        return;
     m_tier = index;
     commit(after, tr("Add fabric tier"));
     setCurrentTier(index);
