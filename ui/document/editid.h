@@ -11,12 +11,20 @@ enum class EditId : int {
     None = -1, ///< never merges (QUndoCommand's convention)
     LayoutDrag = 1, ///< dragging a layout handle in a future layout panel
     FormFieldFirst = 1000, ///< first id of the scenario form's fields
+    TopologyFieldFirst = 100000, ///< first id of the topology form's fields (see topologyFieldEditId)
 };
 
 /// The merge id of the form field with the given index.
 constexpr int formFieldEditId(int fieldIndex)
 {
     return static_cast<int>(EditId::FormFieldFirst) + fieldIndex;
+}
+
+/// The merge id of a topology form field of one element (node group or fabric tier): typing in the node count
+/// of group 2 is one undo step, and the same field of another group starts a new one.
+constexpr int topologyFieldEditId(int element, int field)
+{
+    return static_cast<int>(EditId::TopologyFieldFirst) + element * 100 + field;
 }
 
 } // namespace clusterplanner::ui

@@ -17,6 +17,8 @@ ScenarioChanges scenarioChanges(const core::Scenario& before, const core::Scenar
     changes.setFlag(ScenarioChange::Training, trainingBefore != after.training);
     changes.setFlag(ScenarioChange::Economics, before.economics != after.economics);
     changes.setFlag(ScenarioChange::Notes, before.notes != after.notes);
+    changes.setFlag(
+        ScenarioChange::Topology, before.topology != after.topology || before.trainingGroup != after.trainingGroup);
     return changes;
 }
 

@@ -17,13 +17,14 @@ enum class ScenarioChange : unsigned {
     Layout = 1u << 4, ///< training.layout: the parallel degrees and rank order
     Economics = 1u << 5,
     Notes = 1u << 6,
+    Topology = 1u << 7, ///< topology (node groups, fabric, facility) and the training group
 };
 Q_DECLARE_FLAGS(ScenarioChanges, ScenarioChange)
 Q_DECLARE_OPERATORS_FOR_FLAGS(ScenarioChanges)
 
 /// What the engine's figures depend on: everything but the name and the notes.
 constexpr ScenarioChanges kEngineInputs = ScenarioChange::Model | ScenarioChange::Cluster | ScenarioChange::Training
-    | ScenarioChange::Layout | ScenarioChange::Economics;
+    | ScenarioChange::Layout | ScenarioChange::Economics | ScenarioChange::Topology;
 /// Every flag: a new or loaded document.
 constexpr ScenarioChanges kAllScenarioChanges = kEngineInputs | ScenarioChange::Name | ScenarioChange::Notes;
 

@@ -6,9 +6,11 @@
 #include "ui/panels/machinepanel.h"
 #include "ui/panels/memorypanel.h"
 #include "ui/panels/pipelinepanel.h"
+#include "ui/panels/purchasepanel.h"
 #include "ui/panels/scalingpanel.h"
 #include "ui/panels/scenarioform.h"
 #include "ui/panels/steptimepanel.h"
+#include "ui/panels/topologypanel.h"
 
 #include <QtGlobal>
 
@@ -20,6 +22,11 @@ template <typename Panel>
 QWidget* make(const PanelContext& context, QWidget* parent)
 {
     return new Panel(context.document, parent);
+}
+
+QWidget* makePurchase(const PanelContext& context, QWidget* parent)
+{
+    return new PurchasePanel(context.document, context.library, parent);
 }
 
 QWidget* makeLibrary(const PanelContext& context, QWidget* parent)
@@ -40,6 +47,8 @@ const std::vector<PanelInfo>& panels()
         {"scaling", QT_TRANSLATE_NOOP("Panel", "Scaling"), Qt::BottomDockWidgetArea, &make<ScalingPanel>},
         {"library", QT_TRANSLATE_NOOP("Panel", "Library"), Qt::BottomDockWidgetArea, &makeLibrary},
         {"machine", QT_TRANSLATE_NOOP("Panel", "This machine"), Qt::RightDockWidgetArea, &make<MachinePanel>},
+        {"topology", QT_TRANSLATE_NOOP("Panel", "Topology"), Qt::RightDockWidgetArea, &make<TopologyPanel>},
+        {"purchase", QT_TRANSLATE_NOOP("Panel", "Purchase comparison"), Qt::RightDockWidgetArea, &makePurchase},
     };
     return table;
 }

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/panels/figurelist.h"
+
+#include <QHeaderView>
+
+namespace clusterplanner::ui {
+
+namespace {
+
+constexpr int kKeyRole = Qt::UserRole + 1;
+
+} // namespace
+
+FigureList::FigureList(QWidget* parent)
+    : QTreeWidget(parent)
+{
+    setColumnCount(2);
+    setHeaderLabels({tr("Figure"), tr("Value")});
+    setRootIsDecorated(false);
+    setIndentation(8);
+    setUniformRowHeights(true);
+    setSelectionMode(QAbstractItemView::NoSelection);
+    header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    header()->setSectionResizeMode(1, QHeaderView::Stretch);
+}
+
+void FigureList::setRows(const std::vector<FigureRow>& rows)
+{
+    clear();
+    QTreeWidgetItem* section = nullptr;
+    for (const auto& row : rows) {
+        if (!section || section->text(0) != row.section) {
+            section = new QTreeWidgetItem(this, {row.section});
+            QFont bold = font();
+            bold.setBold(true);
+            section->setFont(0, bold);
+            section->setFirstColumnSpanned(true);
+            section->setExpanded(true);
+        }
+        auto* item = new QTreeWidgetItem(section, {row.label, formatFigure(row)});
+        item->setData(0, kKeyRole, row.key);
+        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+        if (!row.known)
+            item->setToolTip(1, row.whyUnknown);
+    }
+    expandAll();
+}
+
+void FigureList::showError(const QString& message)
+{
+    clear();
+    auto* item = new QTreeWidgetItem(this, {message});
+    item->setFirstColumnSpanned(true);
+    item->setForeground(0, QColor(0xD0, 0x30, 0x30));
+    item->setToolTip(0, message);
+}
+
+QString FigureList::valueText(const QString& key) const
+{
+    for (int s = 0; s < topLevelItemCount(); ++s)
+        for (int i = 0; i < topLevelItem(s)->childCount(); ++i)
+            if (topLevelItem(s)->child(i)->data(0, kKeyRole).toString() == key)
+                return topLevelItem(s)->child(i)->text(1);
+    return {};
+}
+
+} // namespace clusterplanner::ui
