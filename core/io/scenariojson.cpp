@@ -201,7 +201,7 @@ json scenarioToJson(const Scenario& s)
 {
     const auto& c = s.cluster;
     const auto& e = s.economics;
-    return {{"name", s.name}, {"model", modelToJson(s.model)},
+    json object = {{"name", s.name}, {"model", modelToJson(s.model)},
         {"cluster",
             {{"gpu", c.gpuId}, {"gpu_count", c.gpuCount}, {"gpus_per_node", c.gpusPerNode}, {"nic_gbps", c.nicGbps},
                 {"oversubscription", c.oversubscription}}},
@@ -210,6 +210,9 @@ json scenarioToJson(const Scenario& s)
             {{"training_tokens", e.trainingTokens}, {"gpu_hour_usd", e.gpuHourUsd},
                 {"electricity_usd_per_kwh", e.electricityUsdPerKwh}, {"pue", e.pue}}},
         {"notes", s.notes}};
+    if (s.workload) // optional section: files without a workload stay as they were
+        object["workload"] = sched::workloadSpecToJson(*s.workload);
+    return object;
 }
 
 Scenario scenarioFromJson(const json& object)
@@ -222,6 +225,8 @@ Scenario scenarioFromJson(const json& object)
     scenario.training = readTraining(r.object("training"));
     scenario.economics = readEconomics(r.object("economics"));
     scenario.notes = text(r, "notes");
+    if (r.has("workload") && !r.isNull("workload"))
+        scenario.workload = sched::workloadSpecFromJson(r.object("workload"));
     return scenario;
 }
 

@@ -15,6 +15,7 @@ ScenarioChanges scenarioChanges(const core::Scenario& before, const core::Scenar
     changes.setFlag(ScenarioChange::Training, trainingBefore != after.training);
     changes.setFlag(ScenarioChange::Economics, before.economics != after.economics);
     changes.setFlag(ScenarioChange::Notes, before.notes != after.notes);
+    changes.setFlag(ScenarioChange::Workload, before.workload != after.workload);
     return changes;
 }
 

@@ -2,13 +2,18 @@
 #include "ui/mainwindow/panelregistry.h"
 
 #include "ui/panels/gridexplorerpanel.h"
+#include "ui/panels/jobspanel.h"
 #include "ui/panels/librarypanel.h"
 #include "ui/panels/machinepanel.h"
 #include "ui/panels/memorypanel.h"
 #include "ui/panels/pipelinepanel.h"
+#include "ui/panels/policiespanel.h"
+#include "ui/panels/queuepanel.h"
 #include "ui/panels/scalingpanel.h"
 #include "ui/panels/scenarioform.h"
 #include "ui/panels/steptimepanel.h"
+#include "ui/panels/utilizationpanel.h"
+#include "ui/panels/workloadpanel.h"
 
 #include <QtGlobal>
 
@@ -40,6 +45,12 @@ const std::vector<PanelInfo>& panels()
         {"scaling", QT_TRANSLATE_NOOP("Panel", "Scaling"), Qt::BottomDockWidgetArea, &make<ScalingPanel>},
         {"library", QT_TRANSLATE_NOOP("Panel", "Library"), Qt::BottomDockWidgetArea, &makeLibrary},
         {"machine", QT_TRANSLATE_NOOP("Panel", "This machine"), Qt::RightDockWidgetArea, &make<MachinePanel>},
+        // The shared cluster (issue 14): one simulation per document, shared by these panels.
+        {"workload", QT_TRANSLATE_NOOP("Panel", "Workload"), Qt::BottomDockWidgetArea, &make<WorkloadPanel>},
+        {"utilization", QT_TRANSLATE_NOOP("Panel", "Utilisation"), Qt::BottomDockWidgetArea, &make<UtilizationPanel>},
+        {"jobs", QT_TRANSLATE_NOOP("Panel", "Jobs"), Qt::BottomDockWidgetArea, &make<JobsPanel>},
+        {"policies", QT_TRANSLATE_NOOP("Panel", "Policies"), Qt::BottomDockWidgetArea, &make<PoliciesPanel>},
+        {"queue", QT_TRANSLATE_NOOP("Panel", "Queue sizing"), Qt::BottomDockWidgetArea, &make<QueuePanel>},
     };
     return table;
 }
