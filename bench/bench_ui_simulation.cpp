@@ -74,11 +74,10 @@ int main(int argc, char** argv)
         heatmap.view()->repaint();
         const qint64 zoomMs = zoom.elapsed();
         const auto& m = session->data()->outcome->metrics;
-        std::cout << "jobs " << m.jobs << "  gpus " << session->data()->cluster.gpuCount()
-                  << "  simulate_and_draw_ms " << totalMs << "  final_paint_ms " << drawMs
-                  << "  longest_gui_stall_ms " << longestStallMs << "  zoom_redraw_ms " << zoomMs << "  heatmap_rows "
-                  << heatmap.view()->shownMatrix().rows << "  gantt_jobs " << jobs.gantt()->shownJobs().size()
-                  << std::endl;
+        std::cout << "jobs " << m.jobs << "  gpus " << session->data()->cluster.gpuCount() << "  simulate_and_draw_ms "
+                  << totalMs << "  final_paint_ms " << drawMs << "  longest_gui_stall_ms " << longestStallMs
+                  << "  zoom_redraw_ms " << zoomMs << "  heatmap_rows " << heatmap.view()->shownMatrix().rows
+                  << "  gantt_jobs " << jobs.gantt()->shownJobs().size() << std::endl;
     }
     return 0;
 }

@@ -56,8 +56,8 @@ private Q_SLOTS:
         QCOMPARE(seen.back(), 1.0);
         std::stop_source stop;
         int calls = 0;
-        QVERIFY_THROWS_EXCEPTION(SimulationCancelled,
-            runSimulation(cluster, smallWorkload(), {}, stop.get_token(), [&](double) {
+        QVERIFY_THROWS_EXCEPTION(
+            SimulationCancelled, runSimulation(cluster, smallWorkload(), {}, stop.get_token(), [&](double) {
                 if (++calls == 3)
                     stop.request_stop();
             }));

@@ -65,12 +65,9 @@ private Q_SLOTS:
     {
         SimulationResult noTimeline;
         noTimeline.nodes.resize(3);
-        QVERIFY_THROWS_EXCEPTION(
-            std::invalid_argument, binUtilization(noTimeline, UsageResource::Gpu, 10, 0, 1));
-        QVERIFY_THROWS_EXCEPTION(
-            std::invalid_argument, binUtilization(handTimeline(), UsageResource::Gpu, 0, 0, 1));
-        QVERIFY_THROWS_EXCEPTION(
-            std::invalid_argument, binUtilization(handTimeline(), UsageResource::Gpu, 4, 5, 5));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, binUtilization(noTimeline, UsageResource::Gpu, 10, 0, 1));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, binUtilization(handTimeline(), UsageResource::Gpu, 0, 0, 1));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, binUtilization(handTimeline(), UsageResource::Gpu, 4, 5, 5));
     }
 
     void oneBinMatchesTheSimulatorsAverage()

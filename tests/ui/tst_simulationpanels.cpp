@@ -10,6 +10,7 @@
 #include "core/sched/utilizationmatrix.h"
 #include "core/sched/workloadspec.h"
 #include "tests/sanitizerscale.h"
+#include "ui/charts/linechart.h"
 #include "ui/charts/stackedbarchart.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/panels/jobspanel.h"
@@ -26,12 +27,14 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
 #include <QTimer>
+#include <QUndoStack>
 
 using namespace clusterplanner;
 using namespace clusterplanner::ui;
@@ -49,12 +52,10 @@ sched::Workload workloadOf(const ScenarioDocument& document)
     return sched::buildWorkload(spec, document.scenario().cluster.gpuCount, CLUSTERPLANNER_DATA_DIR "/scenarios");
 }
 
-sched::SimulationMetrics directMetrics(
-    const ScenarioDocument& document, sched::SimulationOptions options, int gpus = 0)
+sched::SimulationMetrics directMetrics(const ScenarioDocument& document, sched::SimulationOptions options, int gpus = 0)
 {
     const auto& scenario = document.scenario();
-    const auto cluster
-        = gpus > 0 ? sched::simulationCluster(scenario, gpus) : sched::simulationCluster(scenario);
+    const auto cluster = gpus > 0 ? sched::simulationCluster(scenario, gpus) : sched::simulationCluster(scenario);
     sched::Simulator simulator(cluster, core::GpuCatalog::builtin(), options);
     return sched::computeMetrics(simulator.run(workloadOf(document)));
 }
@@ -233,8 +234,8 @@ private Q_SLOTS:
         jobs.repaint();
         const qint64 totalMs = clock.elapsed();
         QTest::qWait(20);
-        qInfo("100,000 jobs on 10,000 GPUs: simulated and drawn in %lld ms, longest GUI-thread stall %lld ms",
-            totalMs, longestStallMs);
+        qInfo("100,000 jobs on 10,000 GPUs: simulated and drawn in %lld ms, longest GUI-thread stall %lld ms", totalMs,
+            longestStallMs);
         QCOMPARE(session->data()->outcome->metrics.jobs, 100000);
         QVERIFY(heatmap.view()->shownMatrix().rows > 0);
         QVERIFY(jobs.gantt()->shownJobs().size() > 90000);

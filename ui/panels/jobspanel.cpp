@@ -78,28 +78,28 @@ void JobsPanel::showRange()
 {
     const auto range = m_session->timeRange();
     m_gantt->setTimeRange(range);
-    const auto data = m_session->data();
-    if (!data) {
+    const auto sim = m_session->data();
+    if (!sim) {
         m_range->setText(tr("Waiting for the simulation."));
         return;
     }
-    const QString what = tr("%n job(s) on %1 node(s)", nullptr, int(m_gantt->shownJobs().size()))
-                             .arg(m_gantt->shownNodes().size());
+    const QString what
+        = tr("%n job(s) on %1 node(s)", nullptr, int(m_gantt->shownJobs().size())).arg(m_gantt->shownNodes().size());
     if (!range) {
         m_range->setText(tr("All %1 · one row per GPU · thin grey line = waiting, red tick = preemption").arg(what));
         return;
     }
-    const double origin = data->outcome->result.startS;
+    const double origin = sim->outcome->result.startS;
     m_range->setText(tr("Time range %1 – %2 (picked in the heatmap): %3")
                          .arg(durationText(range->first - origin), durationText(range->second - origin), what));
 }
 
 QString JobsPanel::jobDetails(int job) const
 {
-    const auto data = m_session->data();
-    if (!data || job < 0 || job >= int(data->outcome->result.jobs.size()))
+    const auto sim = m_session->data();
+    if (!sim || job < 0 || job >= int(sim->outcome->result.jobs.size()))
         return tr("<b>Click a job</b> to see its details here.");
-    const auto& r = data->outcome->result.jobs[static_cast<std::size_t>(job)];
+    const auto& r = sim->outcome->result.jobs[static_cast<std::size_t>(job)];
     std::set<int> nodes;
     for (const auto& segment : r.segments)
         for (const auto& slice : segment.slices)
@@ -107,8 +107,8 @@ QString JobsPanel::jobDetails(int job) const
     QStringList nodeNames;
     for (int node : nodes)
         nodeNames << QString::number(node);
-    const int groups = std::max(1, data->workloadSpec.groups);
-    const double origin = data->outcome->result.startS;
+    const int groups = std::max(1, sim->workloadSpec.groups);
+    const double origin = sim->outcome->result.startS;
     auto at = [&](double t) { return t < 0 ? tr("—") : durationText(t - origin); };
     QString html = tr("<h3>Job #%1</h3><table>").arg(r.jobId);
     auto row = [&html](const QString& name, const QString& value) {

@@ -156,8 +156,8 @@ PoliciesPanel::PoliciesPanel(ScenarioDocument* document, QWidget* parent)
 
 void PoliciesPanel::run()
 {
-    const auto data = m_session->data();
-    if (!data)
+    const auto sim = m_session->data();
+    if (!sim)
         return;
     std::vector<std::pair<sched::Policy, sched::PlacementStrategy>> pairs;
     for (int p = 0; p < m_policies->count(); ++p)
@@ -174,8 +174,8 @@ void PoliciesPanel::run()
         m_table->setItem(i, PlacementColumn, new QTableWidgetItem(placementLabel(placement)));
         for (int c = MakespanColumn; c < ColumnCount; ++c)
             m_table->setItem(i, c, new QTableWidgetItem(c == MakespanColumn ? tr("running…") : QString()));
-        jobs.push_back([data, policy, placement](std::stop_token stop, const std::function<void(double)>& progress) {
-            return std::any(runPolicy(data->cluster, *data->workload, policy, placement, stop, progress));
+        jobs.push_back([sim, policy, placement](std::stop_token stop, const std::function<void(double)>& progress) {
+            return std::any(runPolicy(sim->cluster, *sim->workload, policy, placement, stop, progress));
         });
     }
     redrawCharts();
@@ -184,8 +184,8 @@ void PoliciesPanel::run()
         m_status->setText(tr("Check at least one policy and one placement."));
         return;
     }
-    m_status->setText(tr("Simulating %n run(s) of %1 jobs in parallel…", nullptr, int(jobs.size()))
-                          .arg(data->summary.jobs));
+    m_status->setText(
+        tr("Simulating %n run(s) of %1 jobs in parallel…", nullptr, int(jobs.size())).arg(sim->summary.jobs));
     m_cancel->setEnabled(true);
     m_runner->start(std::move(jobs));
 }
@@ -224,8 +224,8 @@ void PoliciesPanel::redrawCharts()
         const auto& run = m_runs[static_cast<std::size_t>(i)];
         if (!run)
             continue;
-        const QString name = m_table->item(i, PolicyColumn)->text() + QStringLiteral(", ")
-            + m_table->item(i, PlacementColumn)->text();
+        const QString name
+            = m_table->item(i, PolicyColumn)->text() + QStringLiteral(", ") + m_table->item(i, PlacementColumn)->text();
         const QColor color = categoryColor(i);
         LineSeries j {name, color, {}, {}, false, false, false};
         for (std::size_t k = 0; k < run->jct.x.size(); ++k) {

@@ -37,18 +37,18 @@ QDoubleSpinBox* spinBox(double min, double max, int decimals, const QString& suf
 }
 
 /// Simulates the shared workload on `gpus` GPUs under the session's policy and prices that cluster.
-SimulationJob capacityJob(std::shared_ptr<const SimulationData> data, int gpus, sched::Policy policy)
+SimulationJob capacityJob(std::shared_ptr<const SimulationData> sim, int gpus, sched::Policy policy)
 {
-    return [data, gpus, policy](std::stop_token stop, const std::function<void(double)>& progress) {
+    return [sim, gpus, policy](std::stop_token stop, const std::function<void(double)>& progress) {
         sched::SimulationOptions options;
         options.policy = policy;
         options.recordTimeline = false;
         sched::CapacityPoint point;
         point.gpus = gpus;
-        point.metrics = sched::runSimulation(sched::simulationCluster(data->scenario, gpus), *data->workload, options,
-            stop, progress)
+        point.metrics = sched::runSimulation(
+            sched::simulationCluster(sim->scenario, gpus), *sim->workload, options, stop, progress)
                             .metrics;
-        point.cost = sched::capacityCost(data->scenario, gpus);
+        point.cost = sched::capacityCost(sim->scenario, gpus);
         return std::any(point);
     };
 }
@@ -84,8 +84,8 @@ QueuePanel::QueuePanel(ScenarioDocument* document, QWidget* parent)
     m_sweepTime->setAxisTitles(tr("cluster GPUs (simulated)"), tr("hours"), tr("GPU utilisation (%)"));
     m_sweepCost->setObjectName(QStringLiteral("capacity-cost"));
     m_sweepCost->setDisplayTitle(tr("Capacity sweep: owned cost and mean wait"));
-    m_sweepCost->setAxisTitles(tr("cluster GPUs (simulated)"), tr("owned cost (million USD per year)"),
-        tr("mean wait (h)"));
+    m_sweepCost->setAxisTitles(
+        tr("cluster GPUs (simulated)"), tr("owned cost (million USD per year)"), tr("mean wait (h)"));
 
     auto* inputs = new QHBoxLayout;
     auto add = [&](const QString& label, QWidget* box) {
@@ -142,10 +142,10 @@ QueuePanel::QueuePanel(ScenarioDocument* document, QWidget* parent)
 
 void QueuePanel::takeInputsFromWorkload()
 {
-    const auto data = m_session->data();
-    if (!data || data->summary.jobs < 2)
+    const auto sim = m_session->data();
+    if (!sim || sim->summary.jobs < 2)
         return;
-    const auto& s = data->summary;
+    const auto& s = sim->summary;
     m_filling = true;
     m_arrivals->setValue(s.arrivalsPerHour);
     m_gpusPerJob->setValue(std::max(0.01, s.meanGpus));
@@ -171,9 +171,9 @@ void QueuePanel::resize()
         drawErlang();
         return;
     }
-    const auto data = m_session->data();
-    if (data && m_sizing->gpusForTarget <= 10'000'000)
-        m_pointRunner->start({capacityJob(data, int(m_sizing->gpusForTarget), m_session->policy())});
+    const auto sim = m_session->data();
+    if (sim && m_sizing->gpusForTarget <= 10'000'000)
+        m_pointRunner->start({capacityJob(sim, int(m_sizing->gpusForTarget), m_session->policy())});
     drawErlang();
     showAnswer();
 }
@@ -182,13 +182,13 @@ void QueuePanel::startSweep()
 {
     m_sweep.clear();
     drawSweep();
-    const auto data = m_session->data();
-    if (!data)
+    const auto sim = m_session->data();
+    if (!sim)
         return;
     std::vector<SimulationJob> jobs;
-    for (int gpus : sched::capacityGrid(data->cluster.gpuCount(), std::max(1, data->scenario.cluster.gpusPerNode),
-             kSweepPoints))
-        jobs.push_back(capacityJob(data, gpus, m_session->policy()));
+    for (int gpus :
+        sched::capacityGrid(sim->cluster.gpuCount(), std::max(1, sim->scenario.cluster.gpusPerNode), kSweepPoints))
+        jobs.push_back(capacityJob(sim, gpus, m_session->policy()));
     m_sweepRunner->start(std::move(jobs));
 }
 
@@ -216,8 +216,8 @@ void QueuePanel::drawErlang()
         targetLine.x << wait.x.front() << wait.x.back();
         targetLine.y << target << target;
     }
-    LineSeries answer {tr("smallest cluster meeting it: %1 GPUs").arg(m_sizing->gpusForTarget), categoryColor(5), {},
-        {}, true, false};
+    LineSeries answer {
+        tr("smallest cluster meeting it: %1 GPUs").arg(m_sizing->gpusForTarget), categoryColor(5), {}, {}, true, false};
     answer.x << double(m_sizing->gpusForTarget) << double(m_sizing->gpusForTarget);
     answer.y << std::max(1e-3, wait.y.isEmpty() ? 1e-3 : *std::min_element(wait.y.begin(), wait.y.end()))
              << std::max(maxWaitMin, target);

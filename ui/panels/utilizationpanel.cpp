@@ -83,19 +83,20 @@ QString UtilizationPanel::headline() const
 
 void UtilizationPanel::showData()
 {
-    const auto data = m_session->data();
-    m_view->setData(data);
-    if (!data) {
+    const auto sim = m_session->data();
+    m_view->setData(sim);
+    if (!sim) {
         m_headline->setText(tr("Utilisation heatmap: waiting for the simulation."));
         return;
     }
-    const auto& m = data->outcome->metrics;
-    m_headline->setText(tr("%1 jobs on %2 GPUs (%3 nodes), %4 + %5: GPUs %6 % busy over the %7 makespan "
-                           "(%8 % while any job ran), fragmentation index %9")
+    const auto& m = sim->outcome->metrics;
+    m_headline->setText(
+        tr("%1 jobs on %2 GPUs (%3 nodes), %4 + %5: GPUs %6 % busy over the %7 makespan "
+           "(%8 % while any job ran), fragmentation index %9")
             .arg(formatCount(m.jobs))
-            .arg(formatCount(data->cluster.gpuCount()))
-            .arg(formatCount(data->cluster.nodeCount()))
-            .arg(policyLabel(data->outcome->options.policy), placementLabel(data->outcome->options.placement))
+            .arg(formatCount(sim->cluster.gpuCount()))
+            .arg(formatCount(sim->cluster.nodeCount()))
+            .arg(policyLabel(sim->outcome->options.policy), placementLabel(sim->outcome->options.placement))
             .arg(100 * m.gpuUtilization, 0, 'f', 1)
             .arg(durationText(m.makespanS))
             .arg(100 * m.gpuUtilizationBusy, 0, 'f', 1)
@@ -107,12 +108,12 @@ void UtilizationPanel::showRange()
 {
     const auto range = m_session->timeRange();
     m_view->setSelection(range);
-    const auto data = m_session->data();
-    if (!range || !data) {
+    const auto sim = m_session->data();
+    if (!range || !sim) {
         m_range->setText(tr("Time range: the whole run"));
         return;
     }
-    const double origin = data->outcome->result.startS;
+    const double origin = sim->outcome->result.startS;
     m_range->setText(tr("Time range: %1 – %2 after the first submission")
                          .arg(durationText(range->first - origin), durationText(range->second - origin)));
 }

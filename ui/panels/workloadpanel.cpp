@@ -274,8 +274,8 @@ void WorkloadPanel::commit()
 
 void WorkloadPanel::browse()
 {
-    const QString file = QFileDialog::getOpenFileName(this, tr("Job Trace"), SimulationSession::of(m_document)->scenarioFolder(),
-        tr("Traces (*.csv *.json);;All files (*)"));
+    const QString file = QFileDialog::getOpenFileName(this, tr("Job Trace"),
+        SimulationSession::of(m_document)->scenarioFolder(), tr("Traces (*.csv *.json);;All files (*)"));
     if (file.isEmpty())
         return;
     m_tracePath->setText(file);

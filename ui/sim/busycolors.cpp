@@ -14,8 +14,8 @@ namespace clusterplanner::ui {
 namespace {
 
 /// Viridis at 0, 1/8, ..., 1 (matplotlib's published colour map, CC0).
-constexpr std::array<QRgb, 9> kViridis {0x440154, 0x472c7a, 0x3b518b, 0x2c718e, 0x21908d, 0x27ad81, 0x5cc863,
-    0xaadc32, 0xfde725};
+constexpr std::array<QRgb, 9> kViridis {
+    0x440154, 0x472c7a, 0x3b518b, 0x2c718e, 0x21908d, 0x27ad81, 0x5cc863, 0xaadc32, 0xfde725};
 
 int channel(QRgb a, QRgb b, int shift, double t)
 {
@@ -46,7 +46,8 @@ void drawBusyColorBar(QPainter& painter, const QRect& bar, const QString& title,
     for (int percent = 0; percent <= 100; percent += 25) {
         const int y = bar.bottom() - int(std::lround(percent / 100.0 * (bar.height() - 1)));
         painter.drawLine(bar.right(), y, bar.right() + 3, y);
-        painter.drawText(bar.right() + 6, y + metrics.ascent() / 2 - 1, QString::number(percent) + QStringLiteral(" %"));
+        painter.drawText(
+            bar.right() + 6, y + metrics.ascent() / 2 - 1, QString::number(percent) + QStringLiteral(" %"));
     }
     painter.save();
     painter.translate(bar.right() + 12 + metrics.horizontalAdvance(QStringLiteral("100 %")) + metrics.ascent(),

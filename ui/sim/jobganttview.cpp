@@ -47,9 +47,9 @@ JobGanttView::JobGanttView(QWidget* parent)
     setMinimumSize(400, 200);
 }
 
-void JobGanttView::setData(std::shared_ptr<const SimulationData> data)
+void JobGanttView::setData(std::shared_ptr<const SimulationData> simulation)
 {
-    m_data = std::move(data);
+    m_data = std::move(simulation);
     m_range.reset();
     m_selectedJob = -1;
     rebuildRows();
@@ -131,7 +131,13 @@ QColor JobGanttView::jobColor(int job) const
         return categoryColor(r.user % 8).lighter(100 + 25 * ((r.user / 8) % 3));
     case ColorBy::Size: {
         const int gpus = r.gpus;
-        const int step = gpus == 0 ? 0 : gpus == 1 ? 1 : gpus <= 2 ? 2 : gpus <= 4 ? 3 : gpus <= 8 ? 4 : gpus <= 16 ? 5 : 6;
+        const int step = gpus == 0 ? 0
+            : gpus == 1            ? 1
+            : gpus <= 2            ? 2
+            : gpus <= 4            ? 3
+            : gpus <= 8            ? 4
+            : gpus <= 16           ? 5
+                                   : 6;
         static const QColor sizes[] = {QColor(0xa6cee3), QColor(0x1f78b4), QColor(0x33a02c), QColor(0xb2df8a),
             QColor(0xff7f00), QColor(0xe31a1c), QColor(0x6a3d9a)};
         return sizes[step];
@@ -152,8 +158,8 @@ QVector<std::pair<QString, QColor>> JobGanttView::legend() const
         entries.append({tr("(colours repeat every 24 users)"), QColor()});
         break;
     case ColorBy::Size: {
-        const QStringList names = {tr("< 1 GPU"), tr("1 GPU"), tr("2 GPUs"), tr("3–4 GPUs"), tr("5–8 GPUs"),
-            tr("9–16 GPUs"), tr("> 16 GPUs")};
+        const QStringList names = {
+            tr("< 1 GPU"), tr("1 GPU"), tr("2 GPUs"), tr("3–4 GPUs"), tr("5–8 GPUs"), tr("9–16 GPUs"), tr("> 16 GPUs")};
         static const QColor sizes[] = {QColor(0xa6cee3), QColor(0x1f78b4), QColor(0x33a02c), QColor(0xb2df8a),
             QColor(0xff7f00), QColor(0xe31a1c), QColor(0x6a3d9a)};
         for (int i = 0; i < names.size(); ++i)
@@ -174,7 +180,8 @@ QVector<std::pair<QString, QColor>> JobGanttView::legend() const
 void JobGanttView::resizeEvent(QResizeEvent*)
 {
     const QRect plot = plotRect();
-    m_axis = TimeAxis(m_axis.fromS(), m_axis.toS(), plot.left(), plot.width(), m_data ? m_data->outcome->result.startS : 0);
+    m_axis = TimeAxis(
+        m_axis.fromS(), m_axis.toS(), plot.left(), plot.width(), m_data ? m_data->outcome->result.startS : 0);
     render();
 }
 
@@ -242,7 +249,8 @@ void JobGanttView::paintEvent(QPaintEvent*)
         x += metrics.horizontalAdvance(text) + 14;
     }
     if (!m_data || m_rowCount == 0) {
-        painter.drawText(plot, Qt::AlignCenter, m_data ? tr("No job ran in this time range.") : tr("No simulation yet."));
+        painter.drawText(
+            plot, Qt::AlignCenter, m_data ? tr("No job ran in this time range.") : tr("No simulation yet."));
         return;
     }
     painter.drawImage(plot.topLeft(), m_image);

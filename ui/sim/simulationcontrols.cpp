@@ -76,14 +76,14 @@ void SimulationControls::showState()
         m_status->setText(tr("Simulating…"));
     } else if (!m_session->error().isEmpty()) {
         m_status->setText(tr("Cannot simulate: %1").arg(m_session->error()));
-    } else if (const auto data = m_session->data()) {
-        const auto& m = data->outcome->metrics;
+    } else if (const auto sim = m_session->data()) {
+        const auto& m = sim->outcome->metrics;
         m_status->setText(tr("%1 jobs on %2 GPUs: %3 finished, GPU utilisation %4 %, mean wait %5, makespan %6")
-                .arg(formatCount(m.jobs))
-                .arg(formatCount(data->cluster.gpuCount()))
-                .arg(formatCount(m.finished))
-                .arg(100 * m.gpuUtilization, 0, 'f', 1)
-                .arg(durationText(m.waitS.mean), durationText(m.makespanS)));
+                              .arg(formatCount(m.jobs))
+                              .arg(formatCount(sim->cluster.gpuCount()))
+                              .arg(formatCount(m.finished))
+                              .arg(100 * m.gpuUtilization, 0, 'f', 1)
+                              .arg(durationText(m.waitS.mean), durationText(m.makespanS)));
     } else {
         m_status->setText(tr("Cancelled: press Simulate to run again."));
     }

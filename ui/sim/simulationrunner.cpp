@@ -83,8 +83,7 @@ private:
 
 SimulationRunner::SimulationRunner(QObject* parent)
     : QObject(parent)
-{
-}
+{ }
 
 SimulationRunner::~SimulationRunner()
 {

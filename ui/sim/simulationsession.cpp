@@ -121,8 +121,7 @@ void SimulationSession::selectJob(int job)
 void SimulationSession::restart()
 {
     m_debounce.stop();
-    m_runner->start(
-        {simulationJob(m_document->scenario(), scenarioFolder().toStdString(), m_policy, m_placement)});
+    m_runner->start({simulationJob(m_document->scenario(), scenarioFolder().toStdString(), m_policy, m_placement)});
     Q_EMIT started();
 }
 

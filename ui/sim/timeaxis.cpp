@@ -16,8 +16,7 @@ TimeAxis::TimeAxis(double fromS, double toS, int left, int width, double originS
     , m_left(left)
     , m_width(std::max(1, width))
     , m_origin(originS)
-{
-}
+{ }
 
 double TimeAxis::x(double timeS) const
 {
@@ -38,7 +37,7 @@ double TimeAxis::unitS() const
 QString TimeAxis::unit() const
 {
     const double u = unitS();
-    return u == 60 ? QCoreApplication::translate("TimeAxis", "min")
+    return u == 60  ? QCoreApplication::translate("TimeAxis", "min")
         : u == 3600 ? QCoreApplication::translate("TimeAxis", "h")
                     : QCoreApplication::translate("TimeAxis", "d");
 }
@@ -78,7 +77,8 @@ void TimeAxis::draw(QPainter& painter, const QRect& axis, const QPalette& palett
         painter.drawText(px - w / 2, axis.top() + 5 + metrics.ascent(), label);
     }
     const int titleWidth = metrics.horizontalAdvance(title());
-    painter.drawText(m_left + (m_width - titleWidth) / 2, axis.top() + 8 + metrics.height() + metrics.ascent(), title());
+    painter.drawText(
+        m_left + (m_width - titleWidth) / 2, axis.top() + 8 + metrics.height() + metrics.ascent(), title());
 }
 
 } // namespace clusterplanner::ui

@@ -38,9 +38,9 @@ UtilizationView::UtilizationView(QWidget* parent)
     setFocusPolicy(Qt::ClickFocus);
 }
 
-void UtilizationView::setData(std::shared_ptr<const SimulationData> data)
+void UtilizationView::setData(std::shared_ptr<const SimulationData> simulation)
 {
-    m_data = std::move(data);
+    m_data = std::move(simulation);
     m_selection.reset();
     m_highlightedJob = -1;
     buildRows();
@@ -158,8 +158,8 @@ void UtilizationView::buildRows()
                 m_rows.back().group = group;
             }
         } else {
-            m_rows.push_back({QStringLiteral("▸ ") + name + tr(" (%1 nodes)").arg(members.size()), members, group,
-                true});
+            m_rows.push_back(
+                {QStringLiteral("▸ ") + name + tr(" (%1 nodes)").arg(members.size()), members, group, true});
         }
     }
 }
@@ -292,8 +292,7 @@ void UtilizationView::drawRowLabels(QPainter& painter, const QRect& plot) const
 
 void UtilizationView::drawHighlight(QPainter& painter, const QRect& plot) const
 {
-    if (!m_data || m_highlightedJob < 0
-        || m_highlightedJob >= int(m_data->outcome->result.jobs.size()))
+    if (!m_data || m_highlightedJob < 0 || m_highlightedJob >= int(m_data->outcome->result.jobs.size()))
         return;
     const auto& job = m_data->outcome->result.jobs[static_cast<std::size_t>(m_highlightedJob)];
     const double rowHeight = double(plot.height()) / m_shown.rows;
@@ -343,8 +342,8 @@ QString UtilizationView::tooltipAt(const QPoint& position) const
     const int shown = shownRowAt(position.y());
     if (!m_data || shown < 0 || !plot.contains(position))
         return {};
-    const int bin = std::clamp(int(double(position.x() - plot.left()) / plot.width() * m_shown.bins), 0,
-        m_shown.bins - 1);
+    const int bin
+        = std::clamp(int(double(position.x() - plot.left()) / plot.width() * m_shown.bins), 0, m_shown.bins - 1);
     const double from = m_shown.startS + bin * m_shown.binS;
     const double to = from + m_shown.binS;
     const auto [first, last] = logicalRowsOf(shown);
