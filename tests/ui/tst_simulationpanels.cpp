@@ -273,6 +273,9 @@ private Q_SLOTS:
         ScenarioDocument document;
         loadAndSimulate(document, kTiresias);
         QueuePanel panel(&document);
+        panel.resize(1500, 600);
+        panel.show(); // a hidden panel does not simulate
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QVERIFY(waitIdle(panel.pointRunner()));
         QVERIFY(waitIdle(panel.sweepRunner()));
         const auto& summary = SimulationSession::of(&document)->data()->summary;

@@ -146,12 +146,20 @@ PoliciesPanel::PoliciesPanel(ScenarioDocument* document, QWidget* parent)
         m_cancel->setEnabled(false);
         m_status->setText(tr("Cancelled."));
     });
-    connect(m_session, &SimulationSession::dataChanged, this, &PoliciesPanel::run);
+    connect(m_session, &SimulationSession::dataChanged, this, [this] {
+        m_stale = true;
+        if (isVisible()) // hidden tabs wait: several 100,000-job runs are not free
+            run();
+    });
     m_cancel->setEnabled(false);
-    if (m_session->data())
+    m_status->setText(tr("Waiting for the workload."));
+}
+
+void PoliciesPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale && m_session->data())
         run();
-    else
-        m_status->setText(tr("Waiting for the workload."));
 }
 
 void PoliciesPanel::run()
@@ -159,6 +167,7 @@ void PoliciesPanel::run()
     const auto sim = m_session->data();
     if (!sim)
         return;
+    m_stale = false;
     std::vector<std::pair<sched::Policy, sched::PlacementStrategy>> pairs;
     for (int p = 0; p < m_policies->count(); ++p)
         for (int q = 0; q < m_placements->count(); ++q)

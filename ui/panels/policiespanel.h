@@ -60,6 +60,10 @@ public:
         ColumnCount
     };
 
+protected:
+    /// A comparison of a workload that arrived while the panel was hidden starts when it is shown.
+    void showEvent(QShowEvent* event) override;
+
 private:
     void addResult(int index, const std::shared_ptr<const PolicyRun>& run);
     void redrawCharts();
@@ -77,6 +81,7 @@ private:
     LineChart* m_waitChart;
     LineChart* m_utilizationChart;
     std::vector<std::shared_ptr<const PolicyRun>> m_runs;
+    bool m_stale = true; ///< the session has data this panel has not compared yet
 };
 
 } // namespace clusterplanner::ui

@@ -25,6 +25,7 @@ namespace sched = core::sched;
 namespace {
 
 constexpr int kSweepPoints = 7;
+constexpr double kShortestWaitMin = 0.01;
 
 QDoubleSpinBox* spinBox(double min, double max, int decimals, const QString& suffix)
 {
@@ -110,7 +111,7 @@ QueuePanel::QueuePanel(ScenarioDocument* document, QWidget* parent)
 
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(300);
-    connect(&m_debounce, &QTimer::timeout, this, &QueuePanel::resize);
+    connect(&m_debounce, &QTimer::timeout, this, &QueuePanel::sizeCluster);
     for (auto* box : {m_arrivals, m_gpusPerJob, m_durationH, m_targetMin})
         connect(box, &QDoubleSpinBox::valueChanged, this, [this] {
             if (!m_filling)
@@ -118,7 +119,7 @@ QueuePanel::QueuePanel(ScenarioDocument* document, QWidget* parent)
         });
     connect(fromWorkload, &QPushButton::clicked, this, [this] {
         takeInputsFromWorkload();
-        resize();
+        sizeCluster();
     });
     connect(m_pointRunner, &SimulationRunner::resultReady, this, [this](int, const std::any& result) {
         m_simulated = std::any_cast<sched::CapacityPoint>(result);
@@ -131,12 +132,24 @@ QueuePanel::QueuePanel(ScenarioDocument* document, QWidget* parent)
         drawSweep();
     });
     connect(m_session, &SimulationSession::dataChanged, this, [this] {
-        takeInputsFromWorkload();
-        resize();
-        startSweep();
+        m_stale = true;
+        if (isVisible()) // hidden tabs wait: a sweep of 100,000-job runs is not free
+            refreshFromWorkload();
     });
+}
+
+void QueuePanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale && m_session->data())
+        refreshFromWorkload();
+}
+
+void QueuePanel::refreshFromWorkload()
+{
+    m_stale = false;
     takeInputsFromWorkload();
-    resize();
+    sizeCluster();
     startSweep();
 }
 
@@ -158,7 +171,7 @@ core::queue::QueueSizingInput QueuePanel::input() const
     return {m_arrivals->value(), m_gpusPerJob->value(), m_durationH->value() * 3600, m_targetMin->value() * 60};
 }
 
-void QueuePanel::resize()
+void QueuePanel::sizeCluster()
 {
     m_debounce.stop();
     m_simulated.reset();
@@ -202,24 +215,26 @@ void QueuePanel::drawErlang()
     LineSeries pWait {tr("P(wait), M/M/c (%)"), categoryColor(1), {}, {}, true, true};
     double maxWaitMin = 0;
     for (const auto& p : m_sizing->curve) {
-        if (!std::isfinite(p.meanWaitS) || p.meanWaitS <= 0)
+        if (!std::isfinite(p.meanWaitS))
             continue;
-        wait.x << double(p.gpus);
-        wait.y << p.meanWaitS / 60;
         pWait.x << double(p.gpus);
         pWait.y << 100 * p.pWait;
+        if (p.meanWaitS / 60 < kShortestWaitMin)
+            continue; // below a second the log axis would stretch over decades of nothing
+        wait.x << double(p.gpus);
+        wait.y << p.meanWaitS / 60;
         maxWaitMin = std::max(maxWaitMin, p.meanWaitS / 60);
     }
     const double target = m_targetMin->value();
     LineSeries targetLine {tr("target %1 min").arg(target), categoryColor(7), {}, {}, true, false};
-    if (!wait.x.isEmpty()) {
-        targetLine.x << wait.x.front() << wait.x.back();
+    if (!pWait.x.isEmpty()) {
+        targetLine.x << pWait.x.front() << pWait.x.back();
         targetLine.y << target << target;
     }
     LineSeries answer {
         tr("smallest cluster meeting it: %1 GPUs").arg(m_sizing->gpusForTarget), categoryColor(5), {}, {}, true, false};
     answer.x << double(m_sizing->gpusForTarget) << double(m_sizing->gpusForTarget);
-    answer.y << std::max(1e-3, wait.y.isEmpty() ? 1e-3 : *std::min_element(wait.y.begin(), wait.y.end()))
+    answer.y << (wait.y.isEmpty() ? kShortestWaitMin : *std::min_element(wait.y.begin(), wait.y.end()))
              << std::max(maxWaitMin, target);
     QVector<LineSeries> series {wait, pWait, targetLine, answer};
     if (m_simulated && m_simulated->metrics.waitS.mean > 0) {

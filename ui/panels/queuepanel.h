@@ -46,9 +46,14 @@ public:
     /// The queue inputs the workload implies: its mean arrival rate, GPUs per job and run time.
     void takeInputsFromWorkload();
     /// Recomputes the Erlang curves and simulates the target's cluster size.
-    void resize();
+    void sizeCluster();
+
+protected:
+    /// Simulations of a workload that arrived while the panel was hidden start when it is shown.
+    void showEvent(QShowEvent* event) override;
 
 private:
+    void refreshFromWorkload();
     core::queue::QueueSizingInput input() const;
     void startSweep();
     void drawErlang();
@@ -71,6 +76,7 @@ private:
     std::optional<core::sched::CapacityPoint> m_simulated;
     std::map<int, core::sched::CapacityPoint> m_sweep;
     bool m_filling = false;
+    bool m_stale = true; ///< the session has data this panel has not simulated yet
 };
 
 } // namespace clusterplanner::ui

@@ -63,6 +63,8 @@ void JobGanttView::setColorBy(ColorBy colorBy)
 
 void JobGanttView::setTimeRange(std::optional<std::pair<double, double>> range)
 {
+    if (range == m_range)
+        return; // a redraw of 100,000 jobs is not free: only when the range changed
     m_range = range;
     rebuildRows();
 }
