@@ -11,11 +11,16 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 namespace clusterplanner::ui {
 
 namespace sched = core::sched;
+
+namespace {
+constexpr int kNodeRowsUpTo = 64; ///< clusters of at most this many nodes start with one row per node
+}
 
 UtilizationPanel::UtilizationPanel(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent)
@@ -84,6 +89,15 @@ QString UtilizationPanel::headline() const
 void UtilizationPanel::showData()
 {
     const auto sim = m_session->data();
+    if (sim && sim->cluster.nodeCount() != m_nodes) {
+        // A new cluster: a few nodes read best one row each, a large cluster one row per rack.
+        m_nodes = sim->cluster.nodeCount();
+        const auto grouping
+            = m_nodes <= kNodeRowsUpTo ? UtilizationView::Grouping::Node : UtilizationView::Grouping::Rack;
+        const QSignalBlocker blocker(m_grouping);
+        m_grouping->setCurrentIndex(m_grouping->findData(int(grouping)));
+        m_view->setGrouping(grouping);
+    }
     m_view->setData(sim);
     if (!sim) {
         m_headline->setText(tr("Utilisation heatmap: waiting for the simulation."));

@@ -38,6 +38,7 @@ private:
     QLabel* m_headline;
     QLabel* m_range;
     UtilizationView* m_view;
+    int m_nodes = -1; ///< node count of the cluster shown, to pick the row grouping once per cluster
 };
 
 } // namespace clusterplanner::ui
