@@ -230,6 +230,9 @@ private Q_SLOTS:
         connect(session, &SimulationSession::dataChanged, this, [&] { drawn = true; });
         QVERIFY(document.load(kLarge).isEmpty());
         QVERIFY(QTest::qWaitFor([&] { return drawn; }, kWaitMs));
+        // Large runs are binned and drawn in pool threads after the data arrives.
+        QVERIFY(
+            QTest::qWaitFor([&] { return !heatmap.view()->isRendering() && !jobs.gantt()->isRendering(); }, kWaitMs));
         heatmap.repaint();
         jobs.repaint();
         const qint64 totalMs = clock.elapsed();

@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -36,6 +37,93 @@ void fill(QImage& image, int x0, int x1, int y0, int y1, QRgb color)
 
 const QColor kPreemptColor(220, 30, 30);
 const QColor kWaitColor(150, 150, 150);
+constexpr std::size_t kAsyncJobs = 20000; ///< from this many jobs the bars are drawn off the GUI thread
+
+QColor colorOfJob(const core::sched::JobRecord& r, JobGanttView::ColorBy colorBy)
+{
+    switch (colorBy) {
+    case JobGanttView::ColorBy::User:
+        // Eight colour-blind-safe hues, three lightness steps: 24 users before a colour repeats.
+        return categoryColor(r.user % 8).lighter(100 + 25 * ((r.user / 8) % 3));
+    case JobGanttView::ColorBy::Size: {
+        const int gpus = r.gpus;
+        const int step = gpus == 0 ? 0
+            : gpus == 1            ? 1
+            : gpus <= 2            ? 2
+            : gpus <= 4            ? 3
+            : gpus <= 8            ? 4
+            : gpus <= 16           ? 5
+                                   : 6;
+        static const QColor sizes[] = {QColor(0xa6cee3), QColor(0x1f78b4), QColor(0x33a02c), QColor(0xb2df8a),
+            QColor(0xff7f00), QColor(0xe31a1c), QColor(0x6a3d9a)};
+        return sizes[step];
+    }
+    case JobGanttView::ColorBy::State:
+        return r.unfinished ? QColor(0x999999) : r.preemptions > 0 ? QColor(0xe69f00) : QColor(0x0072b2);
+    }
+    return Qt::gray;
+}
+
+/// Everything the bars depend on, copied so that a pool thread can draw them.
+struct GanttFrame
+{
+    std::shared_ptr<const SimulationData> data;
+    std::shared_ptr<const std::vector<int>> jobs;
+    std::vector<int> firstRowOfNode;
+    TimeAxis axis;
+    QSize size;
+    int plotLeft = 0;
+    double rowHeight = 1;
+    JobGanttView::ColorBy colorBy = JobGanttView::ColorBy::User;
+    QColor base;
+};
+
+int rowOfIn(const GanttFrame& f, int node, int gpu)
+{
+    const int first = f.firstRowOfNode[static_cast<std::size_t>(node)];
+    return first < 0 ? -1 : first + gpu;
+}
+
+QImage drawBars(const GanttFrame& f)
+{
+    QImage image(f.size, QImage::Format_RGB32);
+    image.fill(f.base);
+    const auto& result = f.data->outcome->result;
+    const double h = f.rowHeight;
+    const int gap = h >= 5 ? 1 : 0;
+    auto xOf = [&](double t) { return int(std::floor(f.axis.x(t))) - f.plotLeft; };
+    auto yOf = [&](int row) { return int(std::floor(row * h)); };
+    const QRgb wait = kWaitColor.rgb();
+    const QRgb preempt = kPreemptColor.rgb();
+    for (int j : *f.jobs) {
+        const auto& job = result.jobs[static_cast<std::size_t>(j)];
+        const QRgb color = colorOfJob(job, f.colorBy).rgb();
+        double lastEnd = job.submitS;
+        for (std::size_t s = 0; s < job.segments.size(); ++s) {
+            const auto& segment = job.segments[s];
+            const int x0 = xOf(segment.startS), x1 = std::max(x0 + 1, xOf(segment.endS));
+            int firstRow = -1;
+            for (const auto& slice : segment.slices)
+                for (int gpu : slice.gpus) {
+                    const int row = rowOfIn(f, slice.node, gpu);
+                    if (row < 0)
+                        continue;
+                    firstRow = firstRow < 0 ? row : std::min(firstRow, row);
+                    const int y0 = yOf(row);
+                    fill(image, x0, x1, y0, std::max(y0 + 1, yOf(row + 1) - gap), color);
+                }
+            if (firstRow < 0)
+                continue;
+            // Waiting before this run (the queue before the first start, or after a preemption).
+            const int ym = yOf(firstRow) + int(h / 2);
+            fill(image, xOf(lastEnd), x0, ym, ym + (h >= 6 ? 2 : 1), wait);
+            if (s + 1 < job.segments.size()) // preempted here
+                fill(image, x1 - 1, x1 + 2, yOf(firstRow), std::max(yOf(firstRow) + 2, yOf(firstRow + 1)), preempt);
+            lastEnd = segment.endS;
+        }
+    }
+    return image;
+}
 
 } // namespace
 
@@ -45,6 +133,7 @@ JobGanttView::JobGanttView(QWidget* parent)
     setObjectName(QStringLiteral("jobGantt"));
     setMouseTracking(true);
     setMinimumSize(400, 200);
+    connect(&m_watcher, &QFutureWatcher<QImage>::finished, this, &JobGanttView::applyDrawn);
 }
 
 void JobGanttView::setData(std::shared_ptr<const SimulationData> simulation)
@@ -126,28 +215,7 @@ void JobGanttView::rebuildRows()
 
 QColor JobGanttView::jobColor(int job) const
 {
-    const auto& r = m_data->outcome->result.jobs[static_cast<std::size_t>(job)];
-    switch (m_colorBy) {
-    case ColorBy::User:
-        // Eight colour-blind-safe hues, three lightness steps: 24 users before a colour repeats.
-        return categoryColor(r.user % 8).lighter(100 + 25 * ((r.user / 8) % 3));
-    case ColorBy::Size: {
-        const int gpus = r.gpus;
-        const int step = gpus == 0 ? 0
-            : gpus == 1            ? 1
-            : gpus <= 2            ? 2
-            : gpus <= 4            ? 3
-            : gpus <= 8            ? 4
-            : gpus <= 16           ? 5
-                                   : 6;
-        static const QColor sizes[] = {QColor(0xa6cee3), QColor(0x1f78b4), QColor(0x33a02c), QColor(0xb2df8a),
-            QColor(0xff7f00), QColor(0xe31a1c), QColor(0x6a3d9a)};
-        return sizes[step];
-    }
-    case ColorBy::State:
-        return r.unfinished ? QColor(0x999999) : r.preemptions > 0 ? QColor(0xe69f00) : QColor(0x0072b2);
-    }
-    return Qt::gray;
+    return colorOfJob(m_data->outcome->result.jobs[static_cast<std::size_t>(job)], m_colorBy);
 }
 
 QVector<std::pair<QString, QColor>> JobGanttView::legend() const
@@ -190,47 +258,36 @@ void JobGanttView::resizeEvent(QResizeEvent*)
 void JobGanttView::render()
 {
     const QRect plot = plotRect();
-    m_image = QImage(plot.size(), QImage::Format_RGB32);
-    m_image.fill(palette().color(QPalette::Base));
     if (!m_data || m_rowCount == 0) {
+        m_image = QImage(plot.size(), QImage::Format_RGB32);
+        m_image.fill(palette().color(QPalette::Base));
+        m_watcher.setFuture(QFuture<QImage>());
         update();
         return;
     }
-    const auto& result = m_data->outcome->result;
-    const double h = rowHeight();
-    const int gap = h >= 5 ? 1 : 0;
-    auto xOf = [&](double t) { return int(std::floor(m_axis.x(t))) - plot.left(); };
-    auto yOf = [&](int row) { return int(std::floor(row * h)); };
-    const QRgb wait = kWaitColor.rgb();
-    const QRgb preempt = kPreemptColor.rgb();
-    for (int j : m_jobs) {
-        const auto& job = result.jobs[static_cast<std::size_t>(j)];
-        const QRgb color = jobColor(j).rgb();
-        double lastEnd = job.submitS;
-        for (std::size_t s = 0; s < job.segments.size(); ++s) {
-            const auto& segment = job.segments[s];
-            const int x0 = xOf(segment.startS), x1 = std::max(x0 + 1, xOf(segment.endS));
-            int firstRow = -1;
-            for (const auto& slice : segment.slices)
-                for (int gpu : slice.gpus) {
-                    const int row = rowOf(slice.node, gpu);
-                    if (row < 0)
-                        continue;
-                    firstRow = firstRow < 0 ? row : std::min(firstRow, row);
-                    const int y0 = yOf(row);
-                    fill(m_image, x0, x1, y0, std::max(y0 + 1, yOf(row + 1) - gap), color);
-                }
-            if (firstRow < 0)
-                continue;
-            // Waiting before this run (the queue before the first start, or after a preemption).
-            const int ym = yOf(firstRow) + int(h / 2);
-            fill(m_image, xOf(lastEnd), x0, ym, ym + (h >= 6 ? 2 : 1), wait);
-            if (s + 1 < job.segments.size()) // preempted here
-                fill(m_image, x1 - 1, x1 + 2, yOf(firstRow), std::max(yOf(firstRow) + 2, yOf(firstRow + 1)), preempt);
-            lastEnd = segment.endS;
-        }
+    GanttFrame frame {m_data, std::make_shared<const std::vector<int>>(m_jobs), m_firstRowOfNode, m_axis, plot.size(),
+        plot.left(), rowHeight(), m_colorBy, palette().color(QPalette::Base)};
+    if (m_jobs.size() < kAsyncJobs) {
+        m_image = drawBars(frame);
+        m_watcher.setFuture(QFuture<QImage>()); // drops a pending drawing
+        update();
+        return;
     }
+    // Large runs are drawn in a pool thread; the old image stays up until the new one is ready.
+    m_watcher.setFuture(QtConcurrent::run(drawBars, std::move(frame)));
+}
+
+void JobGanttView::applyDrawn()
+{
+    if (m_watcher.future().resultCount() == 0)
+        return;
+    m_image = m_watcher.future().result();
     update();
+}
+
+bool JobGanttView::isRendering() const
+{
+    return m_watcher.isRunning();
 }
 
 void JobGanttView::paintEvent(QPaintEvent*)

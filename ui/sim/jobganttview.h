@@ -8,6 +8,7 @@
 #include "ui/sim/timeaxis.h"
 
 #include <QColor>
+#include <QFutureWatcher>
 #include <QImage>
 #include <QWidget>
 
@@ -43,6 +44,8 @@ public:
     /// The colour a job is drawn in, and the legend of the current colouring.
     QColor jobColor(int job) const;
     QVector<std::pair<QString, QColor>> legend() const;
+    /// Whether a large run's bars are still being drawn off the GUI thread.
+    bool isRendering() const;
 
 Q_SIGNALS:
     void jobClicked(int job);
@@ -57,6 +60,7 @@ protected:
 private:
     void rebuildRows();
     void render();
+    void applyDrawn();
     int rowOf(int node, int gpu) const;
     double rowHeight() const;
 
@@ -70,6 +74,7 @@ private:
     int m_rowCount = 0;
     TimeAxis m_axis;
     QImage m_image; ///< bars rendered at plot size
+    QFutureWatcher<QImage> m_watcher;
 };
 
 } // namespace clusterplanner::ui

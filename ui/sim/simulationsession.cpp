@@ -10,6 +10,9 @@
 #include <QDeadlineTimer>
 #include <QFileInfo>
 #include <QThread>
+#include <QThreadPool>
+
+#include <utility>
 
 namespace clusterplanner::ui {
 
@@ -62,11 +65,13 @@ SimulationSession::SimulationSession(ScenarioDocument* document)
     connect(m_runner, &SimulationRunner::progress, this, &SimulationSession::progress);
     connect(m_runner, &SimulationRunner::cancelled, this, &SimulationSession::cancelled);
     connect(m_runner, &SimulationRunner::resultReady, this, [this](int, const std::any& result) {
-        m_data = std::any_cast<std::shared_ptr<const SimulationData>>(result);
+        auto previous = std::exchange(m_data, std::any_cast<std::shared_ptr<const SimulationData>>(result));
         m_error.clear();
         m_selectedJob = -1;
         m_timeRange.reset();
         Q_EMIT dataChanged();
+        // Freeing 100,000 job records takes tens of milliseconds: let a pool thread drop the last reference.
+        QThreadPool::globalInstance()->start([previous = std::move(previous)]() mutable { previous.reset(); });
     });
     connect(m_runner, &SimulationRunner::jobFailed, this, [this](int, const QString& message) {
         m_error = message;

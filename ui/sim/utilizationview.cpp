@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +26,7 @@ constexpr int kColorBarWidthPx = 120;
 constexpr int kAxisHeightPx = 46;
 constexpr int kMaxBins = 2000;
 constexpr int kMaxTooltipJobs = 8;
+constexpr std::size_t kAsyncJobs = 20000; ///< from this many jobs the heatmap is binned off the GUI thread
 constexpr int kMaxTooltipNodes = 64; ///< a merged row of more nodes lists no jobs (the look-up would lag)
 
 } // namespace
@@ -36,6 +38,7 @@ UtilizationView::UtilizationView(QWidget* parent)
     setMouseTracking(true);
     setMinimumSize(400, 200);
     setFocusPolicy(Qt::ClickFocus);
+    connect(&m_watcher, &QFutureWatcher<HeatmapImage>::finished, this, &UtilizationView::applyComputed);
 }
 
 void UtilizationView::setData(std::shared_ptr<const SimulationData> simulation)
@@ -112,24 +115,11 @@ QRect UtilizationView::plotRect() const
         std::max(10, height() - 6 - kAxisHeightPx));
 }
 
-double UtilizationView::capacity(int node) const
-{
-    const auto& info = m_data->outcome->result.nodes[static_cast<std::size_t>(node)];
-    switch (m_resource) {
-    case sched::UsageResource::Gpu:
-        return std::max(1, info.gpus);
-    case sched::UsageResource::HostMemory:
-        return std::max(1e-9, info.memoryGiB);
-    case sched::UsageResource::Cpu:
-        return std::max(1e-9, info.cpuCores);
-    case sched::UsageResource::Network:
-        return std::max(1e-9, info.bandwidthGbps);
-    }
-    return 1;
-}
-
 void UtilizationView::buildRows()
 {
+    // The shown matrix belongs to the old rows: drop it until the new one is ready.
+    m_shown = {};
+    m_image = QImage();
     m_rows.clear();
     if (!m_data)
         return;
@@ -164,48 +154,101 @@ void UtilizationView::buildRows()
     }
 }
 
+namespace {
+
+double capacityOf(const SimulationData& data, sched::UsageResource resource, int node)
+{
+    const auto& info = data.outcome->result.nodes[static_cast<std::size_t>(node)];
+    switch (resource) {
+    case sched::UsageResource::Gpu:
+        return std::max(1, info.gpus);
+    case sched::UsageResource::HostMemory:
+        return std::max(1e-9, info.memoryGiB);
+    case sched::UsageResource::Cpu:
+        return std::max(1e-9, info.cpuCores);
+    case sched::UsageResource::Network:
+        return std::max(1e-9, info.bandwidthGbps);
+    }
+    return 1;
+}
+
+/// The shown matrix and its image: a pure function of its inputs, so that it can run in a pool thread.
+HeatmapImage computeHeatmap(const std::shared_ptr<const SimulationData>& data,
+    const std::vector<UtilizationView::Row>& rows, sched::UsageResource resource, int bins, double fromS, double toS,
+    int plotHeight)
+{
+    HeatmapImage out;
+    const auto nodeMatrix = sched::binUtilization(data->outcome->result, resource, bins, fromS, toS);
+    // Nodes → logical rows (weighted by capacity, so a row is the busy share of its nodes' capacity). A header row
+    // of an expanded group has no nodes: it gets a zero-weight dummy so that every row index exists.
+    const int nodes = nodeMatrix.rows;
+    std::vector<int> rowOfNode(static_cast<std::size_t>(nodes), 0);
+    std::vector<double> weight(static_cast<std::size_t>(nodes), 0);
+    for (int r = 0; r < int(rows.size()); ++r)
+        for (int n : rows[static_cast<std::size_t>(r)].nodes) {
+            rowOfNode[static_cast<std::size_t>(n)] = r;
+            weight[static_cast<std::size_t>(n)] = capacityOf(*data, resource, n);
+        }
+    out.matrix = sched::groupRows(nodeMatrix, rowOfNode, int(rows.size()), weight);
+    if (int(rows.size()) > plotHeight) {
+        // More rows than pixels: merge consecutive rows into screen rows, weighted by their capacity.
+        std::vector<int> screenRow(rows.size());
+        std::vector<double> rowWeight(rows.size(), 0);
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            screenRow[r] = int(r * std::size_t(plotHeight) / rows.size());
+            for (int n : rows[r].nodes)
+                rowWeight[r] += capacityOf(*data, resource, n);
+        }
+        out.matrix = sched::groupRows(out.matrix, screenRow, plotHeight, rowWeight);
+    }
+    out.image = QImage(out.matrix.bins, out.matrix.rows, QImage::Format_RGB32);
+    for (int r = 0; r < out.matrix.rows; ++r) {
+        auto* line = reinterpret_cast<QRgb*>(out.image.scanLine(r));
+        for (int b = 0; b < out.matrix.bins; ++b)
+            line[b] = busyColor(out.matrix.at(r, b));
+    }
+    return out;
+}
+
+} // namespace
+
 void UtilizationView::rebuild()
 {
-    m_shown = {};
-    m_image = QImage();
     if (!m_data || m_rows.empty()) {
+        m_shown = {};
+        m_image = QImage();
         update();
         return;
     }
     const QRect plot = plotRect();
     m_axis = TimeAxis(m_axis.fromS(), m_axis.toS(), plot.left(), plot.width(), m_data->outcome->result.startS);
     const int bins = std::clamp(plot.width(), 1, kMaxBins);
-    const auto nodeMatrix
-        = sched::binUtilization(m_data->outcome->result, m_resource, bins, m_axis.fromS(), m_axis.toS());
-    // Nodes → logical rows (weighted by capacity, so a row is the busy share of its nodes' capacity). A header row
-    // of an expanded group has no nodes: it gets a zero-weight dummy so that every row index exists.
-    const int nodes = nodeMatrix.rows;
-    std::vector<int> rowOfNode(static_cast<std::size_t>(nodes), 0);
-    std::vector<double> weight(static_cast<std::size_t>(nodes), 0);
-    for (int r = 0; r < int(m_rows.size()); ++r)
-        for (int n : m_rows[static_cast<std::size_t>(r)].nodes) {
-            rowOfNode[static_cast<std::size_t>(n)] = r;
-            weight[static_cast<std::size_t>(n)] = capacity(n);
-        }
-    m_shown = sched::groupRows(nodeMatrix, rowOfNode, int(m_rows.size()), weight);
-    if (int(m_rows.size()) > plot.height()) {
-        // More rows than pixels: merge consecutive rows into screen rows, weighted by their capacity.
-        std::vector<int> screenRow(m_rows.size());
-        std::vector<double> rowWeight(m_rows.size(), 0);
-        for (std::size_t r = 0; r < m_rows.size(); ++r) {
-            screenRow[r] = int(r * std::size_t(plot.height()) / m_rows.size());
-            for (int n : m_rows[r].nodes)
-                rowWeight[r] += capacity(n);
-        }
-        m_shown = sched::groupRows(m_shown, screenRow, plot.height(), rowWeight);
+    if (m_data->outcome->result.jobs.size() < kAsyncJobs) {
+        auto done = computeHeatmap(m_data, m_rows, m_resource, bins, m_axis.fromS(), m_axis.toS(), plot.height());
+        m_shown = std::move(done.matrix);
+        m_image = std::move(done.image);
+        m_watcher.setFuture(QFuture<HeatmapImage>()); // drops a pending computation
+        update();
+        return;
     }
-    m_image = QImage(m_shown.bins, m_shown.rows, QImage::Format_RGB32);
-    for (int r = 0; r < m_shown.rows; ++r) {
-        auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(r));
-        for (int b = 0; b < m_shown.bins; ++b)
-            line[b] = busyColor(m_shown.at(r, b));
-    }
+    // Large runs are binned in a pool thread; the old image stays up until the new one is ready.
+    m_watcher.setFuture(QtConcurrent::run(
+        computeHeatmap, m_data, m_rows, m_resource, bins, m_axis.fromS(), m_axis.toS(), plot.height()));
+}
+
+void UtilizationView::applyComputed()
+{
+    if (m_watcher.future().isCanceled() || m_watcher.future().resultCount() == 0)
+        return;
+    HeatmapImage done = m_watcher.future().result();
+    m_shown = std::move(done.matrix);
+    m_image = std::move(done.image);
     update();
+}
+
+bool UtilizationView::isRendering() const
+{
+    return m_watcher.isRunning();
 }
 
 double UtilizationView::rowsPerShownRow() const
@@ -246,7 +289,7 @@ void UtilizationView::paintEvent(QPaintEvent*)
     const QRect plot = plotRect();
     if (m_image.isNull()) {
         painter.setPen(palette().color(QPalette::WindowText));
-        painter.drawText(plot, Qt::AlignCenter, tr("No simulation yet."));
+        painter.drawText(plot, Qt::AlignCenter, m_data ? tr("Binning the utilisation…") : tr("No simulation yet."));
         return;
     }
     painter.drawImage(plot, m_image);
@@ -292,7 +335,8 @@ void UtilizationView::drawRowLabels(QPainter& painter, const QRect& plot) const
 
 void UtilizationView::drawHighlight(QPainter& painter, const QRect& plot) const
 {
-    if (!m_data || m_highlightedJob < 0 || m_highlightedJob >= int(m_data->outcome->result.jobs.size()))
+    if (!m_data || m_shown.rows == 0 || m_highlightedJob < 0
+        || m_highlightedJob >= int(m_data->outcome->result.jobs.size()))
         return;
     const auto& job = m_data->outcome->result.jobs[static_cast<std::size_t>(m_highlightedJob)];
     const double rowHeight = double(plot.height()) / m_shown.rows;

@@ -8,6 +8,7 @@
 #include "ui/sim/simulationdata.h"
 #include "ui/sim/timeaxis.h"
 
+#include <QFutureWatcher>
 #include <QImage>
 #include <QWidget>
 
@@ -18,6 +19,13 @@
 #include <vector>
 
 namespace clusterplanner::ui {
+
+/// What the heatmap draws: the shown matrix and its colours, one pixel per cell.
+struct HeatmapImage
+{
+    core::sched::UtilizationMatrix matrix;
+    QImage image;
+};
 
 class UtilizationView : public QWidget
 {
@@ -55,6 +63,8 @@ public:
     QRect plotRect() const;
     /// The hover text at a widget position (empty outside the plot).
     QString tooltipAt(const QPoint& position) const;
+    /// Whether a large run's matrix is still being binned off the GUI thread.
+    bool isRendering() const;
 
 Q_SIGNALS:
     void timeRangeSelected(std::optional<std::pair<double, double>> range);
@@ -72,7 +82,7 @@ protected:
 private:
     void buildRows();
     void rebuild();
-    double capacity(int node) const;
+    void applyComputed();
     int shownRowAt(int y) const;
     std::pair<int, int> logicalRowsOf(int shownRow) const;
     void drawRowLabels(QPainter& painter, const QRect& plot) const;
@@ -92,6 +102,7 @@ private:
     std::optional<int> m_dragStartX;
     std::optional<int> m_panLastX;
     int m_dragNowX = 0;
+    QFutureWatcher<HeatmapImage> m_watcher;
 };
 
 } // namespace clusterplanner::ui
