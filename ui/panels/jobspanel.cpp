@@ -28,8 +28,8 @@ JobsPanel::JobsPanel(ScenarioDocument* document, QWidget* parent)
 {
     setObjectName(QStringLiteral("jobsPanel"));
     setProperty("dockHeightShare", 0.72); // MainWindow::showPanel: the chart needs most of the height
-    m_colorBy->addItem(tr("user"), int(JobGanttView::ColorBy::User));
     m_colorBy->addItem(tr("size (GPUs)"), int(JobGanttView::ColorBy::Size));
+    m_colorBy->addItem(tr("user"), int(JobGanttView::ColorBy::User));
     m_colorBy->addItem(tr("policy outcome"), int(JobGanttView::ColorBy::State));
     m_details->setObjectName(QStringLiteral("jobDetails"));
     m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -57,6 +57,7 @@ JobsPanel::JobsPanel(ScenarioDocument* document, QWidget* parent)
     layout->addLayout(options);
     layout->addWidget(splitter, 1);
 
+    m_gantt->setColorBy(JobGanttView::ColorBy::Size); // the first entry; traces often name no users
     connect(m_colorBy, &QComboBox::currentIndexChanged, this,
         [this] { m_gantt->setColorBy(JobGanttView::ColorBy(m_colorBy->currentData().toInt())); });
     connect(clear, &QPushButton::clicked, this, [this] { m_session->setTimeRange(std::nullopt); });

@@ -233,8 +233,9 @@ void PoliciesPanel::redrawCharts()
         const auto& run = m_runs[static_cast<std::size_t>(i)];
         if (!run)
             continue;
-        const QString name
-            = m_table->item(i, PolicyColumn)->text() + QStringLiteral(", ") + m_table->item(i, PlacementColumn)->text();
+        // Short names: four to a dozen legend entries share one line above a third of the panel.
+        const QString name = QString::fromLatin1(sched::toString(run->options.policy).data()) + QLatin1Char('/')
+            + QString::fromLatin1(sched::toString(run->options.placement).data());
         const QColor color = categoryColor(i);
         LineSeries j {name, color, {}, {}, false, false, false};
         for (std::size_t k = 0; k < run->jct.x.size(); ++k) {

@@ -211,8 +211,8 @@ void QueuePanel::drawErlang()
         m_erlang->setSeries({});
         return;
     }
-    LineSeries wait {tr("mean wait, M/M/c (min)"), categoryColor(0), {}, {}, false, false, false};
-    LineSeries pWait {tr("P(wait), M/M/c (%)"), categoryColor(1), {}, {}, true, true};
+    LineSeries wait {tr("mean wait"), categoryColor(0), {}, {}, false, false, false};
+    LineSeries pWait {tr("P(wait)"), categoryColor(1), {}, {}, true, true};
     double maxWaitMin = 0;
     for (const auto& p : m_sizing->curve) {
         if (!std::isfinite(p.meanWaitS))
@@ -226,20 +226,18 @@ void QueuePanel::drawErlang()
         maxWaitMin = std::max(maxWaitMin, p.meanWaitS / 60);
     }
     const double target = m_targetMin->value();
-    LineSeries targetLine {tr("target %1 min").arg(target), categoryColor(7), {}, {}, true, false};
+    LineSeries targetLine {tr("target"), categoryColor(7), {}, {}, true, false};
     if (!pWait.x.isEmpty()) {
         targetLine.x << pWait.x.front() << pWait.x.back();
         targetLine.y << target << target;
     }
-    LineSeries answer {
-        tr("smallest cluster meeting it: %1 GPUs").arg(m_sizing->gpusForTarget), categoryColor(5), {}, {}, true, false};
+    LineSeries answer {tr("%1 GPUs").arg(m_sizing->gpusForTarget), categoryColor(5), {}, {}, true, false};
     answer.x << double(m_sizing->gpusForTarget) << double(m_sizing->gpusForTarget);
     answer.y << (wait.y.isEmpty() ? kShortestWaitMin : *std::min_element(wait.y.begin(), wait.y.end()))
              << std::max(maxWaitMin, target);
     QVector<LineSeries> series {wait, pWait, targetLine, answer};
     if (m_simulated && m_simulated->metrics.waitS.mean > 0) {
-        LineSeries sim {tr("simulator mean wait (%1)").arg(policyLabel(m_session->policy())), categoryColor(3), {}, {},
-            false, false, true};
+        LineSeries sim {tr("simulated"), categoryColor(3), {}, {}, false, false, true};
         sim.x << double(m_simulated->gpus);
         sim.y << m_simulated->metrics.waitS.mean / 60;
         series << sim;

@@ -108,6 +108,7 @@ WorkloadPanel::WorkloadPanel(ScenarioDocument* document, QWidget* parent)
     , m_arrivalChart(histogram("workload-arrivals", tr("Arrivals by hour of day")))
 {
     setObjectName(QStringLiteral("workloadPanel"));
+    m_durationChart->setHorizontal(true); // twelve "10 s–32 s" labels only fit down the side
     setProperty("dockHeightShare", 0.72); // MainWindow::showPanel: the chart needs most of the height
     m_summaryLabel->setObjectName(QStringLiteral("workloadSummary"));
     m_summaryLabel->setWordWrap(true);
@@ -305,7 +306,7 @@ void WorkloadPanel::showSummary()
     }
     const auto& s = *m_summary;
     m_summaryLabel->setText(
-        tr("%1 jobs from %2 users over %3 (%4 jobs/h): %5 GPU-hours, mean %6 GPUs × %7 per job, %8 fractional")
+        tr("%1 jobs from %2 user(s) over %3 (%4 jobs/h): %5 GPU-hours, mean %6 GPUs × %7 per job, %8 fractional")
             .arg(formatCount(s.jobs))
             .arg(s.users)
             .arg(durationText(s.spanS))

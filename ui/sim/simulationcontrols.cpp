@@ -3,6 +3,7 @@
 
 #include "ui/charts/numberformat.h"
 #include "ui/sim/simulationlabels.h"
+#include "ui/sim/simulationrunner.h"
 #include "ui/sim/simulationsession.h"
 
 #include <QComboBox>
@@ -58,6 +59,8 @@ SimulationControls::SimulationControls(SimulationSession* session, QWidget* pare
     for (auto signal : {&SimulationSession::started, &SimulationSession::dataChanged, &SimulationSession::cancelled})
         connect(session, signal, this, &SimulationControls::showState);
     connect(session, &SimulationSession::failed, this, &SimulationControls::showState);
+    // The runner counts as running until its last result is handed over: show the state once it is done.
+    connect(session->runner(), &SimulationRunner::finished, this, &SimulationControls::showState);
     showState();
 }
 
