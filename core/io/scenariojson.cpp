@@ -246,8 +246,8 @@ json scenarioToJson(const Scenario& scenario)
     json training = trainingToJson(s.training);
     training["node_group"] = s.trainingGroup;
     training["gpu_count"] = s.cluster.gpuCount;
-    return {{"name", s.name}, {"model", modelToJson(s.model)}, {"cluster", cluster::clusterSpecToJson(s.topology)},
-        {"training", training},
+    json object = {{"name", s.name}, {"model", modelToJson(s.model)},
+        {"cluster", cluster::clusterSpecToJson(s.topology)}, {"training", training},
         {"economics",
             {{"training_tokens", e.trainingTokens}, {"gpu_hour_usd", e.gpuHourUsd},
                 {"electricity_usd_per_kwh", e.electricityUsdPerKwh}, {"pue", e.pue},
@@ -256,6 +256,9 @@ json scenarioToJson(const Scenario& scenario)
                 {"storage_usd_per_gpu", optional(e.storageUsdPerGpu)},
                 {"facility_usd_per_kw", optional(e.facilityUsdPerKw)}}},
         {"notes", s.notes}};
+    if (s.workload) // optional section: files without a workload stay as they were
+        object["workload"] = sched::workloadSpecToJson(*s.workload);
+    return object;
 }
 
 Scenario scenarioFromJson(const json& object)
@@ -278,6 +281,8 @@ Scenario scenarioFromJson(const json& object)
     scenario.training = readTraining(r.object("training"));
     scenario.economics = readEconomics(r.object("economics"));
     scenario.notes = text(r, "notes");
+    if (r.has("workload") && !r.isNull("workload"))
+        scenario.workload = sched::workloadSpecFromJson(r.object("workload"));
     return scenario;
 }
 

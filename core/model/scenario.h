@@ -4,6 +4,7 @@
 
 #include "core/cluster/clusterspec.h"
 #include "core/model/costdefaults.h"
+#include "core/sched/workloadspec.h"
 
 #include <optional>
 #include <string>
@@ -132,6 +133,8 @@ struct Scenario
     TrainingConfig training;
     EconomicsConfig economics;
     std::string notes;
+    /// Jobs for the shared-cluster simulator (trace or synthetic); absent in files that have no workload section.
+    std::optional<sched::WorkloadSpec> workload;
     bool operator==(const Scenario&) const = default;
 };
 

@@ -56,7 +56,7 @@ private Q_SLOTS:
     void everySampleIsConsistent()
     {
         const auto files = samples();
-        QCOMPARE(files.size(), std::size_t(9));
+        QCOMPARE(files.size(), std::size_t(11));
         for (const auto& [name, file] : files) {
             const auto& s = file.scenario;
             QVERIFY2(GpuCatalog::builtin().find(s.cluster.gpuId), name.c_str());

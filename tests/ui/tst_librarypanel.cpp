@@ -29,7 +29,7 @@ using namespace clusterplanner::ui;
 namespace {
 
 const QString kSamples = QStringLiteral(CLUSTERPLANNER_DATA_DIR "/scenarios");
-constexpr int kSampleCount = 9; // data/scenarios/*.cplan.json
+constexpr int kSampleCount = 11; // data/scenarios/*.cplan.json
 
 /// A seeded library in a temporary folder, a document and the panel on both.
 struct Fixture

@@ -78,7 +78,8 @@ void LineChart::replot()
         auto* graph = p.addGraph(p.xAxis, series.onRightAxis ? p.yAxis2 : p.yAxis);
         graph->setName(series.name);
         graph->setPen(QPen(series.color, 2, series.dashed ? Qt::DashLine : Qt::SolidLine));
-        graph->setScatterStyle(series.dashed ? QCPScatterStyle() : QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+        graph->setScatterStyle(
+            series.dashed || !series.markers ? QCPScatterStyle() : QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
         graph->setData(series.x, series.y);
     }
     p.rescaleAxes();

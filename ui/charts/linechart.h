@@ -17,6 +17,7 @@ struct LineSeries
     QVector<double> y;
     bool dashed = false;
     bool onRightAxis = false; ///< e.g. efficiency in % next to throughput
+    bool markers = true; ///< a disc on every point of a solid line; off for dense curves such as CDFs
 };
 
 class LineChart : public ChartWidget

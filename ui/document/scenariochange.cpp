@@ -19,6 +19,7 @@ ScenarioChanges scenarioChanges(const core::Scenario& before, const core::Scenar
     changes.setFlag(ScenarioChange::Notes, before.notes != after.notes);
     changes.setFlag(
         ScenarioChange::Topology, before.topology != after.topology || before.trainingGroup != after.trainingGroup);
+    changes.setFlag(ScenarioChange::Workload, before.workload != after.workload);
     return changes;
 }
 

@@ -18,6 +18,7 @@ enum class ScenarioChange : unsigned {
     Economics = 1u << 5,
     Notes = 1u << 6,
     Topology = 1u << 7, ///< topology (node groups, fabric, facility) and the training group
+    Workload = 1u << 8, ///< the shared-cluster workload (trace or synthetic), read by the simulation panels
 };
 Q_DECLARE_FLAGS(ScenarioChanges, ScenarioChange)
 Q_DECLARE_OPERATORS_FOR_FLAGS(ScenarioChanges)
@@ -26,7 +27,8 @@ Q_DECLARE_OPERATORS_FOR_FLAGS(ScenarioChanges)
 constexpr ScenarioChanges kEngineInputs = ScenarioChange::Model | ScenarioChange::Cluster | ScenarioChange::Training
     | ScenarioChange::Layout | ScenarioChange::Economics | ScenarioChange::Topology;
 /// Every flag: a new or loaded document.
-constexpr ScenarioChanges kAllScenarioChanges = kEngineInputs | ScenarioChange::Name | ScenarioChange::Notes;
+constexpr ScenarioChanges kAllScenarioChanges
+    = kEngineInputs | ScenarioChange::Name | ScenarioChange::Notes | ScenarioChange::Workload;
 
 /// The parts that differ between before and after.
 ScenarioChanges scenarioChanges(const core::Scenario& before, const core::Scenario& after);

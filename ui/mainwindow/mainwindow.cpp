@@ -229,6 +229,10 @@ bool MainWindow::showPanel(const QString& name)
         return false;
     panel->show();
     panel->raise();
+    // Panels that need room (the simulation's heatmap and Gantt chart) say how much of the height they want.
+    const QVariant share = panel->widget()->property("dockHeightShare");
+    if (share.isValid())
+        resizeDocks({panel}, {int(height() * share.toDouble())}, Qt::Vertical);
     return true;
 }
 

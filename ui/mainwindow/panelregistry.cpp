@@ -2,15 +2,20 @@
 #include "ui/mainwindow/panelregistry.h"
 
 #include "ui/panels/gridexplorerpanel.h"
+#include "ui/panels/jobspanel.h"
 #include "ui/panels/librarypanel.h"
 #include "ui/panels/machinepanel.h"
 #include "ui/panels/memorypanel.h"
 #include "ui/panels/pipelinepanel.h"
+#include "ui/panels/policiespanel.h"
 #include "ui/panels/purchasepanel.h"
+#include "ui/panels/queuepanel.h"
 #include "ui/panels/scalingpanel.h"
 #include "ui/panels/scenarioform.h"
 #include "ui/panels/steptimepanel.h"
 #include "ui/panels/topologypanel.h"
+#include "ui/panels/utilizationpanel.h"
+#include "ui/panels/workloadpanel.h"
 
 #include <QtGlobal>
 
@@ -49,6 +54,12 @@ const std::vector<PanelInfo>& panels()
         {"machine", QT_TRANSLATE_NOOP("Panel", "This machine"), Qt::RightDockWidgetArea, &make<MachinePanel>},
         {"topology", QT_TRANSLATE_NOOP("Panel", "Topology"), Qt::RightDockWidgetArea, &make<TopologyPanel>},
         {"purchase", QT_TRANSLATE_NOOP("Panel", "Purchase comparison"), Qt::RightDockWidgetArea, &makePurchase},
+        // The shared cluster (issue 14): one simulation per document, shared by these panels.
+        {"workload", QT_TRANSLATE_NOOP("Panel", "Workload"), Qt::BottomDockWidgetArea, &make<WorkloadPanel>},
+        {"utilization", QT_TRANSLATE_NOOP("Panel", "Utilisation"), Qt::BottomDockWidgetArea, &make<UtilizationPanel>},
+        {"jobs", QT_TRANSLATE_NOOP("Panel", "Jobs"), Qt::BottomDockWidgetArea, &make<JobsPanel>},
+        {"policies", QT_TRANSLATE_NOOP("Panel", "Policies"), Qt::BottomDockWidgetArea, &make<PoliciesPanel>},
+        {"queue", QT_TRANSLATE_NOOP("Panel", "Queue sizing"), Qt::BottomDockWidgetArea, &make<QueuePanel>},
     };
     return table;
 }

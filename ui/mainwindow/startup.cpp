@@ -9,6 +9,7 @@
 #include "ui/mainwindow/mainwindow.h"
 #include "ui/mainwindow/panelregistry.h"
 #include "ui/settings/settings.h"
+#include "ui/sim/simulationrunner.h"
 #include "ui/sweep/sweeprunner.h"
 
 #include <QApplication>
@@ -28,7 +29,7 @@ namespace {
 
 constexpr int kScreenshotDelayMs = 300; // lets the window lay out and paint once before grab()
 constexpr int kScreenshotPollMs = 50;
-constexpr int kScreenshotSettleLimitMs = 20000; // a sweep that takes longer is shown as far as it got
+constexpr int kScreenshotSettleLimitMs = 60000; // a sweep or simulation that takes longer is shown as far as it got
 const QSize kScreenshotSizePx(1600, 1000);
 
 struct Options
@@ -183,7 +184,9 @@ CompareDialog* openCompareDialog(MainWindow& window, LibraryService& library, co
 void grabWhenSettled(QWidget* window, QWidget* target, const QString& path, int remainingMs)
 {
     const auto runners = window->findChildren<SweepRunner*>();
-    const bool busy = std::any_of(runners.begin(), runners.end(), [](SweepRunner* r) { return r->isRunning(); });
+    const auto simulations = window->findChildren<SimulationRunner*>();
+    const bool busy = std::any_of(runners.begin(), runners.end(), [](SweepRunner* r) { return r->isRunning(); })
+        || std::any_of(simulations.begin(), simulations.end(), [](SimulationRunner* r) { return r->isRunning(); });
     if (busy && remainingMs > 0) {
         QTimer::singleShot(kScreenshotPollMs, target, [window, target, path, remainingMs] {
             grabWhenSettled(window, target, path, remainingMs - kScreenshotPollMs);

@@ -26,7 +26,8 @@ class Settings
 {
 public:
     /// Bump when docks are added, renamed or removed: a saved state of another version is ignored.
-    static constexpr int kWindowStateVersion = 5; // 2: workspace panels, 3: library panel, 4: machine panel, 5: topology, purchase
+    static constexpr int kWindowStateVersion = 6; // 2: workspace panels, 3: library panel, 4: machine panel,
+                                                  // 5: topology, purchase, 6: shared-cluster panels
     static constexpr int kMaxRecentFiles = 8;
 
     explicit Settings(QSettings& settings);

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The one place that turns a scenario into the simulator's cluster, so that a richer cluster description in the
+// scenario changes only this function.
+#pragma once
+
+#include "core/model/scenario.h"
+#include "core/sched/clustermodel.h"
+
+namespace clusterplanner::core::sched {
+
+/// The scenario's cluster as the simulator sees it: today the homogeneous cluster of scenario.cluster (one node
+/// type, racks of ClusterModel::nodesPerRack nodes). Throws std::invalid_argument for an unknown GPU or a cluster
+/// beyond the input limits.
+ClusterModel simulationCluster(const Scenario& scenario);
+
+/// The same scenario with `gpus` GPUs (capacity sweeps); the node shape stays.
+ClusterModel simulationCluster(const Scenario& scenario, int gpus);
+
+} // namespace clusterplanner::core::sched
