@@ -8,9 +8,9 @@
 
 namespace clusterplanner::core::sched {
 
-/// The scenario's cluster as the simulator sees it: today the homogeneous cluster of scenario.cluster (one node
-/// type, racks of ClusterModel::nodesPerRack nodes). Throws std::invalid_argument for an unknown GPU or a cluster
-/// beyond the input limits.
+/// The scenario's cluster as the simulator sees it: every node group of scenario.topology (simulatorCluster), or
+/// the homogeneous cluster of scenario.cluster when a scenario has no topology. Throws std::invalid_argument for an
+/// unknown GPU or a cluster beyond the input limits.
 ClusterModel simulationCluster(const Scenario& scenario);
 
 /// The same scenario with `gpus` GPUs (capacity sweeps); the node shape stays.
