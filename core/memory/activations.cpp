@@ -79,7 +79,7 @@ void eagerMlp(const MemoryContext& ctx, const TrainingConfig& t, const Dtypes& d
         p.sharded += 4 * d.compute * f; // gate (SiLU input), SiLU output, up, product (down input)
         return;
     }
-    if (t.framework == Framework::HuggingFace) {
+    if (frameworkCapabilities(t.framework).pythonGelu) {
         // gelu_new written with pow/tanh: pow input, tanh output and 1+tanh in fp32 under autocast, plus 0.5·x
         // and the down-projection input.
         const double upcast = d.autocast ? 4 : d.compute;

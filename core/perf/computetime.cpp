@@ -58,13 +58,14 @@ double attentionCoreS(const ModelConfig& m, const LayerShape& s, const ComputePe
 }
 
 /// Passes over the b·s·f MLP activation, forward. Fused: SwiGLU reads gate + up and writes once (3), GELU reads
-/// and writes (2). Eager: SiLU then mul (2 + 3); the tanh-approximation GELU as 8 Python ops (pow, mul, add, mul,
-/// tanh, add, mul, mul: 2 passes each, 3 for the two binary ones on full tensors) = 18.
+/// and writes (2). Eager: SiLU then mul (2 + 3); Hugging Face's tanh-approximation GELU as 8 Python ops (pow, mul,
+/// add, mul, tanh, add, mul, mul: 2 passes each, 3 for the two binary ones on full tensors) = 18; the native
+/// nn.GELU kernel (PyTorch FSDP recipes, llm-foundry's MPT) reads and writes once (2), docs/methods-time.md §4.7.
 double mlpActivationPasses(const ModelConfig& m, const LayerShape& s)
 {
     if (m.mlp == MlpKind::SwiGlu)
         return s.fusedKernels ? 3 : 5;
-    return s.fusedKernels ? 2 : 18;
+    return s.fusedKernels || !s.pythonGelu ? 2 : 18;
 }
 
 double elementwiseBytes(const ModelConfig& m, const LayerShape& s, double f, const EfficiencyParams& e)
@@ -85,11 +86,11 @@ double normOps(const ModelConfig& m)
     return m.norm == NormKind::RmsNorm ? 8 : 1;
 }
 
-/// Eager ops of the MLP: SwiGLU = gate, up, down GEMMs + SiLU + mul; GELU = 2 GEMMs + the tanh-approximation GELU
-/// written as Python arithmetic (pow, mul, add, mul, tanh, add, mul, mul).
-double mlpOps(const ModelConfig& m)
+/// Eager ops of the MLP: SwiGLU = gate, up, down GEMMs + SiLU + mul; GELU = 2 GEMMs + one nn.GELU kernel, or
+/// Hugging Face's tanh-approximation GELU written as Python arithmetic (pow, mul, add, mul, tanh, add, mul, mul).
+double mlpOps(const ModelConfig& m, const LayerShape& s)
 {
-    return m.mlp == MlpKind::SwiGlu ? 5 : 2 + 8;
+    return m.mlp == MlpKind::SwiGlu ? 5 : 2 + (s.pythonGelu ? 8 : 1);
 }
 
 } // namespace
@@ -101,7 +102,7 @@ double eagerOpsPerLayer(const ModelConfig& m, const LayerShape& s)
     const double attention = 4 + (rotary ? 10 : 0) + (m.kvHeads < m.heads ? 2 : 0) // projections, RoPE, repeat_kv
         + (s.attention == AttentionKind::Math ? 5 : 1) + 1; // attention core, output re-layout
     const double casts = s.autocastWeights ? gemms + 2 : 0; // weight per GEMM, fp32 norm output per block
-    return 2 * normOps(m) + attention + mlpOps(m) + 2 + casts; // + 2 residual adds
+    return 2 * normOps(m) + attention + mlpOps(m, s) + 2 + casts; // + 2 residual adds
 }
 
 double eagerOpsHead(const ModelConfig& m)

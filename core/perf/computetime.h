@@ -42,6 +42,7 @@ struct LayerShape
     bool sequenceParallel = false;
     bool fusedKernels = true; ///< Megatron-style fused element-wise kernels vs eager PyTorch
     bool autocastWeights = false; ///< fp32 weights cast to 16 bit every forward (PyTorch autocast)
+    bool pythonGelu = false; ///< eager GELU as Python arithmetic (Hugging Face gelu_new), else one nn.GELU kernel
     double bytesPerActivation = 2;
     AttentionKind attention = AttentionKind::Flash;
 };

@@ -306,7 +306,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const double beta = tr.precision == Precision::Fp32 ? 4.0 : 2.0;
     const bool autocast = !fused && (tr.precision == Precision::AmpBf16 || tr.precision == Precision::AmpFp16);
     const Setup s {c, tr, caps, layoutSpans(l, c.fabric.domainGpus, order),
-        LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, beta, tr.attention},
+        LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
+            tr.attention},
         computePeaks(*c.gpu, tr.precision, c.efficiency)};
     const StageTimes st = slowestStage(s);
 
