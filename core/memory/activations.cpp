@@ -191,6 +191,22 @@ double layerInputBytes(const MemoryContext& ctx, const TrainingConfig& t)
     return tokensPerRank(ctx, t) * dtypesOf(t).residual * ctx.h / replicatedDivisor(t);
 }
 
+bool opLevelCheckpointing(const TrainingConfig& t)
+{
+    return t.recompute == Recompute::Selective && frameworkCapabilities(t.framework).selectiveIsOpLevel;
+}
+
+double opLevelCheckpointBytes(const MemoryContext& ctx, const TrainingConfig& t, bool moeLayer)
+{
+    const double d = dtypesOf(t).compute;
+    const double f = moeLayer ? ctx.expertF * expertTokensFactor(ctx, moeLayer) : ctx.f;
+    // Replicated over TP (split only by sequence parallelism): the layer input and the down projection's output.
+    const double replicated = 2 * d * ctx.h;
+    // Split over TP: q, v, the first MLP projection and the attention output (+ its fp32 log-sum-exp per head).
+    const double sharded = d * (2 * ctx.h + ctx.hKv + f) + 4 * ctx.heads;
+    return tokensPerRank(ctx, t) * (replicated / replicatedDivisor(t) + sharded / std::max(1, t.layout.tp));
+}
+
 double embeddingActivationBytes(const MemoryContext& ctx, const TrainingConfig& t)
 {
     return hasDropout(ctx, t) ? tokensPerRank(ctx, t) * ctx.h / replicatedDivisor(t) : 0.0;

@@ -164,6 +164,8 @@ LayerTime layerTime(
         elementS += memoryTimeS(6.0 * (4.0 * m.hidden * m.hidden + 3.0 * m.hidden * f) / t, p);
     LayerTime lt;
     lt.attentionCoreForwardS = attentionCoreS(m, s, p);
+    lt.gemmForwardS = gemmsS;
+    lt.elementwiseForwardS = elementS;
     // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused
     // frameworks are bounded by that floor alone; eager PyTorch's host issue time is compared per phase in the step.
     const double kernels = s.fusedKernels ? e.kernelsPerLayerFused : eagerOpsPerLayer(m, s);

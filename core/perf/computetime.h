@@ -53,7 +53,9 @@ struct LayerTime
     double forwardS = 0;
     double backwardInputS = 0; ///< input-gradient GEMMs + attention and element-wise backward
     double backwardWeightS = 0; ///< weight-gradient GEMMs (the W of zero-bubble schedules)
-    double attentionCoreForwardS = 0; ///< what selective recompute runs again
+    double attentionCoreForwardS = 0; ///< what selective recompute runs again (Megatron)
+    double gemmForwardS = 0; ///< the forward's matmuls (op-level checkpointing recomputes every other one)
+    double elementwiseForwardS = 0; ///< the forward's memory-bound work (norms, activation, residuals, RoPE)
     /// Eager PyTorch only (0 for fused kernels): host time to issue the forward's ops. The GPU times above are then
     /// pure kernel times; the step assembly takes max(host, GPU) per phase (backward issues about twice the ops).
     double hostForwardS = 0;

@@ -87,9 +87,14 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.backwardWeightS += n * lt.backwardWeightS;
     st.computeForwardS += n * lt.forwardS;
     st.computeBackwardS += n * lt.backwardS();
+    // Selective: Megatron recomputes the attention core; op-level checkpointing (TorchTitan) keeps every other
+    // matmul's output and attention's, and recomputes the other matmuls and the memory-bound work
+    // (docs/methods-time.md §4.8).
+    const double selectiveS = s.caps.selectiveIsOpLevel ? 0.5 * lt.gemmForwardS + lt.elementwiseForwardS
+                                                        : lt.attentionCoreForwardS;
     st.recomputeS += full ? n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne)
-                          : (selective ? n * lt.attentionCoreForwardS : 0.0);
-    st.computeRecomputeS += full ? n * lt.forwardS : (selective ? n * lt.attentionCoreForwardS : 0.0);
+                          : (selective ? n * selectiveS : 0.0);
+    st.computeRecomputeS += full ? n * lt.forwardS : (selective ? n * selectiveS : 0.0);
     // Eager host: the backward issues about twice the forward's ops; full recompute (checkpointing) issues the
     // forward's ops again inside the backward, plus its per-layer bookkeeping.
     const double checkpointS = s.shape.fusedKernels ? 0.0 : e.recomputeLayerOverheadEagerS;
