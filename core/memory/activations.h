@@ -27,7 +27,7 @@ double layerInputBytes(const MemoryContext& ctx, const TrainingConfig& training)
 /// Whether "selective" means op-level selective checkpointing for the training's framework (TorchTitan) rather
 /// than recomputing the attention core (Megatron), data/frameworks.json "selective_recompute".
 bool opLevelCheckpointing(const TrainingConfig& training);
-/// Op-level selective checkpointing (docs/methods-memory.md §3.7): what one layer keeps of one micro-batch: its
+/// Op-level selective checkpointing (docs/methods-memory.md §3.9): what one layer keeps of one micro-batch: its
 /// input, the outputs of every other matmul (q, v, the first MLP projection and the down projection: the larger of
 /// the two alternating sets) and the attention output with its fp32 log-sum-exp; the rest is recomputed.
 double opLevelCheckpointBytes(const MemoryContext& ctx, const TrainingConfig& training, bool moeLayer);

@@ -60,7 +60,7 @@ double attentionCoreS(const ModelConfig& m, const LayerShape& s, const ComputePe
 /// Passes over the b·s·f MLP activation, forward. Fused: SwiGLU reads gate + up and writes once (3), GELU reads
 /// and writes (2). Eager: SiLU then mul (2 + 3); Hugging Face's tanh-approximation GELU as 8 Python ops (pow, mul,
 /// add, mul, tanh, add, mul, mul: 2 passes each, 3 for the two binary ones on full tensors) = 18; the native
-/// nn.GELU kernel (PyTorch FSDP recipes, llm-foundry's MPT) reads and writes once (2), docs/methods-time.md §4.7.
+/// nn.GELU kernel (PyTorch FSDP recipes, llm-foundry's MPT) reads and writes once (2), docs/methods-time.md §4.6.
 double mlpActivationPasses(const ModelConfig& m, const LayerShape& s)
 {
     if (m.mlp == MlpKind::SwiGlu)

@@ -89,7 +89,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.computeBackwardS += n * lt.backwardS();
     // Selective: Megatron recomputes the attention core; op-level checkpointing (TorchTitan) keeps every other
     // matmul's output and attention's, and recomputes the other matmuls and the memory-bound work
-    // (docs/methods-time.md §4.8).
+    // (docs/methods-time.md §4.7).
     const double selectiveS
         = s.caps.selectiveIsOpLevel ? 0.5 * lt.gemmForwardS + lt.elementwiseForwardS : lt.attentionCoreForwardS;
     st.recomputeS += full ? n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Expected error band of a prediction, from the validated runs of the nearest family (framework × GPU generation ×
 // dense/MoE), read from data/confidence.json, which `clusterplanner validate --confidence-table` generates from the
-// development set and the external checks (docs/methods-time.md §4.10). Never typed by hand, never fitted.
+// development set and the external checks (docs/methods-time.md §4.8). Never typed by hand, never fitted.
 #pragma once
 
 #include "core/model/scenario.h"

@@ -99,7 +99,7 @@ private Q_SLOTS:
     void nativeGeluMovesFewerBytesThanPythonGelu()
     {
         // MPT-7B-like layer at micro-batch 6: the Python GELU makes 18 passes over b·s·f, nn.GELU 2; the
-        // difference is 16 passes of 2-byte elements at the HBM rate (docs/methods-time.md §4.7).
+        // difference is 16 passes of 2-byte elements at the HBM rate (docs/methods-time.md §4.6).
         const auto p = a100Peaks();
         EfficiencyParams e;
         ModelConfig mpt = gpt3();
