@@ -83,6 +83,8 @@ QString enumLabel(core::AttentionKind value)
         return tr("PyTorch SDPA");
     case core::AttentionKind::Math:
         return tr("Plain (materialised scores)");
+    case core::AttentionKind::Flash2:
+        return tr("FlashAttention-2 generation (FA2, Triton)");
     }
     return {};
 }
