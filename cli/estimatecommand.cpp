@@ -7,9 +7,11 @@
 #include "core/memory/memorymodel.h"
 #include "core/model/enumnames.h"
 #include "core/validation/casepredictor.h"
+#include "core/validation/confidence.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -68,6 +70,36 @@ json timeBreakdownJson(const perf::StepTimeResult& t)
             {{"tp", t.tpTotalS}, {"cp", t.cpTotalS}, {"ep", t.epTotalS}, {"dp", t.dpTotalS}, {"pp", t.ppTotalS}}}};
 }
 
+json confidenceJson(const std::vector<ConfidenceBand>& bands)
+{
+    json list = json::array();
+    for (const auto& b : bands)
+        list.push_back({{"basis", b.basis}, {"match", toString(b.match)}, {"family", b.family}, {"runs", b.runs},
+            {"validated_gpus", {b.minGpus, b.maxGpus}}, {"signed_median_percent", b.signedMedianPercent},
+            {"median_abs_percent", b.medianAbsPercent}, {"p90_abs_percent", b.p90AbsPercent},
+            {"outside_scale", b.outsideScale}, {"statement", b.statement}});
+    return list;
+}
+
+/// The text form: the headline figures and the expected error of each.
+std::string predictionText(const CasePrediction& p, const std::vector<ConfidenceBand>& bands)
+{
+    std::ostringstream text;
+    text << p.id << ":";
+    if (!p.ok)
+        text << " " << p.error;
+    if (p.tokensPerSPerGpu)
+        text << " " << std::lround(*p.tokensPerSPerGpu) << " tokens/s per GPU";
+    if (p.mfu)
+        text << ", MFU " << std::lround(100 * *p.mfu) << " %";
+    if (p.peakReservedGiB)
+        text << ", peak memory " << std::lround(*p.peakReservedGiB) << " GiB reserved";
+    text << "\n";
+    for (const auto& b : bands)
+        text << "  " << b.statement << "\n";
+    return text.str();
+}
+
 json predictionJson(const CasePrediction& p, const perf::EfficiencyTable& table, const std::string& gpuId)
 {
     json out = {{"id", p.id}, {"ok", p.ok}};
@@ -116,8 +148,9 @@ int runEstimate(const Args& args, std::ostream& out, std::ostream&)
     std::string path, efficiencyPath, hfConfigPath;
     auto app = makeCommandApp("estimate",
         "Per-GPU memory (peak allocated and reserved, breakdown), parameters, FLOPs per token, step time with its "
-        "breakdown, tokens/s and MFU of one case or an array of cases (validation schema), as JSON. Null layout "
-        "fields are chosen within what the framework can run.",
+        "breakdown, tokens/s and MFU of one case or an array of cases (validation schema), as JSON, each with the "
+        "expected error band of its nearest validated family. Null layout fields are chosen within what the "
+        "framework can run.",
         {"clusterplanner estimate --case data/validation/dev_cases.json",
             "clusterplanner estimate --case case.json --efficiency my-efficiency.json"});
     app->add_option("--case", path, "case file (one case or an array, data/validation/dev_cases.json schema)")
@@ -129,6 +162,8 @@ int runEstimate(const Args& args, std::ostream& out, std::ostream&)
            "Hugging Face config.json whose model replaces each case's (params "
            "reported)")
         ->type_name("FILE");
+    bool text = false;
+    app->add_flag("--text", text, "print the headline figures and their expected error bands as text, not JSON");
     parseCommand(*app, args, out);
     const auto hfConfig = hfConfigPath.empty() ? std::nullopt : std::optional(hfConfigPath);
     const auto efficiency = efficiencyOption(efficiencyPath);
@@ -140,9 +175,19 @@ int runEstimate(const Args& args, std::ostream& out, std::ostream&)
             c.scenario.model = hf::replaceModel(c.scenario.model, *imported);
             c.statedParams.reset();
         }
-        list.push_back(predictionJson(predictCase(c, &table), table, c.scenario.cluster.gpuId));
+        const CasePrediction prediction = predictCase(c, &table);
+        // Expected error of the nearest validated family (core/validation/confidence.h).
+        const auto bands = confidenceBands(c.scenario);
+        if (text) {
+            out << predictionText(prediction, bands);
+            continue;
+        }
+        json entry = predictionJson(prediction, table, c.scenario.cluster.gpuId);
+        entry["confidence"] = confidenceJson(bands);
+        list.push_back(std::move(entry));
     }
-    out << list.dump(2) << "\n";
+    if (!text)
+        out << list.dump(2) << "\n";
     return 0;
 }
 

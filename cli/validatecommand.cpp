@@ -4,6 +4,7 @@
 #include "cli/commandline.h"
 #include "cli/commandlist.h"
 #include "cli/efficiencyoption.h"
+#include "core/validation/confidence.h"
 #include "core/validation/validationreport.h"
 
 #include <ostream>
@@ -32,12 +33,33 @@ int runValidate(const Args& args, std::ostream& out, std::ostream&)
     app->add_option("--title", titleOption, "Markdown heading (default: \"Validation on the development set\")");
     app->add_option("--efficiency", efficiencyPath, "efficiency parameters replacing data/efficiency.json")
         ->type_name("FILE");
+    bool confidenceTable = false;
+    std::string checkCasesPath, checkTruthPath;
+    app->add_flag("--confidence-table", confidenceTable,
+        "print data/confidence.json instead: the signed errors per family of these cases and of --check-cases");
+    app->add_option("--check-cases", checkCasesPath, "with --confidence-table: external-check cases (data/checks)")
+        ->type_name("FILE");
+    app->add_option("--check-truth", checkTruthPath, "with --confidence-table: their measured values")
+        ->type_name("FILE");
     parseCommand(*app, args, out);
+    if (checkCasesPath.empty() != checkTruthPath.empty())
+        throw UsageError("--check-cases and --check-truth go together");
     const std::string title = titleOption.value_or("Validation on the development set");
     const auto efficiency = efficiencyOption(efficiencyPath);
     const auto cases = readValidationCases(readTextFile(casesPath));
     const auto truths = readValidationTruths(readTextFile(truthPath));
     const ValidationReport report = buildValidationReport(cases, truths, &efficiencyTable(efficiency));
+    if (confidenceTable) {
+        std::vector<ValidationReport> reports {report};
+        std::string producedBy = "clusterplanner validate --cases " + casesPath + " --truth " + truthPath;
+        if (!checkCasesPath.empty()) {
+            reports.push_back(buildValidationReport(readValidationCases(readTextFile(checkCasesPath)),
+                readValidationTruths(readTextFile(checkTruthPath)), &efficiencyTable(efficiency)));
+            producedBy += " --check-cases " + checkCasesPath + " --check-truth " + checkTruthPath;
+        }
+        out << confidenceTableJson(reports, producedBy + " --confidence-table");
+        return 0;
+    }
     if (markdown) // the whole docs/validation.md, so that the committed file is exactly this output
         out << "<!-- Produced by: clusterplanner validate --cases " << casesPath << " --truth " << truthPath
             << " --markdown" << (titleOption ? " --title \"" + title + "\"" : std::string()) << " -->\n\n# " << title

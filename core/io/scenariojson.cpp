@@ -69,6 +69,12 @@ bool boolean(const JsonFields& r, std::string_view path)
     return r.boolean(field(path).key());
 }
 
+/// An optional switch missing from the file keeps `fallback` (files written before the field existed).
+bool optionalBoolean(const JsonFields& r, std::string_view path, bool fallback)
+{
+    return r.has(field(path).key()) ? boolean(r, path) : fallback;
+}
+
 /// An optional choice missing from the file keeps `fallback` (files written before the field existed).
 template <typename Enum>
 Enum choice(const JsonFields& r, std::string_view path, std::optional<Enum> fallback = std::nullopt)
@@ -190,6 +196,7 @@ TrainingConfig readTraining(const JsonFields& r)
     // Older files mean Megatron.
     training.framework = choice<Framework>(r, "training.framework", Framework::Megatron);
     training.layout = readLayout(r.object("layout"));
+    training.cpLoadBalance = optionalBoolean(r, "training.cp_load_balance", true);
     return training;
 }
 
@@ -230,7 +237,8 @@ json trainingToJson(const TrainingConfig& t)
         {"schedule", toString(t.schedule)}, {"framework", toString(t.framework)},
         {"layout",
             {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"virtual_stages", l.virtualStages},
-                {"sequence_parallel", l.sequenceParallel}, {"rank_order", toString(l.rankOrder)}}}};
+                {"sequence_parallel", l.sequenceParallel}, {"rank_order", toString(l.rankOrder)}}},
+        {"cp_load_balance", t.cpLoadBalance}};
 }
 
 } // namespace

@@ -91,6 +91,13 @@ public:
         fail(key, "unknown value \"" + excerpt(name) + "\"");
     }
 
+    /// A field that case files written before it existed leave out: absent and null both mean `fallback`.
+    template <typename T>
+    T optional(const char* key, T fallback) const
+    {
+        return m_object.contains(key) ? get<T>(key, fallback) : fallback;
+    }
+
     const json& field(const char* key) const
     {
         auto it = m_object.find(key);
@@ -154,6 +161,7 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     t.distributedOptimizer = r.get<bool>("distributed_optimizer", false, &u.distributedOptimizer);
     t.attention = r.choice("attention", AttentionKind::Flash, &u.attention);
     t.framework = r.choice("framework", Framework::Other, &u.framework);
+    t.cpLoadBalance = r.optional<bool>("cp_load_balance", true);
 }
 
 void readParallelism(const NullableReader& r, ValidationCase& c)

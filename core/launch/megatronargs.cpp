@@ -109,9 +109,9 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
     // Megatron's "adam" is AdamW (decoupled weight decay).
     const bool sgd = t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum;
     a.push_back({"--optimizer", sgd ? "sgd" : "adam"});
-    const char* backend = t.attention == AttentionKind::Flash ? "flash"
-        : t.attention == AttentionKind::Sdpa                  ? "fused"
-                                                              : "unfused";
+    const char* backend = t.attention == AttentionKind::Flash || t.attention == AttentionKind::Flash2 ? "flash"
+        : t.attention == AttentionKind::Sdpa                                                          ? "fused"
+                                                                                                      : "unfused";
     a.push_back({"--attention-backend", backend});
 }
 

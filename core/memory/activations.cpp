@@ -79,7 +79,7 @@ void eagerMlp(const MemoryContext& ctx, const TrainingConfig& t, const Dtypes& d
         p.sharded += 4 * d.compute * f; // gate (SiLU input), SiLU output, up, product (down input)
         return;
     }
-    if (t.framework == Framework::HuggingFace) {
+    if (frameworkCapabilities(t.framework).pythonGelu) {
         // gelu_new written with pow/tanh: pow input, tanh output and 1+tanh in fp32 under autocast, plus 0.5·x
         // and the down-projection input.
         const double upcast = d.autocast ? 4 : d.compute;
@@ -189,6 +189,22 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, b
 double layerInputBytes(const MemoryContext& ctx, const TrainingConfig& t)
 {
     return tokensPerRank(ctx, t) * dtypesOf(t).residual * ctx.h / replicatedDivisor(t);
+}
+
+bool opLevelCheckpointing(const TrainingConfig& t)
+{
+    return t.recompute == Recompute::Selective && frameworkCapabilities(t.framework).selectiveIsOpLevel;
+}
+
+double opLevelCheckpointBytes(const MemoryContext& ctx, const TrainingConfig& t, bool moeLayer)
+{
+    const double d = dtypesOf(t).compute;
+    const double f = moeLayer ? ctx.expertF * expertTokensFactor(ctx, moeLayer) : ctx.f;
+    // Replicated over TP (split only by sequence parallelism): the layer input and the down projection's output.
+    const double replicated = 2 * d * ctx.h;
+    // Split over TP: q, v, the first MLP projection and the attention output (+ its fp32 log-sum-exp per head).
+    const double sharded = d * (2 * ctx.h + ctx.hKv + f) + 4 * ctx.heads;
+    return tokensPerRank(ctx, t) * (replicated / replicatedDivisor(t) + sharded / std::max(1, t.layout.tp));
 }
 
 double embeddingActivationBytes(const MemoryContext& ctx, const TrainingConfig& t)

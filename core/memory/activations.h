@@ -24,6 +24,14 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& trai
 /// Full recompute: the checkpointed layer input of one micro-batch (residual-stream precision).
 double layerInputBytes(const MemoryContext& ctx, const TrainingConfig& training);
 
+/// Whether "selective" means op-level selective checkpointing for the training's framework (TorchTitan) rather
+/// than recomputing the attention core (Megatron), data/frameworks.json "selective_recompute".
+bool opLevelCheckpointing(const TrainingConfig& training);
+/// Op-level selective checkpointing (docs/methods-memory.md §3.9): what one layer keeps of one micro-batch: its
+/// input, the outputs of every other matmul (q, v, the first MLP projection and the down projection: the larger of
+/// the two alternating sets) and the attention output with its fp32 log-sum-exp; the rest is recomputed.
+double opLevelCheckpointBytes(const MemoryContext& ctx, const TrainingConfig& training, bool moeLayer);
+
 /// First stage: embedding output extras (dropout mask). Last stage: final norm and LM-head input.
 double embeddingActivationBytes(const MemoryContext& ctx, const TrainingConfig& training);
 double headActivationBytes(const MemoryContext& ctx, const TrainingConfig& training);

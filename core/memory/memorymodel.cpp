@@ -13,12 +13,14 @@ namespace clusterplanner::core {
 
 namespace {
 
-/// The layer activations of one micro-batch on a stage, averaging dense and MoE layers.
+/// The layer activations of one micro-batch on a stage, averaging dense and MoE layers (what op-level selective
+/// checkpointing keeps, when that is what the framework's "selective" means).
 double stageLayerBytes(const MemoryContext& ctx, const TrainingConfig& t, int layers)
 {
     const double moeShare = ctx.layers > 0 ? double(ctx.params.moeLayers) / ctx.layers : 0.0;
-    const double dense = moeShare < 1 ? layerActivationBytes(ctx, t, false) : 0.0;
-    const double moe = moeShare > 0 ? layerActivationBytes(ctx, t, true) : 0.0;
+    const auto perLayer = opLevelCheckpointing(t) ? &opLevelCheckpointBytes : &layerActivationBytes;
+    const double dense = moeShare < 1 ? perLayer(ctx, t, false) : 0.0;
+    const double moe = moeShare > 0 ? perLayer(ctx, t, true) : 0.0;
     return layers * ((1 - moeShare) * dense + moeShare * moe);
 }
 
@@ -72,6 +74,12 @@ MemoryBreakdown backwardStart(const MemoryContext& ctx, const TrainingConfig& t,
     return b;
 }
 
+/// Whether a layer's activations are rebuilt inside the backward (full, or op-level selective checkpointing).
+bool recomputesLayers(const TrainingConfig& t)
+{
+    return t.recompute == Recompute::Full || opLevelCheckpointing(t);
+}
+
 /// Full recompute, deep in backward: one layer recomputed while nearly all gradients already exist.
 MemoryBreakdown recomputePoint(const MemoryContext& ctx, const TrainingConfig& t, const StageInputs& in,
     const StageParams& params, const ModelStateBytes& states, MemoryBreakdown b)
@@ -79,7 +87,9 @@ MemoryBreakdown recomputePoint(const MemoryContext& ctx, const TrainingConfig& t
     const double layerShare = params.total > 0 ? (params.perLayer + params.embedding) / params.total : 0;
     b.gradientsBytes = std::max(b.gradientsBytes, states.gradients * (1 - layerShare));
     b.logitsBytes = in.last ? logitsBytes(ctx, t).held : 0;
-    b.activationsBytes += stageLayerBytes(ctx, t, 1);
+    TrainingConfig whole = t; // the recomputed layer holds every tensor it saves when not checkpointed
+    whole.recompute = Recompute::Full;
+    b.activationsBytes += stageLayerBytes(ctx, whole, 1);
     if (b.castCacheBytes > 0)
         b.castCacheBytes = 2 * (params.layers > 0 ? params.matmul / params.layers : 0); // only the live layer
     return b;
@@ -107,7 +117,7 @@ StageMemory evaluateStage(const MemoryContext& ctx, const TrainingConfig& t, con
     s.layers = params.layers;
     s.inFlightMicroBatches = in.inFlight;
     s.peak = backwardStart(ctx, t, in, params, states, regime);
-    if (t.recompute == Recompute::Full) {
+    if (recomputesLayers(t)) {
         const MemoryBreakdown deep = recomputePoint(ctx, t, in, params, states, s.peak);
         if (deep.totalBytes() > s.peak.totalBytes())
             s.peak = deep;

@@ -2,6 +2,7 @@
 #include "core/memory/modelstates.h"
 
 #include "core/memory/activations.h"
+#include "core/model/frameworks.h"
 
 #include <algorithm>
 
@@ -117,6 +118,11 @@ ModelStateBytes modelStateBytes(const MemoryContext& ctx, const TrainingConfig& 
         // unit's unsharded gradients before reduce-scatter (docs/methods-memory.md §3.2, LLMA/DS).
         const double unit = ctx.largestUnitParams / std::max(1, t.layout.tp);
         m.shardBuffers = 2 * r.computeBytes * unit + r.gradients * unit;
+        // FSDP inside pipeline stages (TorchTitan): parameters are not resharded after forward and gradients are
+        // not reduced before the last micro-batch, so the stage's gathered 16-bit parameters and its unsharded
+        // 16-bit gradients stay resident through the schedule (docs/methods-memory.md §3.8).
+        if (t.layout.pp > 1 && frameworkCapabilities(t.framework).keepsGatheredParamsWithPipeline)
+            m.shardBuffers = 2 * r.computeBytes * stage.total + r.gradients * unit;
     }
     return m;
 }

@@ -19,8 +19,8 @@ constexpr NameTable<Optimizer, 4> kOptimizer {{{Optimizer::AdamW, "adamw"}, {Opt
     {Optimizer::Sgd, "sgd"}, {Optimizer::SgdMomentum, "sgd_momentum"}}};
 constexpr NameTable<Recompute, 3> kRecompute {
     {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}}};
-constexpr NameTable<AttentionKind, 3> kAttention {
-    {{AttentionKind::Flash, "flash"}, {AttentionKind::Sdpa, "sdpa"}, {AttentionKind::Math, "math"}}};
+constexpr NameTable<AttentionKind, 4> kAttention {{{AttentionKind::Flash, "flash"}, {AttentionKind::Sdpa, "sdpa"},
+    {AttentionKind::Math, "math"}, {AttentionKind::Flash2, "flash2"}}};
 constexpr NameTable<PipelineSchedule, 4> kSchedule {
     {{PipelineSchedule::GPipe, "gpipe"}, {PipelineSchedule::OneFOneB, "1f1b"},
         {PipelineSchedule::Interleaved, "interleaved"}, {PipelineSchedule::ZbH1, "zb-h1"}}};

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <initializer_list>
 #include <stdexcept>
 
 namespace clusterplanner::core {
@@ -46,6 +47,23 @@ std::optional<double> optionalShare(const nlohmann::json& entry, const char* key
     return share;
 }
 
+/// An optional string key that must be one of choices (the first is the default when the key is absent).
+std::string optionalChoice(
+    const nlohmann::json& entry, const char* key, std::initializer_list<const char*> choices, const std::string& where)
+{
+    if (!entry.contains(key))
+        return *choices.begin();
+    const auto& value = entry.at(key);
+    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    for (const char* choice : choices)
+        if (value.is_string() && text == choice)
+            return text;
+    std::string allowed;
+    for (const char* choice : choices)
+        allowed += (allowed.empty() ? "\"" : ", \"") + std::string(choice) + "\"";
+    throw std::runtime_error(where + "." + key + ": one of " + allowed + " (got " + text + ")");
+}
+
 FrameworkCapabilities parseEntry(const nlohmann::json& entry)
 {
     FrameworkCapabilities caps;
@@ -69,6 +87,11 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.asyncP2p = entry.at("async_p2p").get<bool>();
     caps.zero3Overlap = optionalShare(entry, "zero3_overlap", where);
     caps.zero3Hierarchy = optionalShare(entry, "zero3_hierarchy", where);
+    // Optional keys (issue 16): a document without them keeps the earlier behaviour.
+    caps.pythonGelu = optionalChoice(entry, "gelu", {"native", "python_tanh"}, where) == "python_tanh";
+    caps.selectiveIsOpLevel
+        = optionalChoice(entry, "selective_recompute", {"attention", "op_level"}, where) == "op_level";
+    caps.keepsGatheredParamsWithPipeline = entry.value("keeps_gathered_params_with_pipeline", false);
     caps.source = entry.value("source", "");
     return caps;
 }

@@ -30,6 +30,16 @@ struct FrameworkCapabilities
     bool asyncP2p = true; ///< pipeline sends/receives overlap compute (else they run in turn, fully exposed)
     bool fusedKernels = true; ///< fused kernels (time model); false = eager PyTorch ops issued from Python
     bool gradReduceFp32 = true; ///< mixed-precision gradients are reduced as fp32 (else in the 16-bit dtype)
+    /// Eager GELU written as Python arithmetic (Hugging Face gelu_new: pow, tanh, adds, muls: 8 ops, fp32
+    /// intermediates under autocast) rather than one native nn.GELU kernel (docs/methods-time.md §4.6).
+    bool pythonGelu = false;
+    /// What "selective" recompute means (docs/methods-time.md §4.7): Megatron recomputes the attention core only
+    /// (Korthikanti et al. 2022); TorchTitan's op-level selective checkpointing saves the outputs of every other
+    /// matmul and of attention and recomputes the rest of the block.
+    bool selectiveIsOpLevel = false;
+    /// FSDP inside pipeline stages keeps the stage's gathered 16-bit parameters between forward and backward
+    /// (TorchTitan: reshard_after_forward is off when pipeline parallelism is on), docs/methods-memory.md §3.8.
+    bool keepsGatheredParamsWithPipeline = false;
     std::string source;
 
     bool supports(PipelineSchedule schedule) const;

@@ -17,7 +17,11 @@ enum class NormKind { LayerNorm, RmsNorm };
 enum class Precision { Fp32, AmpBf16, Bf16, AmpFp16, Fp8 };
 enum class Optimizer { AdamW, Adam, Sgd, SgdMomentum };
 enum class Recompute { None, Selective, Full };
-enum class AttentionKind { Flash, Sdpa, Math };
+/// Flash: the best fused kernel for the GPU (cuDNN / Transformer Engine, FlashAttention-3 on Hopper); Sdpa: PyTorch's
+/// scaled_dot_product_attention (cuDNN on Hopper since PyTorch 2.11, FlashAttention-2 before and on Ampere); Math:
+/// scores materialised; Flash2: a FlashAttention-2-generation kernel (FA2, Triton flash, SDPA's flash backend in
+/// PyTorch ≤ 2.10), which on Hopper runs at about half the fused kernel's rate (docs/methods-time.md §4.10).
+enum class AttentionKind { Flash, Sdpa, Math, Flash2 };
 enum class PipelineSchedule { GPipe, OneFOneB, Interleaved, ZbH1 };
 /// How ranks are numbered across the groups, fastest-varying first: TP is always innermost (inside a node); the
 /// choice is whether data-parallel or pipeline neighbours sit closer (Megatron's default vs its tp-pp-dp mapping).
@@ -99,6 +103,10 @@ struct TrainingConfig
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
     Framework framework = Framework::Megatron;
     ParallelLayout layout;
+    /// Context parallelism splits each sequence into 2·cp chunks and gives rank i chunks i and 2cp−1−i, so that
+    /// every rank does the same share of the causal attention (Megatron-Core, PyTorch/TorchTitan). Off: contiguous
+    /// chunks, the last rank does (2cp−1)/cp of the mean (docs/methods-time.md §4.10).
+    bool cpLoadBalance = true;
     bool operator==(const TrainingConfig&) const = default;
 };
 

@@ -136,6 +136,10 @@ const std::vector<ScenarioField>& table()
             "How ranks map to nodes: TP innermost, then either DP or PP neighbours closer (Megatron's default vs its "
             "tp-pp-dp mapping)",
             &names<RankOrdering>, true},
+        {"training.cp_load_balance", K::Boolean, "", 0, 0, "true", "CP load balancing",
+            "Context parallelism gives every rank an equal share of the causal attention (2·cp chunks, zig-zag); off: "
+            "contiguous chunks, the last rank does almost twice the mean",
+            nullptr, true},
         {"economics.training_tokens", K::Number, "tokens", 0, 1e18, "2000000000000.0", "Training tokens",
             "Token budget of the whole run"},
         {"economics.gpu_hour_usd", K::Number, "$/GPU·h", 0, 10'000, "2.5", "GPU price",

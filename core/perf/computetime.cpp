@@ -43,28 +43,66 @@ double expertGemmsS(const ModelConfig& m, double tokens, double t, double beta, 
     return oneExpert * moe.experts + router + shared; // every expert's rows pass through this GPU's EP share
 }
 
+/// Context parallelism (docs/methods-time.md §4.10): how much more than the mean causal attention the slowest rank
+/// computes. Balanced (2·cp chunks, rank i holding chunks i and 2cp−1−i): nothing. Contiguous chunks: rank cp−1
+/// computes cp−1 full blocks and its causal diagonal, cp − ½ blocks against the mean cp/2.
+double ringImbalance(const LayerShape& s)
+{
+    const double cp = s.contextParallel;
+    return cp > 1 && !s.cpLoadBalanced ? (2 * cp - 1) / cp : 1.0;
+}
+
 /// Attention core forward: causal flash kernels skip the masked half; the materialized path computes the whole
-/// score matrix and moves it through HBM (score, softmax, dropout).
+/// score matrix and moves it through HBM (score, softmax, dropout). With CP, the slowest rank's share.
 double attentionCoreS(const ModelConfig& m, const LayerShape& s, const ComputePeaks& p)
 {
     const double queries = s.microBatch * m.seqLen / s.contextParallel;
     const double heads = m.heads / s.tensorParallel;
     const double headDim = double(m.hidden) / m.heads;
     const double fullFlops = 4.0 * queries * m.seqLen * heads * headDim;
-    if (s.attention != AttentionKind::Math)
-        return 0.5 * fullFlops / (p.attentionFlops * p.attentionPeakFraction);
+    if (s.attention != AttentionKind::Math) {
+        // FlashAttention-2-generation kernels use none of Hopper's new tensor-core instructions (§4.10).
+        const double eta
+            = p.attentionPeakFraction * (s.attention == AttentionKind::Flash2 ? p.flash2AttentionRatio : 1.0);
+        return ringImbalance(s) * 0.5 * fullFlops / (p.attentionFlops * eta);
+    }
     const double scoreBytes = 4.0 * queries * m.seqLen * heads * s.bytesPerActivation;
-    return fullFlops / (p.attentionFlops * gemmEfficiency(fullFlops / heads, p)) + memoryTimeS(scoreBytes, p);
+    return ringImbalance(s)
+        * (fullFlops / (p.attentionFlops * gemmEfficiency(fullFlops / heads, p)) + memoryTimeS(scoreBytes, p));
+}
+
+struct RingMergeTimes
+{
+    double forwardS = 0, backwardS = 0;
+};
+
+/// Ring attention merges each of its cp−1 later steps into the running result (docs/methods-time.md §4.10). Forward:
+/// rescale the fp32 output by the block's log-sum-exp; a fused correction kernel reads the block output (2 B) and
+/// reads and writes the running output (8 B), eager PyTorch upcasts, subtracts, scales and subtracts in separate ops
+/// (≈ 40 B). Backward: dQ accumulates in fp32 and dK, dV travel and accumulate with the KV block (10 B per element
+/// fused, 20 B eager).
+RingMergeTimes ringMergeS(const ModelConfig& m, const LayerShape& s, const ComputePeaks& p)
+{
+    if (s.contextParallel <= 1)
+        return {};
+    const double tokens = s.microBatch * m.seqLen / s.contextParallel;
+    const double queryElements = tokens * m.hidden / s.tensorParallel;
+    const double kvElements = 2.0 * tokens * kvWidth(m) / s.tensorParallel;
+    const double steps = s.contextParallel - 1;
+    const double forwardBytes = s.fusedKernels ? 10.0 : 40.0, backwardBytes = s.fusedKernels ? 10.0 : 20.0;
+    return {memoryTimeS(steps * queryElements * forwardBytes, p),
+        memoryTimeS(steps * (queryElements + kvElements) * backwardBytes, p)};
 }
 
 /// Passes over the b·s·f MLP activation, forward. Fused: SwiGLU reads gate + up and writes once (3), GELU reads
-/// and writes (2). Eager: SiLU then mul (2 + 3); the tanh-approximation GELU as 8 Python ops (pow, mul, add, mul,
-/// tanh, add, mul, mul: 2 passes each, 3 for the two binary ones on full tensors) = 18.
+/// and writes (2). Eager: SiLU then mul (2 + 3); Hugging Face's tanh-approximation GELU as 8 Python ops (pow, mul,
+/// add, mul, tanh, add, mul, mul: 2 passes each, 3 for the two binary ones on full tensors) = 18; the native
+/// nn.GELU kernel (PyTorch FSDP recipes, llm-foundry's MPT) reads and writes once (2), docs/methods-time.md §4.6.
 double mlpActivationPasses(const ModelConfig& m, const LayerShape& s)
 {
     if (m.mlp == MlpKind::SwiGlu)
         return s.fusedKernels ? 3 : 5;
-    return s.fusedKernels ? 2 : 18;
+    return s.fusedKernels || !s.pythonGelu ? 2 : 18;
 }
 
 double elementwiseBytes(const ModelConfig& m, const LayerShape& s, double f, const EfficiencyParams& e)
@@ -85,11 +123,11 @@ double normOps(const ModelConfig& m)
     return m.norm == NormKind::RmsNorm ? 8 : 1;
 }
 
-/// Eager ops of the MLP: SwiGLU = gate, up, down GEMMs + SiLU + mul; GELU = 2 GEMMs + the tanh-approximation GELU
-/// written as Python arithmetic (pow, mul, add, mul, tanh, add, mul, mul).
-double mlpOps(const ModelConfig& m)
+/// Eager ops of the MLP: SwiGLU = gate, up, down GEMMs + SiLU + mul; GELU = 2 GEMMs + one nn.GELU kernel, or
+/// Hugging Face's tanh-approximation GELU written as Python arithmetic (pow, mul, add, mul, tanh, add, mul, mul).
+double mlpOps(const ModelConfig& m, const LayerShape& s)
 {
-    return m.mlp == MlpKind::SwiGlu ? 5 : 2 + 8;
+    return m.mlp == MlpKind::SwiGlu ? 5 : 2 + (s.pythonGelu ? 8 : 1);
 }
 
 } // namespace
@@ -101,7 +139,7 @@ double eagerOpsPerLayer(const ModelConfig& m, const LayerShape& s)
     const double attention = 4 + (rotary ? 10 : 0) + (m.kvHeads < m.heads ? 2 : 0) // projections, RoPE, repeat_kv
         + (s.attention == AttentionKind::Math ? 5 : 1) + 1; // attention core, output re-layout
     const double casts = s.autocastWeights ? gemms + 2 : 0; // weight per GEMM, fp32 norm output per block
-    return 2 * normOps(m) + attention + mlpOps(m) + 2 + casts; // + 2 residual adds
+    return 2 * normOps(m) + attention + mlpOps(m, s) + 2 + casts; // + 2 residual adds
 }
 
 double eagerOpsHead(const ModelConfig& m)
@@ -127,6 +165,7 @@ ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const Efficie
     p.attentionBackwardFactor = e.attentionBackwardFactor;
     p.hbmFraction = e.hbmFraction;
     p.kernelLaunchS = e.kernelLaunchS;
+    p.flash2AttentionRatio = e.flash2AttentionRatio;
     return p;
 }
 
@@ -162,13 +201,19 @@ LayerTime layerTime(
     if (s.autocastWeights) // fp32 weights read, bf16 copy written, per forward: 6 B per layer weight
         elementS += memoryTimeS(6.0 * (4.0 * m.hidden * m.hidden + 3.0 * m.hidden * f) / t, p);
     LayerTime lt;
-    lt.attentionCoreForwardS = attentionCoreS(m, s, p);
+    const double attentionS = attentionCoreS(m, s, p);
+    const RingMergeTimes merge = ringMergeS(m, s, p);
+    lt.attentionCoreForwardS = attentionS + merge.forwardS;
+    lt.ringStepForwardS = s.contextParallel > 1 ? attentionS / s.contextParallel : 0.0;
+    lt.gemmForwardS = gemmsS;
+    lt.elementwiseForwardS = elementS;
     // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused
     // frameworks are bounded by that floor alone; eager PyTorch's host issue time is compared per phase in the step.
     const double kernels = s.fusedKernels ? e.kernelsPerLayerFused : eagerOpsPerLayer(m, s);
     lt.forwardS = std::max(gemmsS + elementS + lt.attentionCoreForwardS, kernels * p.kernelLaunchS);
-    const double backwardS = std::max(2 * gemmsS + 2 * elementS + p.attentionBackwardFactor * lt.attentionCoreForwardS,
-        2 * kernels * p.kernelLaunchS);
+    const double backwardS
+        = std::max(2 * gemmsS + 2 * elementS + p.attentionBackwardFactor * attentionS + merge.backwardS,
+            2 * kernels * p.kernelLaunchS);
     lt.hostForwardS = s.fusedKernels ? 0.0 : kernels * e.hostOpS;
     lt.backwardWeightS = std::min(gemmsS, backwardS / 2);
     lt.backwardInputS = backwardS - lt.backwardWeightS;

@@ -22,6 +22,7 @@ struct ComputePeaks
     double attentionBackwardFactor = 2.5;
     double hbmFraction = 0.8;
     double kernelLaunchS = 6e-6;
+    double flash2AttentionRatio = 1.0; ///< FlashAttention-2-generation kernels vs the fused one (efficiency.json)
 };
 
 ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const EfficiencyParams& efficiency);
@@ -42,8 +43,10 @@ struct LayerShape
     bool sequenceParallel = false;
     bool fusedKernels = true; ///< Megatron-style fused element-wise kernels vs eager PyTorch
     bool autocastWeights = false; ///< fp32 weights cast to 16 bit every forward (PyTorch autocast)
+    bool pythonGelu = false; ///< eager GELU as Python arithmetic (Hugging Face gelu_new), else one nn.GELU kernel
     double bytesPerActivation = 2;
     AttentionKind attention = AttentionKind::Flash;
+    bool cpLoadBalanced = true; ///< CP gives every rank an equal share of the causal attention
 };
 
 /// Times of one layer for one micro-batch on one GPU, in seconds.
@@ -52,7 +55,12 @@ struct LayerTime
     double forwardS = 0;
     double backwardInputS = 0; ///< input-gradient GEMMs + attention and element-wise backward
     double backwardWeightS = 0; ///< weight-gradient GEMMs (the W of zero-bubble schedules)
-    double attentionCoreForwardS = 0; ///< what selective recompute runs again
+    double attentionCoreForwardS = 0; ///< what selective recompute runs again (Megatron), CP ring merges included
+    /// Context parallelism: attention compute of one ring step on the slowest rank, the window that hides the next
+    /// KV block's transfer (docs/methods-time.md §4.10); 0 without CP.
+    double ringStepForwardS = 0;
+    double gemmForwardS = 0; ///< the forward's matmuls (op-level checkpointing recomputes every other one)
+    double elementwiseForwardS = 0; ///< the forward's memory-bound work (norms, activation, residuals, RoPE)
     /// Eager PyTorch only (0 for fused kernels): host time to issue the forward's ops. The GPU times above are then
     /// pure kernel times; the step assembly takes max(host, GPU) per phase (backward issues about twice the ops).
     double hostForwardS = 0;

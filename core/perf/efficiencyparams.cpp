@@ -24,6 +24,7 @@ constexpr Key kKeys[] = {
     {"gemm_half_gflop", &EfficiencyParams::gemmHalfGflop},
     {"attention_peak_fraction", &EfficiencyParams::attentionPeakFraction},
     {"attention_backward_factor", &EfficiencyParams::attentionBackwardFactor},
+    {"flash2_attention_ratio", &EfficiencyParams::flash2AttentionRatio},
     {"hbm_fraction", &EfficiencyParams::hbmFraction},
     {"fp32_peak_fraction", &EfficiencyParams::fp32PeakFraction},
     {"elementwise_passes_fused", &EfficiencyParams::elementwisePassesFused},

@@ -21,6 +21,11 @@ struct EfficiencyParams
     double gemmHalfGflop = 2.0; ///< GEMM size (GFLOP) at which η falls to half of gemmPeakFraction: η = η∞·F/(F + F½)
     double attentionPeakFraction = 0.55; ///< flash-attention core, forward, against the tensor peak
     double attentionBackwardFactor = 2.5; ///< flash backward time / forward time (recomputes scores; FA2 §3)
+    /// Throughput of a FlashAttention-2-generation kernel (attention "flash2": FA2, Triton, SDPA flash) relative to the
+    /// family's fused kernel (cuDNN/Transformer Engine, FlashAttention-3), which attentionPeakFraction describes. 1
+    /// where FA2 is the best kernel (Ampere); on Hopper FA2 reaches 35 % of peak vs 75 % (Shah et al. 2024,
+    /// FlashAttention-3).
+    double flash2AttentionRatio = 1.0;
     double hbmFraction = 0.80; ///< achievable share of HBM bandwidth for memory-bound ops
     double fp32PeakFraction = 0.80; ///< η for fp32 (non-tensor-core) GEMMs against the fp32 peak
 

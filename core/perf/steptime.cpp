@@ -67,12 +67,16 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed.
     const double tpOne = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
     const double tpCount = 4 + (full ? 2 : 0);
-    // CP ring: cp−1 KV chunk passes forward, twice that backward (KV and dKV) (docs/methods-time.md §4.3).
+    // CP ring: cp−1 KV block passes forward, twice that backward (KV and dKV) (docs/methods-time.md §4.3). Each
+    // pass runs under one ring step's attention and shows where it outlasts it (§4.10).
     const double kvBytes = 2.0 * tokens * m.kvHeads * (double(m.hidden) / m.heads) * beta / s.shape.tensorParallel;
     const double cpPass
         = s.spans.cp.size > 1 ? groupCollectiveS(Collective::SendRecv, kvBytes, s.spans.cp, s.c.fabric) : 0;
-    const double cpFwd = (s.spans.cp.size - 1) * cpPass;
-    const double cpFwdExposed = std::max(0.0, cpFwd - e.cpOverlap * lt.attentionCoreForwardS);
+    const double cpSteps = s.spans.cp.size - 1;
+    const double cpFwd = cpSteps * cpPass;
+    const double cpFwdExposed = cpSteps * std::max(0.0, cpPass - e.cpOverlap * lt.ringStepForwardS);
+    const double cpBwdExposed
+        = cpSteps * std::max(0.0, 2 * cpPass - e.cpOverlap * s.peaks.attentionBackwardFactor * lt.ringStepForwardS);
     // EP: dispatch + combine all-to-all forward, twice backward.
     double epOne = 0;
     if (moe && s.spans.ep.size > 1) {
@@ -84,13 +88,18 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.forwardS += n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne);
     // Backward TP collectives run asynchronously under the weight-gradient GEMMs (Megatron async TP all-reduce).
     const double tpBackwardExposed = std::max(0.0, 2 * tpExposedOne - lt.backwardWeightS);
-    st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + 2 * cpFwdExposed + 4 * epExposedOne);
+    st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + cpBwdExposed + 4 * epExposedOne);
     st.backwardWeightS += n * lt.backwardWeightS;
     st.computeForwardS += n * lt.forwardS;
     st.computeBackwardS += n * lt.backwardS();
+    // Selective: Megatron recomputes the attention core; op-level checkpointing (TorchTitan) keeps every other
+    // matmul's output and attention's, and recomputes the other matmuls and the memory-bound work
+    // (docs/methods-time.md §4.7).
+    const double selectiveS
+        = s.caps.selectiveIsOpLevel ? 0.5 * lt.gemmForwardS + lt.elementwiseForwardS : lt.attentionCoreForwardS;
     st.recomputeS += full ? n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne)
-                          : (selective ? n * lt.attentionCoreForwardS : 0.0);
-    st.computeRecomputeS += full ? n * lt.forwardS : (selective ? n * lt.attentionCoreForwardS : 0.0);
+                          : (selective ? n * selectiveS : 0.0);
+    st.computeRecomputeS += full ? n * lt.forwardS : (selective ? n * selectiveS : 0.0);
     // Eager host: the backward issues about twice the forward's ops; full recompute (checkpointing) issues the
     // forward's ops again inside the backward, plus its per-layer bookkeeping.
     const double checkpointS = s.shape.fusedKernels ? 0.0 : e.recomputeLayerOverheadEagerS;
@@ -100,11 +109,11 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.tpTotalS += n * tpCount * tpOne;
     st.tpExposedS += n * ((tpCount - 2) * tpExposedOne + tpBackwardExposed);
     st.cpTotalS += n * (full ? 4 : 3) * cpFwd;
-    st.cpExposedS += n * (full ? 4 : 3) * cpFwdExposed;
+    st.cpExposedS += n * ((full ? 2 : 1) * cpFwdExposed + cpBwdExposed);
     st.epTotalS += n * epCount * epOne;
     st.epExposedS += n * epCount * epExposedOne;
     st.hiddenCommS += n
-        * (tpCount * tpOne - (tpCount - 2) * tpExposedOne - tpBackwardExposed + 3 * (cpFwd - cpFwdExposed)
+        * (tpCount * tpOne - (tpCount - 2) * tpExposedOne - tpBackwardExposed + 3 * cpFwd - cpFwdExposed - cpBwdExposed
             + epCount * (epOne - epExposedOne));
 }
 
@@ -309,7 +318,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const double beta = tr.precision == Precision::Fp32 ? 4.0 : 2.0;
     const bool autocast = !fused && (tr.precision == Precision::AmpBf16 || tr.precision == Precision::AmpFp16);
     const Setup s {c, tr, caps, layoutSpans(l, c.fabric.domainGpus, order),
-        LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, beta, tr.attention},
+        LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
+            tr.attention, tr.cpLoadBalance},
         withPowerCap(computePeaks(*c.gpu, tr.precision, c.efficiency), c.cluster.gpuPowerLimitW, c.gpu->tdpW)};
     const StageTimes st = slowestStage(s);
 

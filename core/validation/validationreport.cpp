@@ -56,7 +56,8 @@ void addCase(const ValidationCase& c, const ValidationTruth& t, const perf::Effi
             ++summaries[q.name].missing;
             continue;
         }
-        ValidationRow row {c.id, q.name, *predicted, *measured, 100.0 * (*predicted - *measured) / *measured, ""};
+        ValidationRow row {c.id, q.name, *predicted, *measured, 100.0 * (*predicted - *measured) / *measured, "",
+            caseFamily(c.scenario)};
         if (q.truth == &ValidationTruth::peakMemoryGiB)
             row.note = t.memoryKind;
         report.rows.push_back(row);
@@ -119,6 +120,96 @@ ValidationReport buildValidationReport(const std::vector<ValidationCase>& cases,
     return report;
 }
 
+double signedMedian(std::vector<double> values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+double FamilySummary::signedMedianPercent() const
+{
+    return signedMedian(errorsPercent);
+}
+
+double FamilySummary::medianAbsPercent() const
+{
+    return medianAbs(errorsPercent);
+}
+
+double FamilySummary::p90AbsPercent() const
+{
+    return percentileAbs(errorsPercent, 0.9);
+}
+
+namespace {
+
+/// A row's error as a throughput error (+ = predicted too fast): step time is inverse to tokens/s; model TFLOP/s and
+/// MFU are proportional to it.
+double throughputErrorPercent(const ValidationRow& row)
+{
+    if (row.quantity != "step_time_s")
+        return row.errorPercent;
+    return 100.0 * (row.measured / row.predicted - 1);
+}
+
+void addToFamily(std::vector<FamilySummary>& families, const ValidationRow& row, const std::string& basis, double e)
+{
+    auto it = std::find_if(families.begin(), families.end(),
+        [&](const FamilySummary& f) { return f.basis == basis && f.family.sameKey(row.family); });
+    if (it == families.end()) {
+        families.push_back({row.family, basis, {}, row.family.gpus, row.family.gpus});
+        it = families.end() - 1;
+    }
+    it->errorsPercent.push_back(e);
+    it->minGpus = std::min(it->minGpus, row.family.gpus);
+    it->maxGpus = std::max(it->maxGpus, row.family.gpus);
+}
+
+std::string familyTableMarkdown(const std::vector<FamilySummary>& families, const std::string& basis)
+{
+    std::string md = "| family | runs | GPUs | signed median | median abs. error | p90 abs. error |\n"
+                     "|---|---:|---:|---:|---:|---:|\n";
+    for (const auto& f : families) {
+        if (f.basis != basis)
+            continue;
+        const std::string gpus = f.minGpus == f.maxGpus ? std::to_string(f.minGpus)
+                                                        : std::to_string(f.minGpus) + "–" + std::to_string(f.maxGpus);
+        md += "| " + f.family.label() + " | " + std::to_string(f.errorsPercent.size()) + " | " + gpus + " | "
+            + (f.signedMedianPercent() >= 0 ? "+" : "") + number(f.signedMedianPercent(), 1) + " % | "
+            + number(f.medianAbsPercent(), 1) + " % | " + number(f.p90AbsPercent(), 1) + " % |\n";
+    }
+    return md;
+}
+
+} // namespace
+
+std::vector<FamilySummary> familySummaries(const ValidationReport& report)
+{
+    // Throughput: the first quantity of the case in kQuantities order after memory (tokens/s, step, TFLOP/s, MFU).
+    std::vector<FamilySummary> families;
+    std::vector<std::string> counted;
+    for (const Quantity& q : kQuantities) {
+        for (const auto& row : report.rows) {
+            if (row.quantity != q.name)
+                continue;
+            if (row.quantity == "peak_memory_gib") {
+                addToFamily(families, row, "peak_memory_gib", row.errorPercent);
+                continue;
+            }
+            if (std::find(counted.begin(), counted.end(), row.id) != counted.end())
+                continue;
+            counted.push_back(row.id);
+            addToFamily(families, row, "throughput", throughputErrorPercent(row));
+        }
+    }
+    std::stable_sort(families.begin(), families.end(),
+        [](const FamilySummary& a, const FamilySummary& b) { return a.family.label() < b.family.label(); });
+    return families;
+}
+
 std::string reportMarkdown(const ValidationReport& report)
 {
     std::string md = "## Summary\n\n| quantity | cases | no prediction | median abs. error | p90 abs. error |\n"
@@ -127,6 +218,12 @@ std::string reportMarkdown(const ValidationReport& report)
         md += "| `" + s.quantity + "` | " + std::to_string(s.count) + " | " + std::to_string(s.missing) + " | "
             + (s.count ? number(s.medianAbsPercent, 1) + " %" : "—") + " | "
             + (s.count ? number(s.p90AbsPercent, 1) + " %" : "—") + " |\n";
+    const auto families = familySummaries(report);
+    md += "\n## Per family\n\nFramework × GPU generation × dense/MoE. Throughput: one run per case, tokens/s per GPU "
+          "(or the step time, model TFLOP/s or MFU the source gives, as a tokens/s error); signed median + = "
+          "predicted too fast (too much memory).\n\nThroughput:\n\n"
+        + familyTableMarkdown(families, "throughput") + "\nPeak memory:\n\n"
+        + familyTableMarkdown(families, "peak_memory_gib");
     md += "\n## Per case\n\n| case | quantity | predicted | measured | error |\n|---|---|---:|---:|---:|\n";
     for (const auto& r : report.rows)
         md += "| `" + r.id + "` | " + r.quantity + (r.note.empty() ? "" : " (" + r.note + ")") + " | "

@@ -4,6 +4,7 @@
 
 #include "core/io/validationcase.h"
 #include "core/perf/efficiencyparams.h"
+#include "core/validation/casefamily.h"
 
 #include <string>
 #include <vector>
@@ -18,6 +19,21 @@ struct ValidationRow
     double measured = 0;
     double errorPercent = 0; ///< 100 · (predicted − measured) / measured
     std::string note; ///< e.g. "reserved" when the truth is a reserved figure
+    CaseFamily family; ///< framework × GPU generation × dense/MoE of the case, and its GPU count
+};
+
+/// Errors of one family (framework × GPU generation × dense/MoE) for one basis: "throughput" (tokens/s per GPU, or
+/// the step time, model TFLOP/s or MFU where the source gives no tokens/s; all expressed as a tokens/s error, +
+/// = predicted too fast) or "peak_memory_gib".
+struct FamilySummary
+{
+    CaseFamily family; ///< gpus is unused; see minGpus, maxGpus
+    std::string basis;
+    std::vector<double> errorsPercent; ///< signed, one per run
+    int minGpus = 0, maxGpus = 0;
+    double signedMedianPercent() const;
+    double medianAbsPercent() const;
+    double p90AbsPercent() const;
 };
 
 struct QuantitySummary
@@ -44,6 +60,13 @@ ValidationReport buildValidationReport(const std::vector<ValidationCase>& cases,
 /// Nearest-rank percentile (q in 0..1) and median of absolute values; 0 for an empty list.
 double percentileAbs(std::vector<double> values, double q);
 double medianAbs(std::vector<double> values);
+
+/// One throughput error per case (the first of tokens/s, step time, model TFLOP/s, MFU the case has, as a tokens/s
+/// error) and one memory error per case, grouped by family, families in label order.
+std::vector<FamilySummary> familySummaries(const ValidationReport& report);
+
+/// Signed median (the middle value; mean of the two middle ones) of signed values; 0 for an empty list.
+double signedMedian(std::vector<double> values);
 
 std::string reportMarkdown(const ValidationReport& report);
 std::string reportJson(const ValidationReport& report);

@@ -82,6 +82,7 @@ private Q_SLOTS:
         tiny.seqLen = 16;
         LayerShape eager;
         eager.fusedKernels = false;
+        eager.pythonGelu = true; // Hugging Face gelu_new
         // GPT-style eager layer: 2 LayerNorms, q/k/v/o, flash core, output re-layout, 2 MLP GEMMs + 8 GELU ops,
         // 2 residual adds = 20 kernels, each at least one launch on the GPU and hostOpS on the host.
         QCOMPARE(eagerOpsPerLayer(tiny, eager), 20.0);
@@ -90,6 +91,32 @@ private Q_SLOTS:
         QCOMPARE(lt.hostForwardS, 20 * e.hostOpS);
         LayerShape fused;
         QCOMPARE(layerTime(tiny, fused, false, p, e).hostForwardS, 0.0);
+        // A native nn.GELU (PyTorch FSDP, llm-foundry) is one kernel instead of eight Python ops.
+        eager.pythonGelu = false;
+        QCOMPARE(eagerOpsPerLayer(tiny, eager), 13.0);
+    }
+
+    void nativeGeluMovesFewerBytesThanPythonGelu()
+    {
+        // MPT-7B-like layer at micro-batch 6: the Python GELU makes 18 passes over b·s·f, nn.GELU 2; the
+        // difference is 16 passes of 2-byte elements at the HBM rate (docs/methods-time.md §4.6).
+        const auto p = a100Peaks();
+        EfficiencyParams e;
+        ModelConfig mpt = gpt3();
+        mpt.hidden = 4096;
+        mpt.heads = mpt.kvHeads = 32;
+        mpt.ffnHidden = 16384;
+        mpt.seqLen = 2048;
+        LayerShape python;
+        python.microBatch = 6;
+        python.fusedKernels = false;
+        python.pythonGelu = true;
+        LayerShape native = python;
+        native.pythonGelu = false;
+        const double saved
+            = layerTime(mpt, python, false, p, e).forwardS - layerTime(mpt, native, false, p, e).forwardS;
+        const double expected = 16.0 * 6 * 2048 * 16384 * 2 / (p.hbmBytesPerS * p.hbmFraction);
+        QVERIFY(std::abs(saved - expected) < 1e-9 * expected + 1e-12);
     }
 
     void llamaEagerOpsCountRotaryGqaAndAutocast()

@@ -83,6 +83,8 @@ QString enumLabel(core::AttentionKind value)
         return enumTr("PyTorch SDPA");
     case core::AttentionKind::Math:
         return enumTr("Plain (materialised scores)");
+    case core::AttentionKind::Flash2:
+        return enumTr("FlashAttention-2 generation (FA2, Triton)");
     }
     return {};
 }

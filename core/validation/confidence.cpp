@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/validation/confidence.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace clusterplanner::core {
+
+extern const char* const kBuiltinConfidenceJson; // generated from data/confidence.json at build time
+
+namespace {
+
+std::string percent(double value, bool sign)
+{
+    char text[32];
+    const double whole = std::round(value) == 0 ? 0.0 : std::round(value); // no "-0 %"
+    std::snprintf(text, sizeof text, sign ? "%+.0f %%" : "%.0f %%", whole);
+    return text;
+}
+
+/// Pools the entries that pass the filter into one band.
+ConfidenceBand pool(const std::vector<ConfidenceEntry>& table, const std::string& basis, BandMatch match,
+    const std::string& label, const auto& accept)
+{
+    ConfidenceBand band;
+    band.basis = basis;
+    band.match = match;
+    band.family = label;
+    std::vector<double> errors;
+    for (const auto& entry : table) {
+        if (entry.basis != basis || !accept(entry.family))
+            continue;
+        errors.insert(errors.end(), entry.errorsPercent.begin(), entry.errorsPercent.end());
+        band.minGpus = band.runs == 0 ? entry.minGpus : std::min(band.minGpus, entry.minGpus);
+        band.maxGpus = std::max(band.maxGpus, entry.maxGpus);
+        band.runs += int(entry.errorsPercent.size());
+    }
+    band.signedMedianPercent = signedMedian(errors);
+    band.medianAbsPercent = medianAbs(errors);
+    band.p90AbsPercent = percentileAbs(errors, 0.9);
+    return band;
+}
+
+std::string statementOf(const ConfidenceBand& b, const CaseFamily& f)
+{
+    const std::string what = b.basis == "throughput" ? "Throughput" : "Peak memory";
+    if (b.runs == 0)
+        return what + ": nothing validated for " + f.label() + " or anything near it; no error band.";
+    if (b.match == BandMatch::Unvalidated)
+        return what + ": outside anything validated (" + f.label() + "); the " + std::to_string(b.runs) + " " + b.family
+            + "s validated elsewhere are within ±" + percent(b.medianAbsPercent, false) + " (median), ±"
+            + percent(b.p90AbsPercent, false) + " (p90), which need not carry over.";
+    std::string text = what + ": expected error ±" + percent(b.medianAbsPercent, false) + " (median), ±"
+        + percent(b.p90AbsPercent, false) + " (p90); bias " + percent(b.signedMedianPercent, true) + " over "
+        + std::to_string(b.runs) + " validated run" + (b.runs == 1 ? "" : "s") + " of " + b.family;
+    switch (b.match) {
+    case BandMatch::Family:
+        text += ".";
+        break;
+    case BandMatch::Generation:
+        text += " (" + f.framework + " itself is not validated on " + f.gpuFamily + ").";
+        break;
+    case BandMatch::Framework:
+        text += " (nothing validated on " + f.gpuFamily + ").";
+        break;
+    case BandMatch::Unvalidated:
+        break;
+    }
+    if (b.outsideScale)
+        text += " The run's " + std::to_string(f.gpus) + " GPUs lie outside the validated " + std::to_string(b.minGpus)
+            + "–" + std::to_string(b.maxGpus) + ".";
+    if (b.runs < 3 && b.match != BandMatch::Unvalidated)
+        text += " Few runs: a weak band.";
+    return text;
+}
+
+ConfidenceBand bandFor(const CaseFamily& f, const std::vector<ConfidenceEntry>& table, const std::string& basis)
+{
+    const auto sameKind = [&](const CaseFamily& e) { return e.moe == f.moe; };
+    ConfidenceBand band
+        = pool(table, basis, BandMatch::Family, f.label(), [&](const CaseFamily& e) { return e.sameKey(f); });
+    if (band.runs == 0)
+        band = pool(table, basis, BandMatch::Generation,
+            "all frameworks · " + f.gpuFamily + (f.moe ? " · MoE" : " · dense"),
+            [&](const CaseFamily& e) { return sameKind(e) && e.gpuFamily == f.gpuFamily; });
+    if (band.runs == 0)
+        band = pool(table, basis, BandMatch::Framework, f.framework + " · all GPUs" + (f.moe ? " · MoE" : " · dense"),
+            [&](const CaseFamily& e) { return sameKind(e) && e.framework == f.framework; });
+    if (band.runs == 0)
+        band = pool(table, basis, BandMatch::Unvalidated, std::string(f.moe ? "MoE" : "dense") + " run", sameKind);
+    band.outsideScale = band.runs > 0 && (f.gpus > 2 * band.maxGpus || 2 * f.gpus < band.minGpus);
+    band.statement = statementOf(band, f);
+    return band;
+}
+
+} // namespace
+
+const char* toString(BandMatch match)
+{
+    switch (match) {
+    case BandMatch::Family:
+        return "family";
+    case BandMatch::Generation:
+        return "same_gpu_generation";
+    case BandMatch::Framework:
+        return "same_framework";
+    case BandMatch::Unvalidated:
+        return "unvalidated";
+    }
+    return "unvalidated";
+}
+
+std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario, const std::vector<ConfidenceEntry>& table)
+{
+    const CaseFamily family = caseFamily(scenario);
+    return {bandFor(family, table, "throughput"), bandFor(family, table, "peak_memory_gib")};
+}
+
+std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario)
+{
+    return confidenceBands(scenario, builtinConfidenceTable());
+}
+
+const std::vector<ConfidenceEntry>& builtinConfidenceTable()
+{
+    static const std::vector<ConfidenceEntry> table = parseConfidenceTable(kBuiltinConfidenceJson);
+    return table;
+}
+
+std::vector<ConfidenceEntry> parseConfidenceTable(const std::string& text)
+{
+    const auto document = nlohmann::json::parse(text);
+    std::vector<ConfidenceEntry> table;
+    const auto& families = document.at("families");
+    for (std::size_t i = 0; i < families.size(); ++i) {
+        const auto& row = families[i];
+        const std::string where = "families[" + std::to_string(i) + "]";
+        try {
+            ConfidenceEntry e;
+            e.family.framework = row.at("framework").get<std::string>();
+            e.family.gpuFamily = row.at("gpu_family").get<std::string>();
+            e.family.moe = row.at("moe").get<bool>();
+            e.basis = row.at("basis").get<std::string>();
+            if (e.basis != "throughput" && e.basis != "peak_memory_gib")
+                throw std::runtime_error(
+                    where + ".basis: \"throughput\" or \"peak_memory_gib\" (got \"" + e.basis + "\")");
+            e.errorsPercent = row.at("errors_percent").get<std::vector<double>>();
+            e.minGpus = row.at("min_gpus").get<int>();
+            e.maxGpus = row.at("max_gpus").get<int>();
+            table.push_back(std::move(e));
+        } catch (const nlohmann::json::exception& error) {
+            throw std::runtime_error(where + ": " + error.what());
+        }
+    }
+    return table;
+}
+
+std::string confidenceTableJson(const std::vector<ValidationReport>& reports, const std::string& producedBy)
+{
+    // Merge the reports' families (the same family in the dev set and the external checks pools its runs).
+    std::vector<FamilySummary> merged;
+    for (const auto& report : reports) {
+        for (const auto& f : familySummaries(report)) {
+            auto it = std::find_if(merged.begin(), merged.end(),
+                [&](const FamilySummary& m) { return m.basis == f.basis && m.family.sameKey(f.family); });
+            if (it == merged.end()) {
+                merged.push_back(f);
+                continue;
+            }
+            it->errorsPercent.insert(it->errorsPercent.end(), f.errorsPercent.begin(), f.errorsPercent.end());
+            it->minGpus = std::min(it->minGpus, f.minGpus);
+            it->maxGpus = std::max(it->maxGpus, f.maxGpus);
+        }
+    }
+    std::stable_sort(merged.begin(), merged.end(), [](const FamilySummary& a, const FamilySummary& b) {
+        return a.family.label() + a.basis < b.family.label() + b.basis;
+    });
+    nlohmann::ordered_json families = nlohmann::ordered_json::array();
+    for (const auto& f : merged) {
+        std::vector<double> rounded;
+        for (double e : f.errorsPercent)
+            rounded.push_back(std::round(e * 10) / 10);
+        families.push_back(
+            {{"framework", f.family.framework}, {"gpu_family", f.family.gpuFamily}, {"moe", f.family.moe},
+                {"basis", f.basis}, {"min_gpus", f.minGpus}, {"max_gpus", f.maxGpus}, {"errors_percent", rounded}});
+    }
+    nlohmann::ordered_json document {{"format", "clusterplanner-confidence"}, {"version", 1},
+        {"comment",
+            "Generated, do not edit: " + producedBy
+                + ". Signed errors (percent, + = predicted too fast / too much memory) of every validated run per "
+                  "family (framework x GPU generation x dense/MoE), from the development set and the external "
+                  "checks; estimate reads them as the expected error band of a prediction (core/validation/"
+                  "confidence.h)."},
+        {"families", families}};
+    return document.dump(1) + "\n";
+}
+
+} // namespace clusterplanner::core

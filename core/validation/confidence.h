@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Expected error band of a prediction, from the validated runs of the nearest family (framework × GPU generation ×
+// dense/MoE), read from data/confidence.json, which `clusterplanner validate --confidence-table` generates from the
+// development set and the external checks (docs/methods-time.md §4.8). Never typed by hand, never fitted.
+#pragma once
+
+#include "core/model/scenario.h"
+#include "core/validation/validationreport.h"
+
+#include <string>
+#include <vector>
+
+namespace clusterplanner::core {
+
+/// How close the validated runs behind a band are to the scenario.
+enum class BandMatch {
+    Family, ///< same framework, GPU generation and dense/MoE
+    Generation, ///< other frameworks on the same GPU generation (dense/MoE alike)
+    Framework, ///< the same framework on other GPU generations
+    Unvalidated, ///< nothing validated near it: the band pools every run of the same dense/MoE kind
+};
+
+struct ConfidenceBand
+{
+    std::string basis; ///< "throughput" or "peak_memory_gib"
+    BandMatch match = BandMatch::Unvalidated;
+    std::string family; ///< label of the runs the band comes from
+    int runs = 0; ///< 0: nothing at all to go on
+    int minGpus = 0, maxGpus = 0;
+    double signedMedianPercent = 0; ///< + = predictions of this family run too fast / too high
+    double medianAbsPercent = 0;
+    double p90AbsPercent = 0;
+    bool outsideScale = false; ///< the scenario's GPU count is beyond twice the validated range either way
+    std::string statement; ///< one sentence for a user
+};
+
+/// One row of the table: a family's signed errors in percent.
+struct ConfidenceEntry
+{
+    CaseFamily family;
+    std::string basis;
+    std::vector<double> errorsPercent;
+    int minGpus = 0, maxGpus = 0;
+};
+
+/// The table compiled in from data/confidence.json.
+const std::vector<ConfidenceEntry>& builtinConfidenceTable();
+/// Parses a confidence document; throws std::runtime_error naming the entry and field that are wrong.
+std::vector<ConfidenceEntry> parseConfidenceTable(const std::string& text);
+/// The document written by `validate --confidence-table` from one or more reports (dev set, external checks).
+std::string confidenceTableJson(const std::vector<ValidationReport>& reports, const std::string& producedBy);
+
+/// Throughput and peak-memory bands of a scenario (in that order), from the given table.
+std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario, const std::vector<ConfidenceEntry>& table);
+std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario);
+
+const char* toString(BandMatch match);
+
+} // namespace clusterplanner::core

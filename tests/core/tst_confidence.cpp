@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Confidence bands (core/validation/confidence.h): nearest-family lookup, pooling, scale warnings, the generated
+// table's round trip, and that the compiled-in table is what the validation reports give today.
+#include "core/io/validationcase.h"
+#include "core/validation/confidence.h"
+
+#include <QTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace clusterplanner::core;
+
+namespace {
+
+ConfidenceEntry entry(const std::string& framework, const std::string& gpuFamily, std::vector<double> errors,
+    int minGpus, int maxGpus, const std::string& basis = "throughput")
+{
+    ConfidenceEntry e;
+    e.family.framework = framework;
+    e.family.gpuFamily = gpuFamily;
+    e.basis = basis;
+    e.errorsPercent = std::move(errors);
+    e.minGpus = minGpus;
+    e.maxGpus = maxGpus;
+    return e;
+}
+
+Scenario scenarioOn(Framework framework, const std::string& gpu, int gpus)
+{
+    Scenario s;
+    s.training.framework = framework;
+    s.cluster.gpuId = gpu;
+    s.cluster.gpuCount = gpus;
+    return s;
+}
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace
+
+class TestConfidence : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void exactFamilyIsUsed()
+    {
+        const std::vector<ConfidenceEntry> table {
+            entry("megatron", "Hopper", {-10, 2, 4}, 8, 512), entry("torchtitan", "Hopper", {30, 40}, 8, 64)};
+        const auto bands = confidenceBands(scenarioOn(Framework::Megatron, "H100-SXM-80GB", 64), table);
+        QCOMPARE(bands.size(), std::size_t(2));
+        const ConfidenceBand& b = bands[0];
+        QCOMPARE(b.match, BandMatch::Family);
+        QCOMPARE(b.runs, 3);
+        QCOMPARE(b.signedMedianPercent, 2.0);
+        QCOMPARE(b.medianAbsPercent, 4.0);
+        QCOMPARE(b.p90AbsPercent, 10.0); // nearest rank: ceil(0.9 · 3) = 3rd of 2, 4, 10
+        QVERIFY(!b.outsideScale);
+        QVERIFY(b.statement.find("megatron · Hopper · dense") != std::string::npos);
+        // No memory entries at all: the memory band says so rather than inventing one.
+        QCOMPARE(bands[1].runs, 0);
+        QVERIFY(bands[1].statement.find("no error band") != std::string::npos);
+    }
+
+    void nearestFallsBackToGenerationThenFrameworkThenPool()
+    {
+        const std::vector<ConfidenceEntry> table {entry("megatron", "Hopper", {-10, 2, 4}, 8, 512),
+            entry("nemo", "Hopper", {6}, 8, 8), entry("torchtitan", "Ampere", {-8, -12}, 64, 64)};
+        // DeepSpeed on H100: nothing of its own, so every framework on Hopper is pooled.
+        const auto generation = confidenceBands(scenarioOn(Framework::DeepSpeed, "H100-SXM-80GB", 64), table)[0];
+        QCOMPARE(generation.match, BandMatch::Generation);
+        QCOMPARE(generation.runs, 4);
+        // TorchTitan on B200: not validated on Blackwell, its Ampere runs are the nearest.
+        const auto framework = confidenceBands(scenarioOn(Framework::TorchTitan, "B200", 64), table)[0];
+        QCOMPARE(framework.match, BandMatch::Framework);
+        QCOMPARE(framework.runs, 2);
+        QCOMPARE(framework.signedMedianPercent, -10.0);
+        // Hugging Face on MI300X: nothing near; the statement says it is outside anything validated.
+        const auto none = confidenceBands(scenarioOn(Framework::HuggingFace, "MI300X", 8), table)[0];
+        QCOMPARE(none.match, BandMatch::Unvalidated);
+        QVERIFY(none.statement.find("outside anything validated") != std::string::npos);
+    }
+
+    void scaleBeyondTheValidatedRangeIsFlagged()
+    {
+        const std::vector<ConfidenceEntry> table {entry("megatron", "Hopper", {1, 2, 3}, 8, 512)};
+        QVERIFY(!confidenceBands(scenarioOn(Framework::Megatron, "H100-SXM-80GB", 1024), table)[0].outsideScale);
+        const auto far = confidenceBands(scenarioOn(Framework::Megatron, "H100-SXM-80GB", 16384), table)[0];
+        QVERIFY(far.outsideScale);
+        QVERIFY(far.statement.find("16384 GPUs") != std::string::npos);
+        QVERIFY(confidenceBands(scenarioOn(Framework::Megatron, "H100-SXM-80GB", 2), table)[0].outsideScale);
+    }
+
+    void generatedTableRoundTrips()
+    {
+        ValidationReport report;
+        ValidationRow row;
+        row.id = "a";
+        row.quantity = "step_time_s";
+        row.predicted = 2.0; // predicted twice as slow: a tokens/s error of -50 %
+        row.measured = 1.0;
+        row.errorPercent = 100;
+        row.family = {"megatron", "Ampere", false, 64};
+        report.rows.push_back(row);
+        const auto table = parseConfidenceTable(confidenceTableJson({report}, "test"));
+        QCOMPARE(table.size(), std::size_t(1));
+        QCOMPARE(table[0].basis, std::string("throughput"));
+        QCOMPARE(table[0].errorsPercent, std::vector<double> {-50.0});
+        QCOMPARE(table[0].minGpus, 64);
+    }
+
+    void badTableNamesTheField()
+    {
+        try {
+            parseConfidenceTable(R"({"families": [{"framework": "megatron", "gpu_family": "Hopper", "moe": false,
+                "basis": "speed", "errors_percent": [], "min_gpus": 1, "max_gpus": 1}]})");
+            QFAIL("an unknown basis must be refused");
+        } catch (const std::runtime_error& error) {
+            QVERIFY(std::string(error.what()).find("families[0].basis") != std::string::npos);
+        }
+    }
+
+    void builtinTableIsTheReportsOfToday()
+    {
+        // data/confidence.json is generated, never typed: regenerating it from the two sets gives the same text.
+        const std::string data = CLUSTERPLANNER_DATA_DIR;
+        const auto load = [&](const std::string& cases, const std::string& truth) {
+            return buildValidationReport(
+                readValidationCases(readFile(data + cases)), readValidationTruths(readFile(data + truth)));
+        };
+        const std::string producedBy = "clusterplanner validate --cases data/validation/dev_cases.json --truth "
+                                       "data/validation/dev_truth.json --check-cases data/checks/cases.json "
+                                       "--check-truth data/checks/truth.json --confidence-table";
+        const std::string regenerated
+            = confidenceTableJson({load("/validation/dev_cases.json", "/validation/dev_truth.json"),
+                                      load("/checks/cases.json", "/checks/truth.json")},
+                producedBy);
+        QCOMPARE(regenerated, readFile(data + "/confidence.json"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestConfidence)
+#include "tst_confidence.moc"

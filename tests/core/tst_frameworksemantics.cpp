@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Framework semantics behind the same setting name (data/frameworks.json): what "selective" recompute keeps and
+// recomputes in TorchTitan vs Megatron, and which GELU an eager framework runs. Directions plus one published anchor.
+#include "core/memory/activations.h"
+#include "core/memory/memorymodel.h"
+#include "core/model/frameworks.h"
+#include "core/model/gpucatalog.h"
+#include "core/perf/steptime.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace clusterplanner::core;
+using namespace clusterplanner::core::perf;
+
+namespace {
+
+constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+
+/// Llama 3.1 8B with FSDP on 8 H100 (96 GB), local batch 2 at 8,192 tokens: TorchTitan docs/performance.md Table 1.
+Scenario torchtitan8b(Recompute recompute)
+{
+    Scenario s;
+    s.model = ModelConfig {}; // the default model is Llama 3 8B (same shape as 3.1)
+    s.cluster.gpuId = "H100-SXM-96GB";
+    s.cluster.gpuCount = 8;
+    s.training.framework = Framework::TorchTitan;
+    s.training.precision = Precision::AmpBf16;
+    s.training.recompute = recompute;
+    s.training.zeroStage = 3;
+    s.training.distributedOptimizer = false;
+    s.training.microBatch = 2;
+    s.training.globalBatch = 16;
+    s.training.layout = ParallelLayout {8, 1, 1, 1, 1, 1, false};
+    return s;
+}
+
+MemoryEstimate memoryOf(const Scenario& s)
+{
+    return evaluateMemory(makeMemoryContext(s.model, GpuCatalog::builtin().find(s.cluster.gpuId)), s.training);
+}
+
+StepTimeResult timeOf(const Scenario& s)
+{
+    const GpuSpec& gpu = *GpuCatalog::builtin().find(s.cluster.gpuId);
+    return estimateStepTime(s, gpu, EfficiencyTable::builtin().forGpu(gpu.id));
+}
+
+} // namespace
+
+class TestFrameworkSemantics : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void builtinSemantics()
+    {
+        QVERIFY(frameworkCapabilities(Framework::TorchTitan).selectiveIsOpLevel);
+        QVERIFY(!frameworkCapabilities(Framework::Megatron).selectiveIsOpLevel);
+        QVERIFY(frameworkCapabilities(Framework::HuggingFace).pythonGelu);
+        QVERIFY(!frameworkCapabilities(Framework::Fsdp).pythonGelu);
+        QVERIFY(frameworkCapabilities(Framework::TorchTitan).keepsGatheredParamsWithPipeline);
+    }
+
+    void opLevelCheckpointKeepsHandCountedTensors()
+    {
+        // Per token and layer: input + down-projection output (2·2h) replicated; q (2h), v (2·hKv), the first MLP
+        // projection (2f), attention output (2h) and the fp32 log-sum-exp (4 per head) split over TP.
+        const Scenario s = torchtitan8b(Recompute::Selective);
+        const MemoryContext ctx = makeMemoryContext(s.model, GpuCatalog::builtin().find(s.cluster.gpuId));
+        const double tokens = 2 * 8192;
+        const double perToken = 4 * 4096 + 2 * (2 * 4096 + 1024 + 14336) + 4 * 32;
+        QCOMPARE(opLevelCheckpointBytes(ctx, s.training, false), tokens * perToken);
+        // Between full recompute (the input only) and no checkpointing at all.
+        QVERIFY(opLevelCheckpointBytes(ctx, s.training, false) > layerInputBytes(ctx, s.training));
+        QVERIFY(opLevelCheckpointBytes(ctx, s.training, false) < layerActivationBytes(ctx, s.training, false) / 2);
+    }
+
+    void torchtitanSelectiveMemoryAnchor()
+    {
+        // Published: 82.4 GiB (reserved) for Table 1's FSDP row. Op-level checkpointing must land within 10 %;
+        // Megatron's meaning of selective (attention core only) would keep every other tensor (about twice that).
+        const MemoryEstimate selective = memoryOf(torchtitan8b(Recompute::Selective));
+        QVERIFY(std::abs(selective.peakReservedBytes / kBytesPerGiB / 82.4 - 1) < 0.10);
+        const MemoryEstimate none = memoryOf(torchtitan8b(Recompute::None));
+        QVERIFY(none.peakReservedBytes > 1.5 * selective.peakReservedBytes);
+        const MemoryEstimate full = memoryOf(torchtitan8b(Recompute::Full));
+        QVERIFY(full.peakReservedBytes < selective.peakReservedBytes);
+    }
+
+    void opLevelRecomputeCostsMoreThanAttentionOnly()
+    {
+        Scenario titan = torchtitan8b(Recompute::Selective);
+        Scenario megatron = titan;
+        megatron.training.framework = Framework::Megatron;
+        megatron.training.zeroStage = 1;
+        megatron.training.distributedOptimizer = true;
+        const StepTimeResult op = timeOf(titan), attention = timeOf(megatron);
+        QVERIFY(op.valid && attention.valid);
+        // Half the matmuls plus every memory-bound op are run again, versus the attention core alone ...
+        QVERIFY(op.recomputeS > 2 * attention.recomputeS);
+        // ... but less than the whole forward that full recompute repeats.
+        const StepTimeResult full = timeOf(torchtitan8b(Recompute::Full));
+        QVERIFY(op.recomputeS < full.recomputeS);
+        QVERIFY(op.recomputeS > 0.3 * full.recomputeS);
+    }
+
+    void unknownChoiceIsNamed()
+    {
+        const std::string doc = R"({"frameworks": [{"id": "other", "schedules": ["1f1b"], "recompute": ["none"],
+            "sequence_parallel": true, "distributed_optimizer": false, "max_pipeline_stages": 0,
+            "default_attention": "flash", "zero3_gathers_on_recompute": false, "zero_stages": [0],
+            "max_zero_stage_with_pipeline": 3, "grad_reduce_fp32": true, "fused_kernels": true, "autocast": false,
+            "async_p2p": true, "zero3_overlap": null, "zero3_hierarchy": null, "gelu": "erf"}]})";
+        try {
+            parseFrameworkCapabilities(doc);
+            QFAIL("an unknown gelu choice must be refused");
+        } catch (const std::runtime_error& error) {
+            QVERIFY(std::string(error.what()).find("frameworks[other].gelu") != std::string::npos);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFrameworkSemantics)
+#include "tst_frameworksemantics.moc"
