@@ -31,10 +31,8 @@ install_missing() {
         -o DPkg::Lock::Timeout=600 $missing
 }
 
-# Unity batches compile each big header (Qt, nlohmann_json) once per batch instead of once per file: the clean
-# build this command does on a fresh machine takes a fraction of the time (docs/robustness.md, "CI time").
 build() {
-    cmake --preset dev -S "$root" -DCMAKE_UNITY_BUILD=ON >/dev/null
+    cmake --preset dev -S "$root" >/dev/null
     cmake --build --preset dev
 }
 
