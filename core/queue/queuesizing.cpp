@@ -58,9 +58,10 @@ QueueSizing sizeQueue(const QueueSizingInput& input, int curvePoints)
     sizing.serversForTarget = serversForMeanWait(lambda, mu, input.targetMeanWaitS);
     sizing.gpusForTarget = gpusOf(sizing.serversForTarget, input.meanGpusPerJob);
     sizing.atTarget = solveMmc(lambda, mu, sizing.serversForTarget);
-    // From the first stable size to twice the target size (at least a few servers beyond it).
+    // From the first stable size to well past the target: the waits fall steeply just above the load, so the
+    // range is the target's distance from the load, four times over (at least a few servers).
     const long long firstServers = static_cast<long long>(std::floor(sizing.offeredLoadErlangs)) + 1;
-    const long long lastServers = std::max(sizing.serversForTarget * 2, firstServers + 4);
+    const long long lastServers = sizing.serversForTarget + 3 * (sizing.serversForTarget - firstServers) + 4;
     const long long step = std::max<long long>(1, (lastServers - firstServers) / std::max(1, curvePoints));
     for (long long c = firstServers; c <= lastServers; c += step)
         sizing.curve.push_back(queueAt(input, gpusOf(c, input.meanGpusPerJob)));

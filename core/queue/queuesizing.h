@@ -33,7 +33,7 @@ struct QueueSizing
     long long serversForTarget = 0;
     long long gpusForTarget = 0; ///< serversForTarget × g, rounded up to whole GPUs
     MmcResult atTarget; ///< the queue at serversForTarget (times in seconds)
-    std::vector<QueueCurvePoint> curve; ///< stable points from just above the load to ~2× the target size
+    std::vector<QueueCurvePoint> curve; ///< stable sizes from just above the load to 4× the target's distance from it
 };
 
 /// Throws std::invalid_argument naming the input when a rate, size, duration or target is not positive and finite.

@@ -18,7 +18,7 @@ namespace clusterplanner::ui {
 
 namespace {
 
-constexpr int kLabelWidthPx = 110;
+constexpr int kLabelWidthPx = 130;
 constexpr int kLegendHeightPx = 24;
 constexpr int kAxisHeightPx = 46;
 constexpr int kRightMarginPx = 16;
@@ -327,7 +327,7 @@ void JobGanttView::paintEvent(QPaintEvent*)
         const int yMid = plot.top() + int((first + gpus / 2.0) * h);
         if (yMid - lastLabelY >= metrics.height()) {
             painter.drawText(QRect(0, yMid - metrics.height() / 2, kLabelWidthPx - 8, metrics.height()),
-                Qt::AlignRight | Qt::AlignVCenter, tr("node %1 · %2 GPUs").arg(node).arg(gpus));
+                Qt::AlignRight | Qt::AlignVCenter, tr("node %1").arg(node));
             lastLabelY = yMid;
         }
         if (gpus * h >= 6) { // node boundary
