@@ -68,7 +68,8 @@ private Q_SLOTS:
         // Differences are against the first column.
         const auto first = core::evaluation::purchaseFigures(panel.entries()[0].scenario);
         const auto second = core::evaluation::purchaseFigures(panel.entries()[1].scenario);
-        const auto* tcoFirst = ui::findRow(ui::purchaseRows(*first), QStringLiteral("cluster.tco_usd"));
+        const auto firstRows = ui::purchaseRows(*first);
+        const auto* tcoFirst = ui::findRow(firstRows, QStringLiteral("cluster.tco_usd"));
         const auto secondRows = ui::purchaseRows(*second);
         const auto* tcoSecond = ui::findRow(secondRows, QStringLiteral("cluster.tco_usd"));
         const QString diff = ui::formatDifference(*tcoSecond, *tcoFirst);

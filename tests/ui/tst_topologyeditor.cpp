@@ -3,6 +3,7 @@
 // undoes and redoes exactly, and the result saves and reopens as the same document. The diagram draws each issue
 // the core reports once, stays a handful of items for 2,000 nodes, and exports like every chart.
 #include "core/evaluation/purchasefigures.h"
+#include "core/io/scenariojson.h"
 #include "core/model/gpucatalog.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/panels/figurelist.h"
@@ -90,6 +91,9 @@ private Q_SLOTS:
         child<QPushButton>(panel, "topology.addGroup")->click();
         step("add first group");
         QCOMPARE(doc.scenario().trainingGroup, doc.scenario().topology.groups.at(0).name);
+        // The default run (256 GPUs) cannot use more GPUs than its new 8-node group: it shrank with it, same step.
+        QCOMPARE(doc.scenario().cluster.gpuCount, int(doc.scenario().topology.groups[0].gpuCount()));
+        QCOMPARE(doc.scenario().training.layout.gpuCount(), doc.scenario().cluster.gpuCount);
         type(child<QSpinBox>(panel, "topology.group.nodes"), QStringLiteral("16"));
         step("16 nodes");
         child<QPushButton>(panel, "topology.addGroup")->click();
@@ -148,6 +152,9 @@ private Q_SLOTS:
         QCOMPARE(doc.save(path), QString());
         ui::ScenarioDocument reopened;
         QCOMPARE(reopened.load(path), QString());
+        // The file text first, so that a difference shows where it is; then the values themselves.
+        QCOMPARE(QString::fromStdString(core::writeScenarioFile(reopened.scenario())),
+            QString::fromStdString(core::writeScenarioFile(built)));
         QVERIFY(reopened.scenario() == built);
     }
 

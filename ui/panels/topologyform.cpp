@@ -2,6 +2,7 @@
 #include "ui/panels/topologyform.h"
 
 #include "core/cluster/trainingview.h"
+#include "core/evaluation/layoutrefit.h"
 #include "core/model/gpucatalog.h"
 #include "ui/document/editid.h"
 #include "ui/document/scenariodocument.h"
@@ -328,6 +329,14 @@ void TopologyForm::apply(const std::function<void(core::Scenario&)>& change, con
 void TopologyForm::commit(core::Scenario& after, const QString& text, int mergeId)
 {
     core::cluster::syncTrainingView(after); // the engine's view of the run follows its training group, same step
+    // A run larger than its group would make the core grow the group back (core/cluster/trainingview.h): the run
+    // shrinks to the group instead, with the nearest valid layout, so the diagram shows what is stored.
+    const auto* group = after.topology.findGroup(after.trainingGroup);
+    if (group && group->gpuCount() < after.cluster.gpuCount) {
+        after.cluster.gpuCount = int(group->gpuCount());
+        if (const auto layout = core::nearestValidLayout(after, after.cluster.gpuCount))
+            after.training.layout = *layout;
+    }
     m_document->edit(after, text, mergeId);
 }
 
