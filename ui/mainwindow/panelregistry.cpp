@@ -47,10 +47,18 @@ const std::vector<PanelInfo>& panels()
         {"scaling", QT_TRANSLATE_NOOP("Panel", "Scaling"), Qt::BottomDockWidgetArea, &make<ScalingPanel>},
         {"library", QT_TRANSLATE_NOOP("Panel", "Library"), Qt::BottomDockWidgetArea, &makeLibrary},
         {"machine", QT_TRANSLATE_NOOP("Panel", "This machine"), Qt::RightDockWidgetArea, &make<MachinePanel>},
-        {"topology", QT_TRANSLATE_NOOP("Panel", "Topology"), Qt::RightDockWidgetArea, &make<TopologyPanel>},
-        {"purchase", QT_TRANSLATE_NOOP("Panel", "Purchase comparison"), Qt::RightDockWidgetArea, &makePurchase},
+        {"topology", QT_TRANSLATE_NOOP("Panel", "Topology"), Qt::RightDockWidgetArea, &make<TopologyPanel>, true},
+        {"purchase", QT_TRANSLATE_NOOP("Panel", "Purchase comparison"), Qt::RightDockWidgetArea, &makePurchase, true},
     };
     return table;
+}
+
+const PanelInfo* findPanel(const QString& name)
+{
+    for (const auto& panel : panels())
+        if (name == QLatin1String(panel.name))
+            return &panel;
+    return nullptr;
 }
 
 QStringList panelNames()

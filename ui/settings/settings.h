@@ -26,7 +26,8 @@ class Settings
 {
 public:
     /// Bump when docks are added, renamed or removed: a saved state of another version is ignored.
-    static constexpr int kWindowStateVersion = 5; // 2: workspace panels, 3: library panel, 4: machine panel, 5: topology, purchase
+    /// 2: workspace panels, 3: library panel, 4: machine panel, 5: topology and purchase panels.
+    static constexpr int kWindowStateVersion = 5;
     static constexpr int kMaxRecentFiles = 8;
 
     explicit Settings(QSettings& settings);
