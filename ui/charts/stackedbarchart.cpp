@@ -13,7 +13,7 @@ StackedBarChart::StackedBarChart(QWidget* parent)
     plot()->legend->setVisible(true);
     plot()->legend->setFont(font());
     // The legend gets its own column right of the bars, so it never hides a stack or the limit line.
-    auto* legendColumn = new QCPLayoutGrid;
+    auto* legendColumn = m_legendColumn = new QCPLayoutGrid;
     plot()->plotLayout()->addElement(0, 1, legendColumn);
     legendColumn->addElement(0, 0, plot()->legend);
     legendColumn->addElement(1, 0, new QCPLayoutElement(plot())); // pushes the legend to the top
@@ -82,9 +82,12 @@ void StackedBarChart::replot()
         bars->setData(keys, series.values, true);
         if (below)
             bars->moveAbove(below);
+        if (m_series.size() == 1)
+            bars->removeFromLegend(); // an empty legend takes no room beside the bars
         below = bars;
     }
-    plot()->legend->setVisible(m_series.size() > 1); // one series needs no key
+    plot()->legend->setVisible(m_series.size() > 1); // one series needs no key, nor the room for one
+    m_legendColumn->setMaximumSize(m_series.size() > 1 ? QWIDGETSIZE_MAX : 0, QWIDGETSIZE_MAX);
     double top = 0;
     for (int i = 0; i < m_categories.size(); ++i)
         top = std::max(top, stackTotal(i));

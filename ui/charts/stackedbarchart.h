@@ -10,6 +10,8 @@
 
 #include <optional>
 
+class QCPLayoutGrid;
+
 namespace clusterplanner::ui {
 
 struct BarSeries
@@ -40,6 +42,7 @@ private:
     QString m_limitLabel;
     QString m_valueLabel;
     bool m_horizontal = false;
+    QCPLayoutGrid* m_legendColumn = nullptr;
 };
 
 } // namespace clusterplanner::ui

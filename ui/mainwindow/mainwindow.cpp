@@ -236,6 +236,16 @@ bool MainWindow::showPanel(const QString& name)
     return true;
 }
 
+bool MainWindow::showPanelAlone(const QString& name)
+{
+    if (!dock(name))
+        return false;
+    for (const auto& entry : m_docks)
+        if (entry.first != name)
+            entry.second->hide();
+    return showPanel(name);
+}
+
 QAction* MainWindow::action(const QString& objectName) const
 {
     return findChild<QAction*>(objectName);

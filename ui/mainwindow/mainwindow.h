@@ -36,6 +36,9 @@ public:
     QDockWidget* dock(const QString& name) const;
     /// Shows and raises the dock of panel `name`; false for an unknown name.
     bool showPanel(const QString& name);
+    /// Shows the panel and hides every other dock, so that it has the whole window (View menu or Reset Layout bring
+    /// the others back). For screenshots of panels that need the room (PanelInfo::wholeWindow).
+    bool showPanelAlone(const QString& name);
     /// The action with the given objectName ("action.save", "action.exportChart", ...), or nullptr.
     QAction* action(const QString& objectName) const;
 

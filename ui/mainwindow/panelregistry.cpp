@@ -52,8 +52,8 @@ const std::vector<PanelInfo>& panels()
         {"scaling", QT_TRANSLATE_NOOP("Panel", "Scaling"), Qt::BottomDockWidgetArea, &make<ScalingPanel>},
         {"library", QT_TRANSLATE_NOOP("Panel", "Library"), Qt::BottomDockWidgetArea, &makeLibrary},
         {"machine", QT_TRANSLATE_NOOP("Panel", "This machine"), Qt::RightDockWidgetArea, &make<MachinePanel>},
-        {"topology", QT_TRANSLATE_NOOP("Panel", "Topology"), Qt::RightDockWidgetArea, &make<TopologyPanel>},
-        {"purchase", QT_TRANSLATE_NOOP("Panel", "Purchase comparison"), Qt::RightDockWidgetArea, &makePurchase},
+        {"topology", QT_TRANSLATE_NOOP("Panel", "Topology"), Qt::RightDockWidgetArea, &make<TopologyPanel>, true},
+        {"purchase", QT_TRANSLATE_NOOP("Panel", "Purchase comparison"), Qt::RightDockWidgetArea, &makePurchase, true},
         // The shared cluster (issue 14): one simulation per document, shared by these panels.
         {"workload", QT_TRANSLATE_NOOP("Panel", "Workload"), Qt::BottomDockWidgetArea, &make<WorkloadPanel>},
         {"utilization", QT_TRANSLATE_NOOP("Panel", "Utilisation"), Qt::BottomDockWidgetArea, &make<UtilizationPanel>},
@@ -62,6 +62,14 @@ const std::vector<PanelInfo>& panels()
         {"queue", QT_TRANSLATE_NOOP("Panel", "Queue sizing"), Qt::BottomDockWidgetArea, &make<QueuePanel>},
     };
     return table;
+}
+
+const PanelInfo* findPanel(const QString& name)
+{
+    for (const auto& panel : panels())
+        if (name == QLatin1String(panel.name))
+            return &panel;
+    return nullptr;
 }
 
 QStringList panelNames()

@@ -28,7 +28,12 @@ struct PanelInfo
     const char* title; ///< translatable dock title (QT_TRANSLATE_NOOP context "Panel")
     Qt::DockWidgetArea area;
     QWidget* (*create)(const PanelContext& context, QWidget* parent);
+    /// A `--panel NAME --screenshot` picture gives it the whole window (a diagram or a wide table needs the room).
+    bool wholeWindow = false;
 };
+
+/// The entry of panels() named `name`, or nullptr.
+const PanelInfo* findPanel(const QString& name);
 
 /// Every panel, in View-menu order. To add a panel, add one line in panelregistry.cpp (and bump
 /// Settings::kWindowStateVersion so old saved layouts are not applied to the new set of docks).

@@ -227,7 +227,9 @@ int runGui(const StartupOptions& options)
         std::cerr << "clusterplanner: " << openError.toStdString() << "\n";
         return 1;
     }
-    if (!options.panel.isEmpty())
+    if (const PanelInfo* panel = findPanel(options.panel); panel && panel->wholeWindow && screenshot)
+        window.showPanelAlone(options.panel);
+    else if (!options.panel.isEmpty())
         window.showPanel(options.panel);
     if (screenshot)
         window.resize(kScreenshotSizePx);

@@ -22,6 +22,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace clusterplanner::ui {
 
 namespace {
@@ -169,9 +171,10 @@ void PurchasePanel::loadDefaults()
     if (m_library && m_library->isOpen()) {
         core::ListQuery query;
         query.search = "purchase-512";
-        query.sort = core::SortColumn::Name;
-        query.descending = false;
-        for (const auto& row : m_library->list(query))
+        auto rows = m_library->list(query);
+        // In the order they were added (the samples' file order: H100, H200, MI300X), the first being the reference.
+        std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        for (const auto& row : rows)
             addLibraryScenario(row.id);
     }
     if (m_entries.empty())
@@ -270,6 +273,9 @@ void PurchasePanel::refresh()
 {
     fillComparisonTable(*m_table, m_entries);
     fillSensitivityTable(*m_sensitivity, m_entries);
+    // Every scenario's row stays visible: the strip is as tall as its rows.
+    m_sensitivity->setMinimumHeight(m_sensitivity->horizontalHeader()->height()
+        + m_sensitivity->verticalHeader()->length() + 2 * m_sensitivity->frameWidth() + 2);
     refreshCharts();
     QStringList problems;
     for (const auto& entry : m_entries)

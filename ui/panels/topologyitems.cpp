@@ -70,6 +70,13 @@ QString gbps(double value)
     return QLocale().toString(value, 'f', value == std::floor(value) ? 0 : 1) + tr(" Gb/s");
 }
 
+/// Height of one rack drawing: nodes as rows of at most 18 px, the rack at most kRackAreaPx tall.
+double rackHeightPx(const core::cluster::NodeGroup& g)
+{
+    const int perRack = std::max(1, g.nodesPerRack);
+    return std::clamp((kRackAreaPx - 6) / perRack, 3.0, 18.0) * perRack + 6;
+}
+
 } // namespace
 
 namespace topologycolors {
@@ -109,7 +116,8 @@ GroupItem::GroupItem(const core::cluster::NodeGroup& group, int index, bool trai
     setData(0, int(TopologyElement::Group));
     setData(1, index);
     const double text = (2 + textLines().size()) * lineHeight();
-    m_height = kPadPx * 3 + text + kRackAreaPx + 2 * lineHeight() + wrappedHeight(m_issues, kWidthPx - 2 * kPadPx);
+    m_height
+        = kPadPx * 3 + text + rackHeightPx(m_group) + 2 * lineHeight() + wrappedHeight(m_issues, kWidthPx - 2 * kPadPx);
     setToolTip(textLines().join(QLatin1Char('\n')));
 }
 
@@ -168,8 +176,8 @@ void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
         y += lineHeight();
     }
     y += kPadPx;
-    paintRacks(*painter, QRectF(kPadPx, y, kWidthPx - 2 * kPadPx, kRackAreaPx + 2 * lineHeight()));
-    y += kRackAreaPx + 2 * lineHeight() + kPadPx;
+    paintRacks(*painter, QRectF(kPadPx, y, kWidthPx - 2 * kPadPx, rackHeightPx(m_group) + 2 * lineHeight()));
+    y += rackHeightPx(m_group) + 2 * lineHeight() + kPadPx;
     painter->setPen(topologycolors::issue());
     QStringList warnings;
     for (const auto& issue : m_issues)
@@ -187,8 +195,7 @@ void GroupItem::paintRacks(QPainter& painter, const QRectF& area) const
     const double gap = 8;
     const double moreWidth = collapsed ? 90 : 0;
     const double rackWidth = std::min(78.0, (area.width() - moreWidth - gap * (drawn - 1)) / drawn);
-    const double nodeHeight = std::clamp((kRackAreaPx - 6) / perRack, 3.0, 18.0);
-    const double rackHeight = nodeHeight * perRack + 6;
+    const double rackHeight = rackHeightPx(g);
     for (int r = 0; r < drawn; ++r) {
         const int nodes = std::min(perRack, g.nodeCount - r * perRack);
         paintRack(painter, QRectF(area.left() + r * (rackWidth + gap), area.top(), rackWidth, rackHeight), r * perRack,

@@ -27,6 +27,7 @@ namespace clusterplanner::ui {
 namespace {
 
 constexpr double kSmallestFitScale = 0.5; ///< below this text is unreadable: scroll instead
+constexpr double kLargestFitScale = 1.25; ///< a small cluster grows a little into a large window, no more
 
 /// Shows the whole diagram width when it fits at a readable scale; never enlarges.
 class TopologyView : public QGraphicsView
@@ -50,7 +51,7 @@ public:
         const double byWidth = (viewport()->width() - 4) / rect.width();
         const double byHeight = (viewport()->height() - 4) / rect.height();
         // Fit the whole diagram when that stays readable, else fit the width and scroll down.
-        double scale = std::min({1.0, byWidth, byHeight});
+        double scale = std::min({kLargestFitScale, byWidth, byHeight});
         if (scale < kSmallestFitScale)
             scale = std::clamp(std::min(1.0, byWidth), kSmallestFitScale, 1.0);
         setTransform(QTransform::fromScale(scale, scale));
@@ -109,8 +110,8 @@ void TopologyPanel::createLayout()
     auto* side = new QSplitter(Qt::Vertical, this);
     side->addWidget(m_figures);
     side->addWidget(formScroll);
-    side->setStretchFactor(0, 1);
-    side->setStretchFactor(1, 1);
+    side->setStretchFactor(0, 3); // the live figures first; the form scrolls
+    side->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_view);
     split->addWidget(side);
@@ -145,15 +146,20 @@ void TopologyPanel::refresh()
         m_figures->setRows(purchaseRows(*result));
         const auto& c = result->cluster;
         const int issues = int(c.issues.size());
-        m_summary->setText(tr("<b>%1 GPUs</b> in %2 node groups · %3 MW facility · TCO %4 · %5")
+        const auto& run = result->run;
+        const QString training = run.fits ? tr(" · the run trains in %1 days at %2 per M tokens")
+                                                .arg(run.timeToTrainDays, 0, 'f', 1)
+                                                .arg(formatUsd(run.ownedUsdPerMillionTokens))
+                                          : tr(" · the run does not fit: %1").arg(QString::fromStdString(run.whyNot));
+        const QString problems = issues == 0
+            ? tr("buildable as drawn")
+            : tr("<span style='color:#d03030'><b>%n problem(s)</b> marked in red</span>", nullptr, issues);
+        m_summary->setText(tr("<b>%1 GPUs</b> in %2 · %3 MW facility · TCO %4")
                                .arg(QLocale().toString(c.gpus))
-                               .arg(scenario.topology.groups.size())
+                               .arg(tr("%n node group(s)", nullptr, int(scenario.topology.groups.size())))
                                .arg(c.facilityPowerKw / 1000, 0, 'f', 2)
                                .arg(formatUsd(c.tcoUsd))
-                               .arg(issues == 0 ? tr("buildable as drawn")
-                                                : tr("<span style='color:#d03030'><b>%n problem(s)</b> marked in "
-                                                     "red</span>",
-                                                    nullptr, issues)));
+            + training.toHtmlEscaped() + QStringLiteral(" · ") + problems);
     }
     selectInDiagram();
 }

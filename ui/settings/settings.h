@@ -26,8 +26,9 @@ class Settings
 {
 public:
     /// Bump when docks are added, renamed or removed: a saved state of another version is ignored.
-    static constexpr int kWindowStateVersion = 6; // 2: workspace panels, 3: library panel, 4: machine panel,
-                                                  // 5: topology, purchase, 6: shared-cluster panels
+    /// 2: workspace panels, 3: library panel, 4: machine panel, 5: topology and purchase panels, 6: shared-cluster
+    /// panels.
+    static constexpr int kWindowStateVersion = 6;
     static constexpr int kMaxRecentFiles = 8;
 
     explicit Settings(QSettings& settings);
