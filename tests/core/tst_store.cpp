@@ -45,7 +45,7 @@ private Q_SLOTS:
         auto store = openStore(path, seeded());
         const auto rows = store.list();
         QCOMPARE(rows.size(), scenarioFilesIn(kSampleDir).size());
-        QCOMPARE(rows.size(), std::size_t(9));
+        QCOMPARE(rows.size(), std::size_t(11));
         QCOMPARE(store.schemaVersion(), 2);
         for (const auto& row : rows)
             QVERIFY(std::count(row.tags.begin(), row.tags.end(), "sample") == 1);
@@ -63,7 +63,7 @@ private Q_SLOTS:
             store.purge(store.list().front().id);
         }
         auto store = openStore(path, seeded());
-        QCOMPARE(store.list().size(), std::size_t(8));
+        QCOMPARE(store.list().size(), std::size_t(10));
     }
 
     void saveAndLoadRoundTrip()
