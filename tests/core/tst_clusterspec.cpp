@@ -115,8 +115,8 @@ private Q_SLOTS:
                                         << "[{},{},{},{},{},{},{},{},{}]"
                                         << "cluster.fabric.tiers: has 9 entries, more than the limit of 8";
         QTest::newRow("huge") << "/cluster/node_groups/0/nodes"
-                              << "262144"
-                              << "cluster.node_groups: the cluster has 262148 nodes, more than the limit";
+                              << "10000000"
+                              << "cluster.node_groups: the cluster has 10000004 nodes, more than the limit";
         QTest::newRow("negative price") << "/cluster/node_groups/1/node_price_usd"
                                         << "-1"
                                         << "cluster.node_groups[1].node_price_usd: must be at least 0";
