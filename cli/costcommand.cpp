@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 
@@ -199,6 +200,11 @@ int runForScenario(const CostOptions& o, std::ostream& out)
 {
     const cost::ScenarioCost c = cost::scenarioCost(o.scenarioPath, readTextFile(o.scenarioPath), o.years);
     auto a = c.assumptions[int(priceLevel(o.price))];
+    // A training group priced per node (a GPU the catalog has no price for) prices its GPUs: the node less the
+    // non-GPU parts the per-GPU model adds back (docs/methods-cost.md §8).
+    const auto* group = c.scenario.topology.findGroup(c.scenario.trainingGroup);
+    if (a.gpuPriceUsd <= 0 && group && group->nodePriceUsd && group->gpusPerNode > 0)
+        a.gpuPriceUsd = std::max(0.0, (*group->nodePriceUsd - a.nodeOverheadUsd) / group->gpusPerNode);
     applyOverrides(o, a);
     requirePrices(a, c.scenario.cluster.gpuId);
     const cost::CostModel model(a);

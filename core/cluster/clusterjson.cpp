@@ -47,7 +47,7 @@ NodeGroup readGroup(const JsonFields& r)
     NodeGroup g;
     g.name = r.nonEmptyText("name", kMaxText);
     g.gpuId = r.nonEmptyText("gpu", kMaxText);
-    g.nodeCount = r.integer("nodes", 1, limits::kMaxClusterNodes);
+    g.nodeCount = r.integer("nodes", 1, limits::kMaxPlannedNodes);
     g.gpusPerNode = r.integer("gpus_per_node", 1, limits::kMaxGpusPerNode);
     g.scaleUpDomainGpus = r.integer("scale_up_domain_gpus", 1, limits::kMaxClusterGpus);
     g.nicsPerNode = r.integer("nics_per_node", 0, 1024);
@@ -88,7 +88,8 @@ auto readList(const JsonFields& r, const char* key, std::size_t maxItems, Read r
     return items;
 }
 
-/// Unique names, at least one group, and the whole cluster within the simulator's limits (summed in 64 bits).
+/// Unique names, at least one group, and the whole cluster within the planning limits (summed in 64 bits; the
+/// simulator checks its own, smaller ones).
 void checkGroups(const JsonFields& r, const std::vector<NodeGroup>& groups)
 {
     if (groups.empty())
@@ -103,14 +104,14 @@ void checkGroups(const JsonFields& r, const std::vector<NodeGroup>& groups)
         nodes += groups[i].nodeCount;
         gpus += groups[i].gpuCount();
     }
-    if (nodes > limits::kMaxClusterNodes)
+    if (nodes > limits::kMaxPlannedNodes)
         r.fail("node_groups",
             "the cluster has " + std::to_string(nodes) + " nodes, more than the limit of "
-                + std::to_string(limits::kMaxClusterNodes));
-    if (gpus > limits::kMaxClusterGpus)
+                + std::to_string(limits::kMaxPlannedNodes));
+    if (gpus > limits::kMaxPlannedGpus)
         r.fail("node_groups",
             "the cluster has " + std::to_string(gpus) + " GPUs, more than the limit of "
-                + std::to_string(limits::kMaxClusterGpus));
+                + std::to_string(limits::kMaxPlannedGpus));
 }
 
 Fabric readFabric(const JsonFields& r)

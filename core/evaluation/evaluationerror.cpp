@@ -29,6 +29,8 @@ std::optional<EvaluationError> checkClusterView(const ClusterConfig& c)
             return EvaluationError {path, "must be at most " + show(f.max) + " (got " + show(value) + ")"};
         return std::nullopt;
     };
+    if (c.gpuId.empty()) // the topology's reader would name the node group; the engine names the view
+        return EvaluationError {"cluster.gpu", "unknown GPU type \"\""};
     if (c.gpuId.size() > scenarioField("cluster.gpu").max)
         return EvaluationError {"cluster.gpu", "is longer than 64 bytes"};
     if (auto e = outside("cluster.gpu_count", c.gpuCount))

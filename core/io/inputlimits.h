@@ -36,6 +36,10 @@ inline constexpr long long kMaxClusterNodes = 262'144;
 /// Node types and node groups in a cluster file: a real cluster has a handful.
 inline constexpr std::size_t kMaxNodeTypes = 1024;
 inline constexpr std::size_t kMaxNodeGroups = 65'536;
+/// GPUs and nodes of a planned cluster (a scenario's topology, a cluster file): the scenario's GPU bound (10M). The
+/// simulator accepts only kMaxClusterGpus / kMaxClusterNodes of them, checked when it builds its nodes.
+inline constexpr long long kMaxPlannedGpus = 10'000'000;
+inline constexpr long long kMaxPlannedNodes = 10'000'000;
 /// Switching tiers of a scale-out fabric: real ones have 1 to 3 (leaf, spine, core).
 inline constexpr std::size_t kMaxFabricTiers = 8;
 

@@ -47,6 +47,11 @@ ClusterModel fromSpecJson(const nlohmann::json& object, const std::string& path)
 
 ClusterModel simulatorCluster(const cluster::ClusterSpec& spec)
 {
+    try {
+        checkClusterSize(spec.nodeCount(), spec.gpuCount());
+    } catch (const std::invalid_argument& error) {
+        throwClusterError(std::string("cluster.node_groups: ") + error.what() + " the simulator can hold");
+    }
     ClusterModel model;
     model.name = spec.name.empty() ? "cluster" : spec.name;
     for (const auto& g : spec.groups) {

@@ -14,7 +14,8 @@ namespace clusterplanner::core::sched {
 /// The simulator's model of a ClusterSpec: one node type and one node group per spec group (same name), NVLink
 /// domains of scaleUpDomainGpus inside a node (a domain spanning nodes, as in GB200 NVL72, is one domain per node
 /// here: the simulator places within nodes), node overhead from the group or data/costs.json, racks of the first
-/// group's nodesPerRack, the fabric's rail-optimisation and end-to-end oversubscription.
+/// group's nodesPerRack, the fabric's rail-optimisation and end-to-end oversubscription. Throws ClusterFormatError
+/// for a cluster beyond the simulator's limits (core/io/inputlimits.h).
 ClusterModel simulatorCluster(const cluster::ClusterSpec& spec);
 
 /// Reads any of the accepted shapes (see above). Throws ClusterFormatError naming the field.

@@ -2,6 +2,8 @@
 // Shared helpers of the scenario library tests: temporary libraries, raw file bytes, sample scenarios.
 #pragma once
 
+#include "core/cluster/trainingview.h"
+#include "core/model/gpucatalog.h"
 #include "core/store/libraryfile.h"
 #include "core/store/scenariostore.h"
 
@@ -58,6 +60,8 @@ inline clusterplanner::core::Scenario variant(const std::string& name, int gpuCo
     scenario.name = name;
     scenario.cluster.gpuCount = gpuCount;
     scenario.training.layout.dp = gpuCount / 32;
+    // As the Scenario form does: the training group grows with the run (core/cluster/trainingview.h).
+    clusterplanner::core::cluster::writeViewIntoTopology(scenario, clusterplanner::core::GpuCatalog::builtin());
     return scenario;
 }
 

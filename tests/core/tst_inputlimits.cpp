@@ -169,11 +169,9 @@ private Q_SLOTS:
     void hugeIntegersAreRangeErrorsNotWrapped()
     {
         const std::string text = scenarioWith("gpu_count", "18446744073709551615");
-        QVERIFY(contains(refusal([&] {
-            readScenarioFile(text); }), "training.gpu_count: must be at most));
+        QVERIFY(contains(refusal([&] { readScenarioFile(text); }), "training.gpu_count: must be at most"));
         const std::string cases = R"([{"id": "c", "cluster": {"gpu": "H100-SXM-80GB", "num_gpus": 10000000000}}])";
-        QVERIFY(contains(refusal([&] {
-            readValidationCases(cases); }), "c.cluster.num_gpus: must be in 1..10000000"));
+        QVERIFY(contains(refusal([&] { readValidationCases(cases); }), "c.cluster.num_gpus: must be in 1..10000000"));
     }
 
     void syntaxErrorsNameByteLineAndColumn()

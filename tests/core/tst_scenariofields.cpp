@@ -98,7 +98,8 @@ private Q_SLOTS:
                 tabled.insert(std::string(f.path));
         for (const auto& path : written)
             QVERIFY2(tabled.count(path) || path == "cluster" || path == "economics" || path == "training"
-                    || path == "training.layout" || path == "model",
+                    || path == "training.layout" || path == "model" || path == "cluster.fabric"
+                    || path == "cluster.facility",
                 path.c_str());
         for (const auto& path : tabled)
             QVERIFY2(written.count(path), path.c_str());

@@ -63,7 +63,7 @@ private Q_SLOTS:
             store.purge(store.list().front().id);
         }
         auto store = openStore(path, seeded());
-        QCOMPARE(store.list().size(), std::size_t(7));
+        QCOMPARE(store.list().size(), std::size_t(8));
     }
 
     void saveAndLoadRoundTrip()
@@ -329,7 +329,7 @@ private Q_SLOTS:
         QCOMPARE(gpu.at(0).get<std::string>(), std::string("MI300X"));
         QCOMPARE(gpu.at(1).get<std::string>(), std::string("H100-SXM-80GB"));
         QCOMPARE(gpu.at(2).get<std::string>(), std::string("H200-SXM-141GB"));
-        QCOMPARE(comparison.differences[1].values.at(1).get<double>(), (1.99 + 5.0) / 2); // catalog range middle
+        QCOMPARE(comparison.differences[4].values.at(1).get<double>(), (1.99 + 5.0) / 2); // catalog range middle
         QVERIFY(!comparison.figures[0] && comparison.figures[1] && !comparison.figures[2]);
         QCOMPARE(comparison.figures[1]->mfu, 0.4);
     }
