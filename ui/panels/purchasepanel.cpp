@@ -18,6 +18,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -151,10 +152,19 @@ void PurchasePanel::createLayout()
     split->addWidget(sensitivity);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
-    auto* layout = new QVBoxLayout(this);
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
     layout->addLayout(controls);
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
+    // The dock may be made smaller than the content needs: it scrolls then instead of growing the window.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
 }
 
 QStringList PurchasePanel::sampleFiles()

@@ -118,9 +118,18 @@ void TopologyPanel::createLayout()
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({900, 360});
-    auto* layout = new QVBoxLayout(this);
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
     layout->addLayout(top);
     layout->addWidget(split, 1);
+    // The dock may be made smaller than the content needs: it scrolls then instead of growing the window.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
 }
 
 void TopologyPanel::onScenarioChanged(ScenarioChanges changes)
