@@ -37,6 +37,7 @@ JobsPanel::JobsPanel(ScenarioDocument* document, QWidget* parent)
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_details->setMargin(8);
     auto* clear = new QPushButton(tr("Show all"));
+    m_range->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     auto* options = new QHBoxLayout;
     options->addWidget(new QLabel(tr("Colour by:")));

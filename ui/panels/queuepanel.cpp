@@ -11,6 +11,7 @@
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -88,18 +89,19 @@ QueuePanel::QueuePanel(ScenarioDocument* document, QWidget* parent)
     m_sweepCost->setAxisTitles(
         tr("cluster GPUs (simulated)"), tr("owned cost (million USD per year)"), tr("mean wait (h)"));
 
-    auto* inputs = new QHBoxLayout;
-    auto add = [&](const QString& label, QWidget* box) {
-        inputs->addWidget(new QLabel(label));
-        inputs->addWidget(box);
+    // Two rows, so that the panel stays narrow enough to share the window.
+    auto* inputs = new QGridLayout;
+    auto add = [&](int row, int column, const QString& label, QWidget* box) {
+        inputs->addWidget(new QLabel(label), row, 2 * column);
+        inputs->addWidget(box, row, 2 * column + 1);
     };
-    add(tr("Arrivals:"), m_arrivals);
-    add(tr("Mean job size:"), m_gpusPerJob);
-    add(tr("Mean run time:"), m_durationH);
-    add(tr("Target mean wait:"), m_targetMin);
+    add(0, 0, tr("Arrivals:"), m_arrivals);
+    add(0, 1, tr("Mean job size:"), m_gpusPerJob);
+    add(0, 2, tr("Mean run time:"), m_durationH);
+    add(1, 0, tr("Target mean wait:"), m_targetMin);
     auto* fromWorkload = new QPushButton(tr("From workload"));
-    inputs->addWidget(fromWorkload);
-    inputs->addStretch(1);
+    inputs->addWidget(fromWorkload, 1, 3);
+    inputs->setColumnStretch(6, 1);
     auto* charts = new QHBoxLayout;
     charts->addWidget(m_erlang);
     charts->addWidget(m_sweepTime);

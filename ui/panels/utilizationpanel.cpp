@@ -47,6 +47,7 @@ UtilizationPanel::UtilizationPanel(ScenarioDocument* document, QWidget* parent)
     m_headline->setFont(bold);
     m_headline->setWordWrap(true);
     auto* reset = new QPushButton(tr("Reset zoom"));
+    m_range->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* clear = new QPushButton(tr("Clear range"));
 
     auto* options = new QHBoxLayout;

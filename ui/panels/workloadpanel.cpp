@@ -57,7 +57,7 @@ StackedBarChart* histogram(const char* name, const QString& title)
     chart->setObjectName(QString::fromLatin1(name));
     chart->setDisplayTitle(title);
     chart->setValueAxisLabel(QObject::tr("jobs"));
-    chart->setMinimumHeight(220);
+    chart->setMinimumHeight(100);
     return chart;
 }
 

@@ -132,7 +132,7 @@ JobGanttView::JobGanttView(QWidget* parent)
 {
     setObjectName(QStringLiteral("jobGantt"));
     setMouseTracking(true);
-    setMinimumSize(400, 200);
+    setMinimumSize(240, 100);
     connect(&m_watcher, &QFutureWatcher<QImage>::finished, this, &JobGanttView::applyDrawn);
 }
 

@@ -36,6 +36,7 @@ SimulationControls::SimulationControls(SimulationSession* session, QWidget* pare
     m_progress->setFormat(QStringLiteral("%p %"));
     m_status->setObjectName(QStringLiteral("simulationStatus"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long figures must not widen the window
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(new QLabel(tr("Policy:")));

@@ -36,7 +36,7 @@ UtilizationView::UtilizationView(QWidget* parent)
 {
     setObjectName(QStringLiteral("utilizationHeatmap"));
     setMouseTracking(true);
-    setMinimumSize(400, 200);
+    setMinimumSize(240, 100);
     setFocusPolicy(Qt::ClickFocus);
     connect(&m_watcher, &QFutureWatcher<HeatmapImage>::finished, this, &UtilizationView::applyComputed);
 }
