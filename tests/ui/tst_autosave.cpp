@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cluster/trainingview.h"
+#include "core/model/gpucatalog.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/library/autosavecontroller.h"
 #include "ui/library/libraryservice.h"
@@ -33,6 +35,7 @@ core::Scenario edited(core::Scenario scenario, int gpus)
 {
     scenario.cluster.gpuCount = gpus;
     scenario.training.layout.dp = gpus / (scenario.training.layout.tp * scenario.training.layout.pp);
+    core::cluster::writeViewIntoTopology(scenario, core::GpuCatalog::builtin()); // as the scenario form does
     return scenario;
 }
 

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cluster/trainingview.h"
+#include "core/model/gpucatalog.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/models/librarymodel.h"
 
@@ -108,6 +110,7 @@ private Q_SLOTS:
         core::Scenario a = core::defaultScenario();
         core::Scenario b = a;
         b.cluster.gpuId = "H200-SXM-141GB";
+        core::cluster::writeViewIntoTopology(b, core::GpuCatalog::builtin()); // as the scenario form does
         core::CachedResult ra, rb;
         ra.figures.stepTimeS = 10.0;
         rb.figures.stepTimeS = 8.0;

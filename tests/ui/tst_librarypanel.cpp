@@ -115,7 +115,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         QTest::addColumn<int>("rows");
         QTest::newRow("name") << QStringLiteral("purchase 512") << 3;
-        QTest::newRow("tag") << QStringLiteral("h200") << 1;
+        QTest::newRow("tag") << QStringLiteral("h200") << 2; // the H200 purchase and the mixed cluster
         QTest::newRow("notes") << QStringLiteral("part 2 of 3") << 1;
         QTest::newRow("nothing") << QStringLiteral("no such scenario") << 0;
         QTest::newRow("cleared") << QString() << kSampleCount;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ScenarioDocument: undoable edits, merging, modified state, revisions, load and save.
+#include "core/cluster/trainingview.h"
 #include "core/io/scenariojson.h"
+#include "core/model/gpucatalog.h"
 #include "ui/document/editid.h"
 #include "ui/document/scenariodocument.h"
 
@@ -138,6 +140,7 @@ private Q_SLOTS:
         s.cluster.gpuId = "H200-SXM-141GB";
         s.training.layout.dp = 16;
         s.notes = "round trip";
+        core::cluster::writeViewIntoTopology(s, core::GpuCatalog::builtin()); // as the scenario form does
         doc.edit(s, QStringLiteral("x"));
         QSignalSpy fileName(&doc, &ScenarioDocument::fileNameChanged);
         QCOMPARE(doc.save(path), QString());

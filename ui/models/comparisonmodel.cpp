@@ -8,6 +8,7 @@
 #include <QColor>
 #include <QFont>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -17,12 +18,25 @@ namespace {
 
 const QColor kDifferenceColor(255, 236, 179); // a soft amber that reads on light and dark palettes
 
-/// Leaves of a scenario object by dotted path; arrays and null are leaves.
+bool isListOfObjects(const nlohmann::json& value)
+{
+    return value.is_array() && !value.empty()
+        && std::all_of(value.begin(), value.end(), [](const nlohmann::json& item) { return item.is_object(); });
+}
+
+/// Leaves of a scenario object by dotted path. Lists of objects (node groups, fabric tiers) are opened element by
+/// element ("cluster.node_groups[0].gpu"), so a comparison marks the one field that differs; other arrays and null
+/// are leaves.
 void flatten(const nlohmann::json& value, const std::string& path, std::map<std::string, QString>& out)
 {
     if (value.is_object()) {
         for (const auto& [key, child] : value.items())
             flatten(child, path.empty() ? key : path + "." + key, out);
+        return;
+    }
+    if (isListOfObjects(value)) {
+        for (std::size_t i = 0; i < value.size(); ++i)
+            flatten(value[i], path + "[" + std::to_string(i) + "]", out);
         return;
     }
     out[path] = value.is_string() ? QString::fromStdString(value.get<std::string>())
