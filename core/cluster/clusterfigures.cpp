@@ -36,8 +36,8 @@ double overheadW(const NodeGroup& group)
     return costDefaults().nodeOverheadW * group.gpusPerNode / std::max(1, costDefaults().gpusPerNode);
 }
 
-/// A node's purchase price: the group's figure, else its GPUs at the catalog's middle price plus node_overhead_usd
-/// scaled from the 8-GPU reference node. Unset when neither is known.
+/// A node's purchase price: the group's figure, else the default price at the catalog's middle GPU price. Unset when
+/// neither is known.
 std::optional<double> nodePriceUsd(const NodeGroup& group, const GpuSpec& gpu)
 {
     if (group.nodePriceUsd)
@@ -45,7 +45,7 @@ std::optional<double> nodePriceUsd(const NodeGroup& group, const GpuSpec& gpu)
     const auto gpuPrice = gpu.purchaseUsd.midUsd();
     if (!gpuPrice)
         return std::nullopt;
-    return group.gpusPerNode * (*gpuPrice + costDefaults().nodeOverheadUsd / std::max(1, costDefaults().gpusPerNode));
+    return defaultNodePriceUsd(group.gpusPerNode, *gpuPrice);
 }
 
 /// Per-port switch price and power by port class (data/costs.json): ≤ 400 Gb/s ports pro rata of a 400G port,
@@ -225,6 +225,11 @@ ClusterFigures clusterFigures(const ClusterSpec& spec, const GpuCatalog& catalog
     f.cloudEquivalentUsd = cloudKnown ? cloudUsdPerHour * kHoursPerYear * f.lifetimeYears : 0;
     f.issues = clusterIssues(spec, catalog);
     return f;
+}
+
+double defaultNodePriceUsd(int gpusPerNode, double gpuPriceUsd)
+{
+    return gpusPerNode * (gpuPriceUsd + costDefaults().nodeOverheadUsd / std::max(1, costDefaults().gpusPerNode));
 }
 
 } // namespace clusterplanner::core::cluster

@@ -95,6 +95,10 @@ ClusterFigures clusterFigures(const ClusterSpec& spec, const GpuCatalog& catalog
 /// an empty cluster. clusterFigures() returns the same list in `issues`.
 std::vector<ClusterIssue> clusterIssues(const ClusterSpec& spec, const GpuCatalog& catalog);
 
+/// The price of a node bought without a quote: its GPUs at `gpuPriceUsd` each plus node_overhead_usd of
+/// data/costs.json scaled from the 8-GPU reference node (docs/methods-cluster.md).
+double defaultNodePriceUsd(int gpusPerNode, double gpuPriceUsd);
+
 /// Board power of one GPU of the group (its limit, else the catalog TDP) plus the node's share of other parts.
 double nodePowerW(const NodeGroup& group, double gpuTdpW);
 

@@ -1,14 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/evaluation/purchasesensitivity.h"
 
-#include "core/model/costdefaults.h"
+#include "core/cluster/clusterfigures.h"
 #include "core/model/gpucatalog.h"
-
-#include <algorithm>
 
 namespace clusterplanner::core::evaluation {
 
 namespace {
+
+enum class Input { GpuPrice, EnergyPrice, Utilisation };
+
+/// The strip's cases in display order.
+struct CaseSpec
+{
+    const char* assumption;
+    const char* change;
+    Input input;
+    double factor;
+};
+constexpr CaseSpec kCases[] = {
+    {"GPU price", "-20 %", Input::GpuPrice, 0.8},
+    {"GPU price", "+20 %", Input::GpuPrice, 1.2},
+    {"energy price", "-50 %", Input::EnergyPrice, 0.5},
+    {"energy price", "+50 %", Input::EnergyPrice, 1.5},
+    {"utilisation", "80 %", Input::Utilisation, 0.8},
+    {"utilisation", "60 %", Input::Utilisation, 0.6},
+};
 
 SensitivityCase evaluateCase(std::string assumption, std::string change, Scenario scenario)
 {
@@ -22,13 +39,13 @@ SensitivityCase evaluateCase(std::string assumption, std::string change, Scenari
 }
 
 /// The owned cluster busy only `utilisation` of its life: the same capex and opex buy fewer useful hours, so each
-/// token of the run carries 1/utilisation of the cost (docs/methods-cost.md §8, U_billable). TCO does not change.
-SensitivityCase atUtilisation(const Scenario& scenario, double utilisation, std::string change)
+/// token of the run carries 1/utilisation of the cost (docs/methods-cost.md §8, U_billable). TCO does not change,
+/// so the base figures serve and the engine does not run again.
+SensitivityCase atUtilisation(
+    const Scenario& scenario, const PurchaseFigures& base, double utilisation, std::string change)
 {
-    SensitivityCase result = evaluateCase("utilisation", std::move(change), scenario);
-    if (result.figures) {
-        result.figures->run.ownedUsdPerMillionTokens /= utilisation;
-    }
+    SensitivityCase result {"utilisation", std::move(change), scenario, base, {}};
+    result.figures->run.ownedUsdPerMillionTokens /= utilisation;
     return result;
 }
 
@@ -44,11 +61,10 @@ Scenario withGpuPriceFactor(const Scenario& scenario, double factor)
         }
         const GpuSpec* gpu = GpuCatalog::builtin().find(group.gpuId);
         const auto gpuPrice = gpu ? gpu->purchaseUsd.midUsd() : std::nullopt;
-        // The core's default node price (core/cluster/clusterfigures.cpp) with only the GPU share scaled; without a
-        // catalog price the core's own default stays and the case shows no change.
-        const double overheadPerGpu = costDefaults().nodeOverheadUsd / std::max(1, costDefaults().gpusPerNode);
+        // Only the GPU share of the default node price moves; without a catalog price the core's own default
+        // stays and the case shows no change.
         if (gpuPrice)
-            group.nodePriceUsd = group.gpusPerNode * (factor * *gpuPrice + overheadPerGpu);
+            group.nodePriceUsd = cluster::defaultNodePriceUsd(group.gpusPerNode, factor * *gpuPrice);
     }
     return changed;
 }
@@ -62,13 +78,32 @@ Scenario withEnergyPriceFactor(const Scenario& scenario, double factor)
 
 std::vector<SensitivityCase> purchaseSensitivity(const Scenario& scenario)
 {
+    const auto base = purchaseFigures(scenario);
+    if (base)
+        return purchaseSensitivity(scenario, *base);
+    // Nothing to vary: every case carries the base scenario's error.
     std::vector<SensitivityCase> cases;
-    cases.push_back(evaluateCase("GPU price", "-20 %", withGpuPriceFactor(scenario, 0.8)));
-    cases.push_back(evaluateCase("GPU price", "+20 %", withGpuPriceFactor(scenario, 1.2)));
-    cases.push_back(evaluateCase("energy price", "-50 %", withEnergyPriceFactor(scenario, 0.5)));
-    cases.push_back(evaluateCase("energy price", "+50 %", withEnergyPriceFactor(scenario, 1.5)));
-    cases.push_back(atUtilisation(scenario, 0.8, "80 %"));
-    cases.push_back(atUtilisation(scenario, 0.6, "60 %"));
+    for (const auto& spec : kCases)
+        cases.push_back({spec.assumption, spec.change, scenario, std::nullopt, base.error().text()});
+    return cases;
+}
+
+std::vector<SensitivityCase> purchaseSensitivity(const Scenario& scenario, const PurchaseFigures& base)
+{
+    std::vector<SensitivityCase> cases;
+    for (const auto& spec : kCases) {
+        switch (spec.input) {
+        case Input::GpuPrice:
+            cases.push_back(evaluateCase(spec.assumption, spec.change, withGpuPriceFactor(scenario, spec.factor)));
+            break;
+        case Input::EnergyPrice:
+            cases.push_back(evaluateCase(spec.assumption, spec.change, withEnergyPriceFactor(scenario, spec.factor)));
+            break;
+        case Input::Utilisation:
+            cases.push_back(atUtilisation(scenario, base, spec.factor, spec.change));
+            break;
+        }
+    }
     return cases;
 }
 

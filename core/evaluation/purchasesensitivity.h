@@ -30,5 +30,7 @@ Scenario withEnergyPriceFactor(const Scenario& scenario, double factor);
 /// The cases of the sensitivity strip, in display order: GPU price −20 % and +20 %, energy price −50 % and +50 %,
 /// utilisation 80 % and 60 % (owned $ per M tokens ÷ utilisation; TCO unchanged) (docs/methods-cost.md §9).
 std::vector<SensitivityCase> purchaseSensitivity(const Scenario& scenario);
+/// The same from the scenario's own figures, already computed by the caller: the utilisation cases reuse them.
+std::vector<SensitivityCase> purchaseSensitivity(const Scenario& scenario, const PurchaseFigures& base);
 
 } // namespace clusterplanner::core::evaluation

@@ -6,6 +6,7 @@
 #include "ui/charts/stackedbarchart.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/library/libraryservice.h"
+#include "ui/panels/panelwidgets.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -157,14 +158,7 @@ void PurchasePanel::createLayout()
     layout->addLayout(controls);
     layout->addWidget(m_status);
     layout->addWidget(split, 1);
-    // The dock may be made smaller than the content needs: it scrolls then instead of growing the window.
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(content);
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(scroll);
+    setScrollingBody(this, content);
 }
 
 QStringList PurchasePanel::sampleFiles()

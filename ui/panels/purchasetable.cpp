@@ -69,7 +69,7 @@ PurchaseEntry makePurchaseEntry(const core::Scenario& scenario, const QString& s
     const auto figures = core::evaluation::purchaseFigures(scenario);
     if (figures) {
         entry.figures = *figures;
-        entry.sensitivity = core::evaluation::purchaseSensitivity(scenario);
+        entry.sensitivity = core::evaluation::purchaseSensitivity(scenario, *figures);
     } else {
         entry.error = QString::fromStdString(figures.error().text());
     }

@@ -5,6 +5,7 @@
 #include "core/sched/simulationrun.h"
 #include "ui/charts/chartstyle.h"
 #include "ui/charts/linechart.h"
+#include "ui/panels/panelwidgets.h"
 #include "ui/sim/simulationlabels.h"
 #include "ui/sim/simulationrunner.h"
 #include "ui/sim/simulationsession.h"
@@ -27,16 +28,6 @@ namespace {
 
 constexpr int kSweepPoints = 7;
 constexpr double kShortestWaitMin = 0.01;
-
-QDoubleSpinBox* spinBox(double min, double max, int decimals, const QString& suffix)
-{
-    auto* box = new QDoubleSpinBox;
-    box->setRange(min, max);
-    box->setDecimals(decimals);
-    box->setSuffix(suffix);
-    box->setKeyboardTracking(false);
-    return box;
-}
 
 /// Simulates the shared workload on `gpus` GPUs under the session's policy and prices that cluster.
 SimulationJob capacityJob(std::shared_ptr<const SimulationData> sim, int gpus, sched::Policy policy)
@@ -62,10 +53,10 @@ QueuePanel::QueuePanel(ScenarioDocument* document, QWidget* parent)
     , m_session(SimulationSession::of(document))
     , m_pointRunner(new SimulationRunner(this))
     , m_sweepRunner(new SimulationRunner(this))
-    , m_arrivals(spinBox(0.001, 1e7, 2, tr(" jobs/h")))
-    , m_gpusPerJob(spinBox(0.01, 1e5, 2, tr(" GPUs")))
-    , m_durationH(spinBox(0.0001, 1e5, 3, tr(" h")))
-    , m_targetMin(spinBox(0.01, 1e6, 1, tr(" min")))
+    , m_arrivals(numberField(0.001, 1e7, 2, tr(" jobs/h")))
+    , m_gpusPerJob(numberField(0.01, 1e5, 2, tr(" GPUs")))
+    , m_durationH(numberField(0.0001, 1e5, 3, tr(" h")))
+    , m_targetMin(numberField(0.01, 1e6, 1, tr(" min")))
     , m_answer(new QLabel)
     , m_erlang(new LineChart)
     , m_sweepTime(new LineChart)

@@ -6,6 +6,7 @@
 #include "core/model/gpucatalog.h"
 #include "ui/document/editid.h"
 #include "ui/document/scenariodocument.h"
+#include "ui/panels/panelwidgets.h"
 #include "ui/panels/topologyedits.h"
 #include "ui/panels/wheelguard.h"
 
@@ -37,17 +38,6 @@ void setBlocked(Widget* widget, const std::function<void(Widget*)>& set)
 {
     const QSignalBlocker blocker(widget);
     set(widget);
-}
-
-QDoubleSpinBox* numberSpin(double min, double max, int decimals, const QString& suffix)
-{
-    auto* spin = new QDoubleSpinBox;
-    spin->setRange(min, max);
-    spin->setDecimals(decimals);
-    spin->setSuffix(suffix);
-    spin->setGroupSeparatorShown(max >= 100'000);
-    spin->setKeyboardTracking(false);
-    return spin;
 }
 
 } // namespace
@@ -181,7 +171,7 @@ void TopologyForm::addGroupIntField(QFormLayout* form, const char* name, const Q
 void TopologyForm::addGroupNumberField(QFormLayout* form, const char* name, const QString& label, double max,
     int decimals, const QString& suffix, double core::cluster::NodeGroup::*member)
 {
-    auto* spin = numberSpin(1, max, decimals, suffix);
+    auto* spin = numberField(1, max, decimals, suffix);
     addRow(form, name, label, spin);
     const int field = m_fieldCount++;
     connect(spin, &QDoubleSpinBox::valueChanged, this, [this, member, field, label](double value) {
@@ -197,7 +187,7 @@ void TopologyForm::addGroupNumberField(QFormLayout* form, const char* name, cons
 void TopologyForm::addGroupOptionalField(QFormLayout* form, const char* name, const QString& label, double max,
     const QString& suffix, std::optional<double> core::cluster::NodeGroup::*member, const QString& unsetText)
 {
-    auto* spin = numberSpin(0, max, 0, suffix);
+    auto* spin = numberField(0, max, 0, suffix);
     spin->setSpecialValueText(unsetText); // 0 = not set: the core's default applies
     addRow(form, name, label, spin, tr("0 = %1").arg(unsetText));
     const int field = m_fieldCount++;
@@ -247,14 +237,14 @@ void TopologyForm::addTierFields(QFormLayout* form)
             changeTier([text](core::cluster::FabricTier& t) { t.name = text; }, tr("Rename fabric tier"), -1);
         refresh();
     });
-    auto* ratio = numberSpin(1, 16, 2, QStringLiteral(" : 1"));
+    auto* ratio = numberField(1, 16, 2, QStringLiteral(" : 1"));
     addRow(form, "tier.oversubscription", tr("Oversubscription"), ratio,
         tr("Downlink to uplink bandwidth of this tier's switches (1 = non-blocking); ignored at the top tier"));
     auto* radix = new QSpinBox;
     radix->setRange(4, 1024);
     radix->setKeyboardTracking(false);
     addRow(form, "tier.switch_radix", tr("Switch radix"), radix, tr("Ports per switch (NVIDIA QM9700: 64)"));
-    auto* port = numberSpin(1, 3200, 0, tr(" Gb/s"));
+    auto* port = numberField(1, 3200, 0, tr(" Gb/s"));
     addRow(form, "tier.port_gbps", tr("Port speed"), port);
     const int ratioField = m_fieldCount++, radixField = m_fieldCount++, portField = m_fieldCount++;
     connect(ratio, &QDoubleSpinBox::valueChanged, this, [this, ratioField](double v) {
@@ -287,10 +277,10 @@ QWidget* TopologyForm::createFabricBox()
     auto* rail = new QCheckBox(tr("Rail-optimised leaves"));
     addRow(form, "fabric.rail_optimized", tr("Wiring"), rail,
         tr("NIC k of every node goes to leaf switch k (NVIDIA DGX SuperPOD reference architecture)"));
-    auto* rackKw = numberSpin(1, 500, 1, tr(" kW"));
+    auto* rackKw = numberField(1, 500, 1, tr(" kW"));
     addRow(form, "facility.rack_power_limit_kw", tr("Rack power limit"), rackKw,
         tr("Per rack: air-cooled halls about 15-40 kW, liquid-cooled NVL72 about 120-132 kW"));
-    auto* pue = numberSpin(0, 3, 2, {});
+    auto* pue = numberField(0, 3, 2, {});
     pue->setSingleStep(0.05);
     pue->setSpecialValueText(tr("costs.json default"));
     addRow(form, "facility.pue", tr("PUE"), pue, tr("Facility power / IT power; 0 = the data/costs.json default"));

@@ -6,6 +6,7 @@
 #include "ui/dialogs/exportdialog.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/panels/figurelist.h"
+#include "ui/panels/panelwidgets.h"
 #include "ui/panels/topologyform.h"
 #include "ui/panels/topologyscene.h"
 
@@ -122,14 +123,7 @@ void TopologyPanel::createLayout()
     auto* layout = new QVBoxLayout(content);
     layout->addLayout(top);
     layout->addWidget(split, 1);
-    // The dock may be made smaller than the content needs: it scrolls then instead of growing the window.
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(content);
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(scroll);
+    setScrollingBody(this, content);
 }
 
 void TopologyPanel::onScenarioChanged(ScenarioChanges changes)

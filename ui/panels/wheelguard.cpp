@@ -11,6 +11,8 @@ namespace clusterplanner::ui {
 
 namespace {
 
+constexpr const char* kGuardedProperty = "clusterplanner_wheelGuarded";
+
 bool takesWheel(const QWidget* widget)
 {
     return qobject_cast<const QAbstractSpinBox*>(widget) || qobject_cast<const QComboBox*>(widget)
@@ -27,8 +29,10 @@ void WheelGuard::install(QWidget* root)
 {
     auto* guard = new WheelGuard(root);
     for (QWidget* widget : root->findChildren<QWidget*>()) {
-        if (!takesWheel(widget))
+        // A panel and a form inside it may both install a guard; one filter per widget is enough.
+        if (!takesWheel(widget) || widget->property(kGuardedProperty).toBool())
             continue;
+        widget->setProperty(kGuardedProperty, true);
         // Qt::WheelFocus would let the wheel itself give focus, and so edit on the first turn.
         widget->setFocusPolicy(Qt::StrongFocus);
         widget->installEventFilter(guard);

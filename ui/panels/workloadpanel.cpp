@@ -5,6 +5,7 @@
 #include "ui/charts/numberformat.h"
 #include "ui/charts/stackedbarchart.h"
 #include "ui/document/scenariodocument.h"
+#include "ui/panels/panelwidgets.h"
 #include "ui/panels/wheelguard.h"
 #include "ui/sim/simulationlabels.h"
 #include "ui/sim/simulationrunner.h"
@@ -30,26 +31,6 @@ namespace clusterplanner::ui {
 namespace sched = core::sched;
 
 namespace {
-
-QSpinBox* intBox(int min, int max, const QString& suffix = {})
-{
-    auto* box = new QSpinBox;
-    box->setRange(min, max);
-    box->setSuffix(suffix);
-    box->setKeyboardTracking(false);
-    box->setGroupSeparatorShown(true);
-    return box;
-}
-
-QDoubleSpinBox* doubleBox(double min, double max, int decimals, const QString& suffix)
-{
-    auto* box = new QDoubleSpinBox;
-    box->setRange(min, max);
-    box->setDecimals(decimals);
-    box->setSuffix(suffix);
-    box->setKeyboardTracking(false);
-    return box;
-}
 
 StackedBarChart* histogram(const char* name, const QString& title)
 {
@@ -92,14 +73,14 @@ WorkloadPanel::WorkloadPanel(ScenarioDocument* document, QWidget* parent)
     , m_syntheticGroup(new QGroupBox(tr("Synthetic job stream")))
     , m_tracePath(new QLineEdit)
     , m_traceFormat(new QComboBox)
-    , m_jobs(intBox(1, 10'000'000))
-    , m_seed(intBox(0, 2'000'000'000))
-    , m_arrivals(doubleBox(0.001, 1e9, 2, tr(" jobs/h")))
-    , m_diurnal(doubleBox(0, 100, 0, tr(" %")))
-    , m_peakHour(doubleBox(0, 24, 1, tr(" h")))
-    , m_users(intBox(1, 1'000'000))
-    , m_groups(intBox(1, 1'000'000))
-    , m_fractional(doubleBox(0, 100, 0, tr(" %")))
+    , m_jobs(countField(1, 10'000'000))
+    , m_seed(countField(0, 2'000'000'000))
+    , m_arrivals(numberField(0.001, 1e9, 2, tr(" jobs/h")))
+    , m_diurnal(numberField(0, 100, 0, tr(" %")))
+    , m_peakHour(numberField(0, 24, 1, tr(" h")))
+    , m_users(countField(1, 1'000'000))
+    , m_groups(countField(1, 1'000'000))
+    , m_fractional(numberField(0, 100, 0, tr(" %")))
     , m_gpuMix(new QLineEdit)
     , m_mixError(new QLabel)
     , m_summaryLabel(new QLabel)
