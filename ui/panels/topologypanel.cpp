@@ -154,14 +154,16 @@ void TopologyPanel::refresh()
                                                 .arg(run.timeToTrainDays, 0, 'f', 1)
                                                 .arg(formatUsd(run.ownedUsdPerMillionTokens))
                                           : tr(" · the run does not fit: %1").arg(QString::fromStdString(run.whyNot));
-        const QString problems = issues == 0
-            ? tr("buildable as drawn")
-            : tr("<span style='color:#d03030'><b>%n problem(s)</b> marked in red</span>", nullptr, issues);
-        m_summary->setText(tr("<b>%1 GPUs</b> in %2 · %3 MW facility · TCO %4")
-                               .arg(QLocale().toString(c.gpus))
-                               .arg(tr("%n node group(s)", nullptr, int(scenario.topology.groups.size())))
-                               .arg(c.facilityPowerKw / 1000, 0, 'f', 2)
-                               .arg(formatUsd(c.tcoUsd))
+        const QString problems = issues == 0 ? tr("buildable as drawn")
+                                             : tr("<span style='color:#d03030'><b>%1</b> marked in red</span>")
+                                                   .arg(issues == 1 ? tr("1 problem") : tr("%1 problems").arg(issues));
+        m_summary->setText(
+            tr("<b>%1 GPUs</b> in %2 · %3 MW facility · TCO %4")
+                .arg(QLocale().toString(c.gpus))
+                .arg(scenario.topology.groups.size() == 1 ? tr("1 node group")
+                                                          : tr("%1 node groups").arg(scenario.topology.groups.size()))
+                .arg(c.facilityPowerKw / 1000, 0, 'f', 2)
+                .arg(formatUsd(c.tcoUsd))
             + training.toHtmlEscaped() + QStringLiteral(" · ") + problems);
     }
     selectInDiagram();

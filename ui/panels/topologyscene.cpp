@@ -84,8 +84,9 @@ double TopologyScene::addHeader(
     QStringList parts;
     parts << QString::fromStdString(spec.name);
     if (figures)
-        parts << tr("%1 GPUs in %2 nodes, %3 racks")
-                     .arg(count(figures->gpus), count(figures->nodes), count(figures->racks));
+        parts << tr("%1 GPUs in %2 nodes, %3 %4")
+                     .arg(count(figures->gpus), count(figures->nodes), count(figures->racks),
+                         figures->racks == 1 ? tr("rack") : tr("racks"));
     parts << tr("rack limit %1 kW").arg(spec.facility.rackPowerLimitKw, 0, 'f', 0);
     if (spec.facility.pue)
         parts << tr("PUE %1").arg(*spec.facility.pue, 0, 'f', 2);
