@@ -51,18 +51,25 @@ class TestCostDefaults : public QObject
 private Q_SLOTS:
     void everyRowHasAUnitAndASource()
     {
-        for (const auto& row : costsFile()["assumptions"]) {
+        // Named first: a range-for over a member of a temporary reads freed memory (the temporary dies before the
+        // loop body runs; ASan found it).
+        const nlohmann::json costs = costsFile();
+        for (const auto& row : costs["assumptions"]) {
             QVERIFY(!row["unit"].get<std::string>().empty());
             QVERIFY2(row["source"].get<std::string>().size() > 10, row["key"].get<std::string>().c_str());
         }
-        for (const auto& model : nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/models.json"))["models"])
+        const nlohmann::json models = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/models.json"));
+        for (const auto& model : models["models"])
             QVERIFY2(model["source"].get<std::string>().size() > 10, model["name"].get<std::string>().c_str());
     }
 
     void defaultsFollowTheFile()
     {
         const CostDefaults& d = costDefaults();
-        for (const auto& row : costsFile()["assumptions"]) {
+        // Named first: a range-for over a member of a temporary reads freed memory (the temporary dies before the
+        // loop body runs; ASan found it).
+        const nlohmann::json costs = costsFile();
+        for (const auto& row : costs["assumptions"]) {
             const std::string key = row["key"];
             const double value = row["value"];
             if (key == "pue") {

@@ -183,7 +183,9 @@ void PoliciesPanel::run()
         m_table->setItem(i, PlacementColumn, new QTableWidgetItem(placementLabel(placement)));
         for (int c = MakespanColumn; c < ColumnCount; ++c)
             m_table->setItem(i, c, new QTableWidgetItem(c == MakespanColumn ? tr("running…") : QString()));
-        jobs.push_back([sim, policy, placement](std::stop_token stop, const std::function<void(double)>& progress) {
+        // Structured bindings are copied by name: clang before 16 cannot capture them directly (P1091).
+        jobs.push_back([sim, policy = policy, placement = placement](
+                           std::stop_token stop, const std::function<void(double)>& progress) {
             return std::any(runPolicy(sim->cluster, *sim->workload, policy, placement, stop, progress));
         });
     }

@@ -134,6 +134,13 @@ void TopologyPanel::onScenarioChanged(ScenarioChanges changes)
     Q_EMIT refreshed();
 }
 
+// The scene is a child, deleted by ~QObject after this class's part is gone; clearing its items emits
+// selectionChanged, which must not reach onDiagramSelection on a half-destroyed panel (UBSan found the call).
+TopologyPanel::~TopologyPanel()
+{
+    disconnect(m_scene, nullptr, this, nullptr);
+}
+
 void TopologyPanel::refresh()
 {
     const core::Scenario& scenario = m_document->scenario();

@@ -25,6 +25,7 @@ class TopologyPanel : public QWidget, public ExportableChart
     Q_OBJECT
 public:
     TopologyPanel(ScenarioDocument* document, QWidget* parent = nullptr);
+    ~TopologyPanel() override;
 
     QString chartTitle() const override { return QStringLiteral("cluster-topology"); }
     /// Writes the diagram with a title and a caption (scenario, GPUs, date).
