@@ -197,6 +197,8 @@ TrainingConfig readTraining(const JsonFields& r)
     training.framework = choice<Framework>(r, "training.framework", Framework::Megatron);
     training.layout = readLayout(r.object("layout"));
     training.cpLoadBalance = optionalBoolean(r, "training.cp_load_balance", true);
+    training.compile = optionalBoolean(r, "training.compile", true);
+    training.asyncTp = optionalBoolean(r, "training.async_tp", false);
     return training;
 }
 
@@ -238,7 +240,7 @@ json trainingToJson(const TrainingConfig& t)
         {"layout",
             {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"virtual_stages", l.virtualStages},
                 {"sequence_parallel", l.sequenceParallel}, {"rank_order", toString(l.rankOrder)}}},
-        {"cp_load_balance", t.cpLoadBalance}};
+        {"cp_load_balance", t.cpLoadBalance}, {"compile", t.compile}, {"async_tp", t.asyncTp}};
 }
 
 } // namespace

@@ -162,6 +162,8 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     t.attention = r.choice("attention", AttentionKind::Flash, &u.attention);
     t.framework = r.choice("framework", Framework::Other, &u.framework);
     t.cpLoadBalance = r.optional<bool>("cp_load_balance", true);
+    t.compile = r.optional<bool>("compile", true); // unstated: as the framework's fused path (before issue 16)
+    t.asyncTp = r.optional<bool>("async_tp", false);
 }
 
 void readParallelism(const NullableReader& r, ValidationCase& c)

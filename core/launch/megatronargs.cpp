@@ -24,6 +24,8 @@ void addParallelism(const LaunchPlan& p, ArgList& a)
         a.push_back({"--num-layers-per-virtual-pipeline-stage", std::to_string(p.layersPerVirtualStage)});
     if (l.sequenceParallel && l.tp > 1)
         a.push_back({"--sequence-parallel", ""});
+    if (p.training().asyncTp && l.sequenceParallel && l.tp > 1)
+        a.push_back({"--tp-comm-overlap", ""}); // Transformer Engine userbuffers (the engine's async TP)
     if (l.rankOrder == RankOrdering::TpCpEpPpDp)
         a.push_back({"--use-tp-pp-dp-mapping", ""});
 }

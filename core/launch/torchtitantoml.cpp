@@ -63,6 +63,8 @@ void writeParallelism(const LaunchPlan& p, std::ostream& t)
         t << "pipeline_parallel_microbatch_size = " << p.training().microBatch << "\n";
         t << "pipeline_parallel_layers_per_stage = " << p.layersPerVirtualStage << "\n";
     }
+    if (p.training().asyncTp && l.tp > 1)
+        t << "enable_async_tensor_parallel = true\n"; // a torch.compile pass: needs [compile] enable
     t << "context_parallel_degree = " << l.cp << "\n";
     t << "expert_parallel_degree = " << l.ep << "\n\n";
 }
@@ -95,6 +97,9 @@ LaunchFile writeTorchTitanToml(const LaunchPlan& plan)
     writeTitanTraining(plan, t);
     writeParallelism(plan, t);
     writeCheckpointing(plan, t);
+    // Compiled per transformer block, the loss too: what the fused-kernel time model assumes (data/frameworks.json).
+    t << "\n[compile]\nenable = " << (plan.training().compile ? "true" : "false")
+      << "\ncomponents = [\"model\", \"loss\"]\n";
     file.text = t.str();
     if (plan.training().schedule == PipelineSchedule::ZbH1 && plan.layout().pp > 1)
         file.notes.push_back("ZB-H1 maps to torch's InterleavedZeroBubble schedule");

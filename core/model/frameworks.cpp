@@ -92,6 +92,8 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.selectiveIsOpLevel
         = optionalChoice(entry, "selective_recompute", {"attention", "op_level"}, where) == "op_level";
     caps.keepsGatheredParamsWithPipeline = entry.value("keeps_gathered_params_with_pipeline", false);
+    caps.compileFuses = entry.value("compile_fuses", false);
+    caps.asyncTp = entry.value("async_tp", false);
     caps.source = entry.value("source", "");
     return caps;
 }

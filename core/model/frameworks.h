@@ -40,6 +40,11 @@ struct FrameworkCapabilities
     /// FSDP inside pipeline stages keeps the stage's gathered 16-bit parameters between forward and backward
     /// (TorchTitan: reshard_after_forward is off when pipeline parallelism is on), docs/methods-memory.md §3.8.
     bool keepsGatheredParamsWithPipeline = false;
+    /// The fused kernels come from torch.compile (TorchTitan): with TrainingConfig::compile off the framework runs
+    /// eager PyTorch ops (docs/methods-time.md §4.12).
+    bool compileFuses = false;
+    /// Offers asynchronous tensor parallelism (TrainingConfig::asyncTp): TorchTitan, Megatron-LM, NeMo.
+    bool asyncTp = false;
     std::string source;
 
     bool supports(PipelineSchedule schedule) const;

@@ -107,6 +107,15 @@ struct TrainingConfig
     /// every rank does the same share of the causal attention (Megatron-Core, PyTorch/TorchTitan). Off: contiguous
     /// chunks, the last rank does (2cp−1)/cp of the mean (docs/methods-time.md §4.10).
     bool cpLoadBalance = true;
+    /// Graph compilation (torch.compile) on: element-wise work is fused into few kernels. Off: eager PyTorch, one
+    /// kernel per op issued from Python. Only frameworks whose fusion comes from the compiler (TorchTitan) are
+    /// affected (data/frameworks.json "compile_fuses"; docs/methods-time.md §4.12).
+    bool compile = true;
+    /// Asynchronous tensor parallelism: each sequence-parallel all-gather / reduce-scatter is split into TP chunks
+    /// that move while the GEMM works on the previous one (TorchTitan async TP, Megatron --tp-comm-overlap).
+    /// Needs sequence parallelism, a framework that offers it, and torch.compile where fusion comes from the
+    /// compiler (docs/methods-time.md §4.13).
+    bool asyncTp = false;
     bool operator==(const TrainingConfig&) const = default;
 };
 

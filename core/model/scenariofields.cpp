@@ -140,6 +140,15 @@ const std::vector<ScenarioField>& table()
             "Context parallelism gives every rank an equal share of the causal attention (2·cp chunks, zig-zag); off: "
             "contiguous chunks, the last rank does almost twice the mean",
             nullptr, true},
+        {"training.compile", K::Boolean, "", 0, 0, "true", "torch.compile",
+            "Graph compilation fuses element-wise ops (norms, activations, RoPE) into few kernels; off: eager PyTorch, "
+            "one kernel per op issued from Python. Changes the step time of frameworks whose fusion comes from the "
+            "compiler (TorchTitan)",
+            nullptr, true},
+        {"training.async_tp", K::Boolean, "", 0, 0, "false", "Async TP",
+            "Split each tensor-parallel all-gather and reduce-scatter into chunks that move while the GEMM computes "
+            "(TorchTitan async TP, Megatron --tp-comm-overlap); needs sequence parallelism",
+            nullptr, true},
         {"economics.training_tokens", K::Number, "tokens", 0, 1e18, "2000000000000.0", "Training tokens",
             "Token budget of the whole run"},
         {"economics.gpu_hour_usd", K::Number, "$/GPU·h", 0, 10'000, "2.5", "GPU price",

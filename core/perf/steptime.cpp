@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace clusterplanner::core::perf {
 
@@ -52,6 +53,19 @@ struct Setup
     ComputePeaks peaks;
 };
 
+/// Exposed time of one forward TP collective under async TP (docs/methods-time.md §4.13): the collective moves in tp
+/// chunks, each behind the GEMM on the previous chunk, so the first chunk shows, or all of the transfer that outlasts
+/// its GEMM (two collectives share the forward's GEMMs). Without async TP: no bound (the caller keeps its figure).
+double asyncTpExposedS(const Setup& s, double tpOneS, double gemmForwardS)
+{
+    const ParallelLayout& l = s.tr.layout;
+    const bool on = s.tr.asyncTp && s.caps.asyncTp && l.tp > 1 && l.sequenceParallel
+        && (s.tr.compile || !s.caps.compileFuses); // TorchTitan's async TP is a torch.compile pass
+    if (!on)
+        return std::numeric_limits<double>::infinity();
+    return std::max(tpOneS / l.tp, tpOneS - gemmForwardS / 2);
+}
+
 /// Adds n layers of one kind (dense or MoE) to the stage, with their TP / CP / EP communication.
 void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
 {
@@ -84,8 +98,11 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
             / (s.shape.sequenceParallel ? s.shape.tensorParallel : 1.0);
         epOne = groupCollectiveS(Collective::AllToAll, a2aBytes, s.spans.ep, s.c.fabric);
     }
-    const double tpExposedOne = (1 - e.tpOverlap) * tpOne, epExposedOne = (1 - e.epOverlap) * epOne;
-    st.forwardS += n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne);
+    // Async TP pipelines the forward's collectives (and the recomputed forward's); the backward keeps its exposure.
+    const double tpExposedOne = (1 - e.tpOverlap) * tpOne;
+    const double tpForwardExposedOne = std::min(tpExposedOne, asyncTpExposedS(s, tpOne, lt.gemmForwardS));
+    const double epExposedOne = (1 - e.epOverlap) * epOne;
+    st.forwardS += n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + 2 * epExposedOne);
     // Backward TP collectives run asynchronously under the weight-gradient GEMMs (Megatron async TP all-reduce).
     const double tpBackwardExposed = std::max(0.0, 2 * tpExposedOne - lt.backwardWeightS);
     st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + cpBwdExposed + 4 * epExposedOne);
@@ -97,7 +114,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     // (docs/methods-time.md §4.7).
     const double selectiveS
         = s.caps.selectiveIsOpLevel ? 0.5 * lt.gemmForwardS + lt.elementwiseForwardS : lt.attentionCoreForwardS;
-    st.recomputeS += full ? n * (lt.forwardS + 2 * tpExposedOne + cpFwdExposed + 2 * epExposedOne)
+    st.recomputeS += full ? n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + 2 * epExposedOne)
                           : (selective ? n * selectiveS : 0.0);
     st.computeRecomputeS += full ? n * lt.forwardS : (selective ? n * selectiveS : 0.0);
     // Eager host: the backward issues about twice the forward's ops; full recompute (checkpointing) issues the
@@ -107,14 +124,14 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.hostBackwardS += n * (2 * lt.hostForwardS + (full ? lt.hostForwardS + checkpointS : 0.0));
     const double epCount = full ? 8 : 6; // 2 forward, 4 backward, 2 more when recomputed
     st.tpTotalS += n * tpCount * tpOne;
-    st.tpExposedS += n * ((tpCount - 2) * tpExposedOne + tpBackwardExposed);
+    st.tpExposedS += n * ((tpCount - 2) * tpForwardExposedOne + tpBackwardExposed);
     st.cpTotalS += n * (full ? 4 : 3) * cpFwd;
     st.cpExposedS += n * ((full ? 2 : 1) * cpFwdExposed + cpBwdExposed);
     st.epTotalS += n * epCount * epOne;
     st.epExposedS += n * epCount * epExposedOne;
     st.hiddenCommS += n
-        * (tpCount * tpOne - (tpCount - 2) * tpExposedOne - tpBackwardExposed + 3 * cpFwd - cpFwdExposed - cpBwdExposed
-            + epCount * (epOne - epExposedOne));
+        * (tpCount * tpOne - (tpCount - 2) * tpForwardExposedOne - tpBackwardExposed + 3 * cpFwd - cpFwdExposed
+            - cpBwdExposed + epCount * (epOne - epExposedOne));
 }
 
 /// Eager PyTorch enqueues kernels asynchronously: each phase (forward; backward with its recompute) takes
@@ -313,7 +330,7 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const ParallelLayout& l = tr.layout;
     const int m = tr.globalBatch / (l.dp * tr.microBatch);
     const FrameworkCapabilities& caps = frameworkCapabilities(tr.framework);
-    const bool fused = caps.fusedKernels;
+    const bool fused = caps.fusedKernels && (tr.compile || !caps.compileFuses);
     const bool sp = l.sequenceParallel && l.tp > 1;
     const double beta = tr.precision == Precision::Fp32 ? 4.0 : 2.0;
     const bool autocast = !fused && (tr.precision == Precision::AmpBf16 || tr.precision == Precision::AmpFp16);

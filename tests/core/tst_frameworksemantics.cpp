@@ -106,6 +106,62 @@ private Q_SLOTS:
         QVERIFY(op.recomputeS > 0.3 * full.recomputeS);
     }
 
+    void compileFusesOnlyWhereTheFrameworkSaysSo()
+    {
+        QVERIFY(frameworkCapabilities(Framework::TorchTitan).compileFuses);
+        QVERIFY(!frameworkCapabilities(Framework::Megatron).compileFuses);
+        Scenario compiled = torchtitan8b(Recompute::Selective);
+        Scenario eager = compiled;
+        eager.training.compile = false;
+        const StepTimeResult fused = timeOf(compiled), unfused = timeOf(eager);
+        QVERIFY(fused.valid && unfused.valid);
+        // Published (Table 1): 6,667 tokens/s per GPU compiled vs 5,762 eager, 16 % faster. The eager path must be
+        // slower by a comparable margin (between 5 % and 40 %), not identical and not a different regime.
+        const double speedup = fused.tokensPerSPerGpu / unfused.tokensPerSPerGpu;
+        QVERIFY2(speedup > 1.05 && speedup < 1.40, qPrintable(QString::number(speedup)));
+        // Megatron's kernels are fused by hand: the setting changes nothing there.
+        Scenario megatron = compiled;
+        megatron.training.framework = Framework::Megatron;
+        megatron.training.zeroStage = 1;
+        megatron.training.distributedOptimizer = true;
+        Scenario megatronEager = megatron;
+        megatronEager.training.compile = false;
+        QCOMPARE(timeOf(megatronEager).stepTimeS, timeOf(megatron).stepTimeS);
+    }
+
+    void asyncTpHidesTensorParallelTraffic()
+    {
+        // Llama 3.1 70B, FSDP 32 × TP 8 on 256 GPUs (TorchTitan docs/performance.md Table 4: 829 → 876 tokens/s
+        // per GPU, +5.7 %, with async TP).
+        Scenario s = torchtitan8b(Recompute::Full);
+        s.model.layers = 80;
+        s.model.hidden = 8192;
+        s.model.heads = 64;
+        s.model.ffnHidden = 28672;
+        s.cluster.gpuCount = 256;
+        s.training.microBatch = 16;
+        s.training.globalBatch = 512;
+        s.training.layout = ParallelLayout {32, 8, 1, 1, 1, 1, true};
+        Scenario async = s;
+        async.training.asyncTp = true;
+        const StepTimeResult plain = timeOf(s), overlapped = timeOf(async);
+        QVERIFY(plain.valid && overlapped.valid);
+        QVERIFY(overlapped.tpExposedS < plain.tpExposedS);
+        QCOMPARE(overlapped.tpTotalS, plain.tpTotalS); // the same bytes move
+        const double speedup = overlapped.tokensPerSPerGpu / plain.tokensPerSPerGpu;
+        QVERIFY2(speedup > 1.01 && speedup < 1.25, qPrintable(QString::number(speedup)));
+        // Not offered: without sequence parallelism, without torch.compile in TorchTitan, or in DeepSpeed.
+        Scenario noSp = async;
+        noSp.training.layout.sequenceParallel = false;
+        Scenario unsp = s;
+        unsp.training.layout.sequenceParallel = false;
+        QCOMPARE(timeOf(noSp).stepTimeS, timeOf(unsp).stepTimeS);
+        Scenario eager = async, eagerPlain = s;
+        eager.training.compile = eagerPlain.training.compile = false;
+        QCOMPARE(timeOf(eager).stepTimeS, timeOf(eagerPlain).stepTimeS);
+        QVERIFY(!frameworkCapabilities(Framework::DeepSpeed).asyncTp);
+    }
+
     void unknownChoiceIsNamed()
     {
         const std::string doc = R"({"frameworks": [{"id": "other", "schedules": ["1f1b"], "recompute": ["none"],

@@ -233,6 +233,7 @@ private Q_SLOTS:
         QCOMPARE(toml::find<std::string>(t, "training", "mixed_precision_param"), std::string("bfloat16"));
         QCOMPARE(toml::find<std::string>(t, "activation_checkpoint", "mode"), std::string("selective"));
         QCOMPARE(toml::find<std::string>(t, "job", "description"), s.name); // quotes survive
+        QCOMPARE(toml::find<bool>(t, "compile", "enable"), true); // the fused time model assumes torch.compile
     }
 
     void torchtitanReplicatedWithoutPipeline()
@@ -249,6 +250,9 @@ private Q_SLOTS:
         QCOMPARE(toml::find<std::string>(t, "activation_checkpoint", "mode"), std::string("full"));
         QCOMPARE(toml::find<std::vector<std::string>>(t, "model", "converters"), std::vector<std::string> {"float8"});
         QCOMPARE(toml::find(t, "parallelism").as_table().count("pipeline_parallel_schedule"), std::size_t(0));
+        s.training.compile = false;
+        std::istringstream eager(makeLaunchConfig(s, LaunchFramework::TorchTitan).text);
+        QCOMPARE(toml::find<bool>(toml::parse(eager, "torchtitan-job.toml"), "compile", "enable"), false);
     }
 
     void deepSpeedJson()

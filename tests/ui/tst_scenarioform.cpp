@@ -92,6 +92,7 @@ const std::vector<FieldCase>& fieldCases()
         {"training.framework", "Hugging Face", int(core::Framework::HuggingFace),
             [](S s) { return int(s.training.framework); }},
         {"training.schedule", "ZB-H1", int(core::PipelineSchedule::ZbH1), [](S s) { return int(s.training.schedule); }},
+        {"training.compile", false, false, [](S s) { return s.training.compile; }},
         {"training.layout.dp", 16, 16, [](S s) { return s.training.layout.dp; }},
         {"training.layout.tp", 4, 4, [](S s) { return s.training.layout.tp; }},
         {"training.layout.pp", 8, 8, [](S s) { return s.training.layout.pp; }},
@@ -99,6 +100,8 @@ const std::vector<FieldCase>& fieldCases()
         {"training.layout.ep", 8, 8, [](S s) { return s.training.layout.ep; }},
         {"training.layout.virtual_stages", 2, 2, [](S s) { return s.training.layout.virtualStages; }},
         {"training.layout.sequence_parallel", false, false, [](S s) { return s.training.layout.sequenceParallel; }},
+        {"training.cp_load_balance", false, false, [](S s) { return s.training.cpLoadBalance; }},
+        {"training.async_tp", true, true, [](S s) { return s.training.asyncTp; }},
         {"training.layout.rank_order", "PP before DP", int(core::RankOrdering::TpCpEpPpDp),
             [](S s) { return int(s.training.layout.rankOrder); }},
         // The widget shows billions of tokens: 15,000 billion = 1.5e13 tokens.

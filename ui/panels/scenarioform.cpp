@@ -217,6 +217,7 @@ void ScenarioForm::createTrainingGroup()
         form, "training.framework", [](core::Scenario& s) -> core::Framework& { return s.training.framework; });
     m_binder->enumField<core::PipelineSchedule>(
         form, "training.schedule", [](core::Scenario& s) -> core::PipelineSchedule& { return s.training.schedule; });
+    m_binder->boolField(form, "training.compile", [](core::Scenario& s) -> bool& { return s.training.compile; });
 }
 
 void ScenarioForm::createLayoutGroup()
@@ -231,6 +232,9 @@ void ScenarioForm::createLayoutGroup()
         [](core::Scenario& s) -> int& { return s.training.layout.virtualStages; });
     m_binder->boolField(form, "training.layout.sequence_parallel",
         [](core::Scenario& s) -> bool& { return s.training.layout.sequenceParallel; });
+    m_binder->boolField(
+        form, "training.cp_load_balance", [](core::Scenario& s) -> bool& { return s.training.cpLoadBalance; });
+    m_binder->boolField(form, "training.async_tp", [](core::Scenario& s) -> bool& { return s.training.asyncTp; });
     m_binder->enumField<core::RankOrdering>(form, "training.layout.rank_order",
         [](core::Scenario& s) -> core::RankOrdering& { return s.training.layout.rankOrder; });
     m_layoutCheckLabel = new QLabel;
