@@ -34,7 +34,9 @@ int UserIndex::of(const std::string& name)
 void readOptionalColumns(const CsvReader& csv, Job& job)
 {
     if (csv.hasColumn("priority") && !csv.isEmpty("priority"))
-        job.priority = static_cast<int>(csv.number("priority"));
+        // Range-checked before the cast: a priority past int is refused with its row (fuzz_trace_tiresias found
+        // 2.9e22 converted to int, undefined behaviour).
+        job.priority = static_cast<int>(csv.wholeNumber("priority", -1'000'000'000, 1'000'000'000));
     if (!csv.hasColumn("gpu_request") || csv.isEmpty("gpu_request"))
         return;
     queue::ResourceRequest request;

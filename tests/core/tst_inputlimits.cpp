@@ -249,6 +249,10 @@ private Q_SLOTS:
             "row 2, column num_gpu: must be at least 1 (got 0)");
         row("tiresias id 1e20", TraceFormat::Tiresias, tiresias + "1e20,1,0,5\n",
             "row 2, column job_id: is more than the limit");
+        // fuzz_trace_tiresias: a priority of 2.9e22 was converted to int (undefined behaviour under UBSan).
+        row("tiresias priority 2.9e22", TraceFormat::Tiresias,
+            QStringLiteral("job_id,num_gpu,submit_time,duration,priority\n1,1,0,5,2.91845e22\n"),
+            "row 2, column priority: is more than the limit");
         row("helios 2^31", TraceFormat::Helios, helios + "1,u,2147483648,1,0,5\n",
             "row 2, column gpu_num: is more than the limit of 1048576 (got 2147483648)");
         row("helios 100 KB cell", TraceFormat::Helios, helios + "1,u," + QString(100'000, 'x') + ",1,0,5\n",
