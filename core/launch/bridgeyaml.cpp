@@ -46,7 +46,7 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
     y << "  context_parallel_size: " << l.cp << "\n";
     y << "  expert_model_parallel_size: " << l.ep << "\n";
     y << "  sequence_parallel: " << yamlBool(l.sequenceParallel && l.tp > 1) << "\n";
-    y << "  tp_comm_overlap: " << yamlBool(t.asyncTp && l.sequenceParallel && l.tp > 1) << "\n";
+    y << "  tp_comm_overlap: " << yamlBool(p.asyncTp()) << "\n";
     y << "  seq_length: " << p.model().seqLen << "\n";
     if (t.recompute == Recompute::None)
         y << "  recompute_granularity: null\n";
@@ -85,6 +85,8 @@ LaunchFile writeBridgeYaml(const LaunchPlan& plan)
     writeModel(plan, y);
     writeBridgeTraining(plan, y);
     file.text = y.str();
+    if (const std::string note = plan.asyncTpLeftOutNote(); !note.empty())
+        file.notes.push_back(note);
     file.notes.push_back(
         "data-parallel size is derived by Megatron-Bridge from the world size: " + std::to_string(plan.layout().dp));
     return file;

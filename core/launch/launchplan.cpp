@@ -2,7 +2,7 @@
 #include "core/launch/launchplan.h"
 
 #include "core/model/enumnames.h"
-#include "core/model/frameworks.h"
+#include "core/model/frameworkrules.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -66,6 +66,7 @@ LaunchPlan makeLaunchPlan(const Scenario& scenario, Framework framework)
     checkFramework(scenario.training, framework);
     LaunchPlan plan;
     plan.scenario = &scenario;
+    plan.framework = framework;
     const int gpus = scenario.training.layout.gpuCount();
     plan.gpusPerNode = std::max(1, std::min(scenario.cluster.gpusPerNode, gpus));
     plan.nodes = (gpus + plan.gpusPerNode - 1) / plan.gpusPerNode;
@@ -94,6 +95,25 @@ std::string quoted(const std::string& text)
             out += c;
     }
     return out + "\"";
+}
+
+bool LaunchPlan::asyncTp() const
+{
+    return asyncTpApplies(training(), frameworkCapabilities(framework));
+}
+
+std::string LaunchPlan::asyncTpLeftOutNote() const
+{
+    if (!training().asyncTp || asyncTp())
+        return {};
+    const std::string lead = "async TP is left off: ";
+    if (layout().tp < 2)
+        return lead + "it overlaps tensor-parallel collectives and tp is 1";
+    if (!layout().sequenceParallel)
+        return lead + "it pipelines the sequence-parallel collectives and sequence parallelism is off";
+    if (!training().compile && frameworkCapabilities(framework).compileFuses)
+        return lead + "in " + std::string(toString(framework)) + " it is a torch.compile pass and compile is off";
+    return lead + std::string(toString(framework)) + " does not offer it";
 }
 
 } // namespace clusterplanner::core::launch

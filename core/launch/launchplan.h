@@ -10,6 +10,7 @@ namespace clusterplanner::core::launch {
 struct LaunchPlan
 {
     const Scenario* scenario = nullptr;
+    Framework framework = Framework::Megatron; ///< the stack the config is written for
     int nodes = 1;
     int gpusPerNode = 1; ///< ranks started on each node
     int gradientAccumulation = 1; ///< global batch / (micro-batch × dp)
@@ -19,6 +20,10 @@ struct LaunchPlan
     const ParallelLayout& layout() const { return scenario->training.layout; }
     const TrainingConfig& training() const { return scenario->training; }
     const ModelConfig& model() const { return scenario->model; }
+    /// Async TP as the estimate models it for this framework (core/model/frameworkrules.h).
+    bool asyncTp() const;
+    /// Why async TP, asked for, is not written (no TP, no sequence parallelism, compile off); empty otherwise.
+    std::string asyncTpLeftOutNote() const;
 };
 
 /// Checks the scenario and derives the plan; throws LaunchConfigError naming the first problem.

@@ -24,7 +24,7 @@ void addParallelism(const LaunchPlan& p, ArgList& a)
         a.push_back({"--num-layers-per-virtual-pipeline-stage", std::to_string(p.layersPerVirtualStage)});
     if (l.sequenceParallel && l.tp > 1)
         a.push_back({"--sequence-parallel", ""});
-    if (p.training().asyncTp && l.sequenceParallel && l.tp > 1)
+    if (p.asyncTp())
         a.push_back({"--tp-comm-overlap", ""}); // Transformer Engine userbuffers (the engine's async TP)
     if (l.rankOrder == RankOrdering::TpCpEpPpDp)
         a.push_back({"--use-tp-pp-dp-mapping", ""});
@@ -136,6 +136,8 @@ LaunchFile writeMegatronArgs(const LaunchPlan& plan)
     addModel(plan.model(), args);
     addMoe(plan.model(), args);
     addTraining(plan, args, file.notes);
+    if (const std::string note = plan.asyncTpLeftOutNote(); !note.empty())
+        file.notes.push_back(note);
     file.notes.push_back("the vocabulary size comes from the tokenizer (--tokenizer-type); the model has "
         + std::to_string(plan.model().vocab) + " entries");
     file.launchLine = torchrunLine(*plan.scenario, "pretrain_gpt.py");

@@ -63,8 +63,8 @@ void writeParallelism(const LaunchPlan& p, std::ostream& t)
         t << "pipeline_parallel_microbatch_size = " << p.training().microBatch << "\n";
         t << "pipeline_parallel_layers_per_stage = " << p.layersPerVirtualStage << "\n";
     }
-    if (p.training().asyncTp && l.tp > 1)
-        t << "enable_async_tensor_parallel = true\n"; // a torch.compile pass: needs [compile] enable
+    if (p.asyncTp())
+        t << "enable_async_tensor_parallel = true\n";
     t << "context_parallel_degree = " << l.cp << "\n";
     t << "expert_parallel_degree = " << l.ep << "\n\n";
 }
@@ -101,6 +101,8 @@ LaunchFile writeTorchTitanToml(const LaunchPlan& plan)
     t << "\n[compile]\nenable = " << (plan.training().compile ? "true" : "false")
       << "\ncomponents = [\"model\", \"loss\"]\n";
     file.text = t.str();
+    if (const std::string note = plan.asyncTpLeftOutNote(); !note.empty())
+        file.notes.push_back(note);
     if (plan.training().schedule == PipelineSchedule::ZbH1 && plan.layout().pp > 1)
         file.notes.push_back("ZB-H1 maps to torch's InterleavedZeroBubble schedule");
     return file;

@@ -3,7 +3,7 @@
 // pipeline makespan (closed form), then DP synchronisation, the optimizer and fixed costs.
 #include "core/perf/steptime.h"
 
-#include "core/model/frameworks.h"
+#include "core/model/frameworkrules.h"
 #include "core/model/layoutcheck.h"
 #include "core/perf/computetime.h"
 #include "core/perf/pipeline.h"
@@ -58,12 +58,9 @@ struct Setup
 /// its GEMM (two collectives share the forward's GEMMs). Without async TP: no bound (the caller keeps its figure).
 double asyncTpExposedS(const Setup& s, double tpOneS, double gemmForwardS)
 {
-    const ParallelLayout& l = s.tr.layout;
-    const bool on = s.tr.asyncTp && s.caps.asyncTp && l.tp > 1 && l.sequenceParallel
-        && (s.tr.compile || !s.caps.compileFuses); // TorchTitan's async TP is a torch.compile pass
-    if (!on)
+    if (!asyncTpApplies(s.tr, s.caps))
         return std::numeric_limits<double>::infinity();
-    return std::max(tpOneS / l.tp, tpOneS - gemmForwardS / 2);
+    return std::max(tpOneS / s.tr.layout.tp, tpOneS - gemmForwardS / 2);
 }
 
 /// Adds n layers of one kind (dense or MoE) to the stage, with their TP / CP / EP communication.
@@ -330,7 +327,7 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const ParallelLayout& l = tr.layout;
     const int m = tr.globalBatch / (l.dp * tr.microBatch);
     const FrameworkCapabilities& caps = frameworkCapabilities(tr.framework);
-    const bool fused = caps.fusedKernels && (tr.compile || !caps.compileFuses);
+    const bool fused = fusedKernelsApply(tr, caps);
     const bool sp = l.sequenceParallel && l.tp > 1;
     const double beta = tr.precision == Precision::Fp32 ? 4.0 : 2.0;
     const bool autocast = !fused && (tr.precision == Precision::AmpBf16 || tr.precision == Precision::AmpFp16);

@@ -255,6 +255,42 @@ private Q_SLOTS:
         QCOMPARE(toml::find<bool>(toml::parse(eager, "torchtitan-job.toml"), "compile", "enable"), false);
     }
 
+    /// Async TP is written where the estimate models it, and only there (core/model/frameworkrules.h); where it is
+    /// asked for but cannot apply, the config says why instead of a switch the framework would refuse.
+    void asyncTpFollowsTheEstimatesRule()
+    {
+        Scenario s = moeScenario();
+        s.training.asyncTp = true;
+        s.training.layout = ParallelLayout {16, 2, 1, 2, 4, 1, true}; // no pipeline: a ZeRO stage all three run
+        s.training.zeroStage = 0;
+        const auto titanParallelism = [](const Scenario& scenario) {
+            std::istringstream stream(makeLaunchConfig(scenario, LaunchFramework::TorchTitan).text);
+            return toml::find(toml::parse(stream, "torchtitan-job.toml"), "parallelism").as_table();
+        };
+        QVERIFY(titanParallelism(s).at("enable_async_tensor_parallel").as_boolean());
+        QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).count("--tp-comm-overlap"),
+            std::size_t(1));
+        QVERIFY(YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"]["tp_comm_overlap"].as<bool>());
+
+        Scenario eager = s;
+        eager.training.compile = false; // TorchTitan's async TP is a torch.compile pass; Megatron's is not
+        QCOMPARE(titanParallelism(eager).count("enable_async_tensor_parallel"), std::size_t(0));
+        const LaunchFile titan = makeLaunchConfig(eager, LaunchFramework::TorchTitan);
+        QVERIFY(std::any_of(titan.notes.begin(), titan.notes.end(),
+            [](const std::string& n) { return n.find("async TP") != n.npos && n.find("compile") != n.npos; }));
+        QCOMPARE(megatronArgs(makeLaunchConfig(eager, LaunchFramework::Megatron).text).count("--tp-comm-overlap"),
+            std::size_t(1));
+
+        Scenario noSp = s;
+        noSp.training.layout.sequenceParallel = false;
+        const LaunchFile megatron = makeLaunchConfig(noSp, LaunchFramework::Megatron);
+        QCOMPARE(megatronArgs(megatron.text).count("--tp-comm-overlap"), std::size_t(0));
+        QVERIFY(std::any_of(megatron.notes.begin(), megatron.notes.end(),
+            [](const std::string& n) { return n.find("sequence parallelism") != n.npos; }));
+        QVERIFY(!YAML::Load(makeLaunchConfig(noSp, LaunchFramework::NeMo).text)["model"]["tp_comm_overlap"].as<bool>());
+        QCOMPARE(titanParallelism(noSp).count("enable_async_tensor_parallel"), std::size_t(0));
+    }
+
     void deepSpeedJson()
     {
         Scenario s = moeScenario();

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Which of a training config's framework-dependent settings are in effect, decided once for the time model and for
+// every launch-config writer, so that an estimate and the config it exports never disagree.
+#pragma once
+
+#include "core/model/frameworks.h"
+
+namespace clusterplanner::core {
+
+/// Whether the framework runs fused kernels: always where it ships them, and only with TrainingConfig::compile
+/// where they come from torch.compile (TorchTitan; docs/methods-time.md §4.12).
+bool fusedKernelsApply(const TrainingConfig& training, const FrameworkCapabilities& caps);
+
+/// Whether async TP is in effect (docs/methods-time.md §4.13): asked for, offered by the framework, TP > 1 with
+/// sequence parallelism (it pipelines the sequence-parallel collectives), and torch.compile on where async TP is a
+/// compiler pass (TorchTitan refuses enable_async_tensor_parallel without [compile] enable).
+bool asyncTpApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
+
+} // namespace clusterplanner::core
