@@ -354,6 +354,26 @@ private Q_SLOTS:
         QTRY_COMPARE(columnsUsed(), std::size_t(1));
     }
 
+    /// Given a whole 1600 × 1000 window (the dock floated or widened), every field is in view at once; the form
+    /// is saved as an image to $CLUSTERPLANNER_SHOT_DIR/scenario-form-wide.png when that is set, for docs/screenshots.
+    void wideFormShowsEveryFieldWithoutScrolling()
+    {
+        m_form->resize(1600, 1000);
+        m_form->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_form));
+        QScrollArea* scroll = m_form->findChild<QScrollArea*>();
+        QTRY_COMPARE(scroll->verticalScrollBar()->maximum(), 0);
+        const QRect view = scroll->viewport()->rect();
+        for (QWidget* w : m_form->findChildren<QWidget*>()) {
+            if (!isInputWidget(w))
+                continue;
+            const QRect at(w->mapTo(scroll->viewport(), QPoint(0, 0)), w->size());
+            QVERIFY2(view.contains(at), qPrintable(w->objectName()));
+        }
+        if (const QString dir = qEnvironmentVariable("CLUSTERPLANNER_SHOT_DIR"); !dir.isEmpty())
+            QVERIFY(m_form->grab().save(dir + QStringLiteral("/scenario-form-wide.png")));
+    }
+
     void balancedColumnsKeepOrder_data()
     {
         QTest::addColumn<std::vector<int>>("heights");
