@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The headless chart and report commands, run in-process on the offscreen platform: files of the requested size and
 // format, with titles, a page per section and the scenario's own figures.
+#include "core/validation/confidence.h"
 #include "ui/charts/chartwidget.h"
 #include "ui/report/chartkinds.h"
 #include "ui/report/chartset.h"
@@ -181,6 +182,17 @@ private Q_SLOTS:
         QVERIFY(content.verdict.startsWith(QLatin1String("Fits")) || content.verdict.startsWith(QLatin1String("Does")));
         QVERIFY(content.sections.size() >= 8);
         QVERIFY(content.sections.back().html.contains(QLatin1String("clusterplanner validate")));
+        // The expected error of the nearest validated family, throughput and memory, as core states it.
+        const QString scenarioPage = content.sections.front().html;
+        QVERIFY(scenarioPage.contains(QLatin1String("Expected error")));
+        for (const auto& band : core::confidenceBands(charts.document()->scenario()))
+            QVERIFY2(scenarioPage.contains(QString::fromStdString(band.statement).toHtmlEscaped()),
+                qPrintable(QString::fromStdString(band.statement)));
+        QVERIFY(scenarioPage.contains(QLatin1String("MoE"))); // Mixtral: the MoE family (or the MoE pool) is named
+        const auto throughput = core::confidenceBands(charts.document()->scenario()).front();
+        QVERIFY(throughput.runs > 0);
+        QVERIFY2(content.verdict.contains(QStringLiteral("±%1 %, p90").arg(throughput.p90AbsPercent, 0, 'f', 0)),
+            qPrintable(content.verdict));
     }
 
     void reportHtmlEmbedsSvgCharts()

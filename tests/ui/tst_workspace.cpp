@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/sweep/layoutspace.h"
+#include "core/validation/confidence.h"
 #include "tests/sanitizerscale.h"
 #include "ui/charts/ganttchart.h"
 #include "ui/charts/heatmapchart.h"
@@ -130,6 +131,12 @@ private Q_SLOTS:
         QVERIFY(status);
         QVERIFY2(status->toolTip().contains(QStringLiteral("schedules")), qPrintable(status->toolTip()));
         QVERIFY2(status->toolTip().contains(QStringLiteral("DeepSpeed")), qPrintable(status->toolTip()));
+        // The expected error follows the scenario's family: DeepSpeed's band, not Megatron's.
+        const auto* confidence = panel.findChild<QLabel*>(QStringLiteral("grid.confidence"));
+        QVERIFY(confidence);
+        const QString expected = QString::fromStdString(core::confidenceBands(document.scenario()).front().statement);
+        QCOMPARE(confidence->text(), expected);
+        QVERIFY2(confidence->text().contains(QStringLiteral("deepspeed")), qPrintable(confidence->text()));
     }
 
     void guiThreadKeepsTickingDuringARealSweep()

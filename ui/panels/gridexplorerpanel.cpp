@@ -2,6 +2,7 @@
 #include "ui/panels/gridexplorerpanel.h"
 
 #include "core/sweep/layoutevaluator.h"
+#include "core/validation/confidence.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/charts/scatterchart.h"
 #include "ui/document/scenariodocument.h"
@@ -99,6 +100,12 @@ QWidget* GridExplorerPanel::createControls()
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("grid.status"));
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long texts must not widen the window
+    // How far the figures below may be off: the validated error of the nearest family (core/validation/confidence.h),
+    // shown, not hovered, since it qualifies every number in the panel.
+    m_confidence = new QLabel;
+    m_confidence->setObjectName(QStringLiteral("grid.confidence"));
+    m_confidence->setWordWrap(true);
+    m_confidence->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* controls = new QWidget;
     auto* rows = new QVBoxLayout(controls);
     rows->setContentsMargins(0, 0, 0, 0);
@@ -114,6 +121,7 @@ QWidget* GridExplorerPanel::createControls()
     progress->addWidget(m_status, 1);
     rows->addLayout(choices);
     rows->addLayout(progress);
+    rows->addWidget(m_confidence);
     return controls;
 }
 
@@ -209,6 +217,8 @@ void GridExplorerPanel::restartSweep()
     m_status->setText(tr("Sweeping…"));
     // The framework bounds the free dimensions; say which, so a missing schedule or ZeRO stage is explained.
     m_status->setToolTip(frameworkOptionsText(m_document->scenario().training.framework));
+    const auto bands = core::confidenceBands(m_document->scenario()); // throughput first, then memory
+    m_confidence->setText(bands.empty() ? QString() : QString::fromStdString(bands.front().statement));
     core::SweepSpec spec;
     spec.keepAll = false; // the panel keeps what streams in; the final result needs only the top and the front
     m_runner->start(m_document->scenario(), spec, m_document->revision());

@@ -72,6 +72,7 @@ private:
     QProgressBar* m_progress;
     QPushButton* m_cancel;
     QLabel* m_status;
+    QLabel* m_confidence;
     HeatmapChart* m_heatmap;
     ScatterChart* m_scatter;
     QTableView* m_table;

@@ -2,6 +2,7 @@
 #include "ui/report/reportcontent.h"
 #include "ui/report/reporttr.h"
 
+#include "core/validation/confidence.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/library/keyfigures.h"
 #include "ui/report/chartset.h"
@@ -26,6 +27,10 @@ QString verdictLine(const core::Scenario& scenario)
         ? reportTr("Fits (%1 of %2 GiB)").arg(peak, 0, 'f', 1).arg(capacity, 0, 'f', 1)
         : reportTr("Does not fit (%1 GiB needed, %2 GiB usable)").arg(peak, 0, 'f', 1).arg(capacity, 0, 'f', 1);
     line += reportTr(" · %1 tokens/s").arg(locale.toString(result.figures.tokensPerS, 'f', 0));
+    // The band beside the figure it qualifies: the p90 error of the nearest validated family (the scenario page says
+    // which family and how near).
+    if (const auto bands = core::confidenceBands(scenario); !bands.empty() && bands.front().runs > 0)
+        line += reportTr(" (±%1 %, p90 of validated runs)").arg(bands.front().p90AbsPercent, 0, 'f', 0);
     if (d.contains("training_days"))
         line += reportTr(" · %1 days").arg(d.value("training_days", 0.0), 0, 'f', 1);
     line += reportTr(" · US$ %1 M").arg(result.figures.costUsd / 1e6, 0, 'f', 2);

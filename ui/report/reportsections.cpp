@@ -4,6 +4,7 @@
 #include "core/model/enumnames.h"
 #include "core/model/modelmath.h"
 #include "core/perf/steptime.h"
+#include "core/validation/confidence.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/library/keyfigures.h"
 #include "ui/panels/chartpanel.h"
@@ -105,6 +106,12 @@ ReportSection scenarioSection(ChartSet& charts)
         = QStringLiteral("<h3>") + reportTr("Model") + QStringLiteral("</h3>") + htmlFacts(modelFacts(s.model));
     html += QStringLiteral("<h3>") + reportTr("Cluster and training") + QStringLiteral("</h3>")
         + htmlFacts(setupFacts(s));
+    // The validated error of the nearest family qualifies every figure that follows (core/validation/confidence.h).
+    html += QStringLiteral("<h3>") + reportTr("Expected error") + QStringLiteral("</h3><ul>");
+    for (const core::ConfidenceBand& band : core::confidenceBands(s))
+        html += QStringLiteral("<li>") + QString::fromStdString(band.statement).toHtmlEscaped()
+            + QStringLiteral("</li>");
+    html += QStringLiteral("</ul>");
     if (!s.notes.empty())
         html += QStringLiteral("<p><i>") + QString::fromStdString(s.notes).toHtmlEscaped() + QStringLiteral("</i></p>");
     return {reportTr("Scenario and cluster"), html, {}};
