@@ -94,6 +94,11 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.keepsGatheredParamsWithPipeline = entry.value("keeps_gathered_params_with_pipeline", false);
     caps.compileFuses = entry.value("compile_fuses", false);
     caps.asyncTp = entry.value("async_tp", false);
+    caps.defaultVirtualStages = entry.value("default_virtual_stages", 0);
+    if (caps.defaultVirtualStages < 0 || caps.defaultVirtualStages == 1)
+        throw std::runtime_error(where + ".default_virtual_stages: 0 (left to the planner) or at least 2");
+    caps.pipelineMicrobatchesPerStage
+        = optionalChoice(entry, "default_pipeline_microbatches", {"planner", "stages"}, where) == "stages";
     caps.source = entry.value("source", "");
     return caps;
 }

@@ -66,6 +66,36 @@ std::optional<int> layableGlobalBatch(const ValidationCase& c)
     return std::max(unit, int(std::lround(double(t.globalBatch) / unit)) * unit);
 }
 
+/// The micro-batch a framework runs when the source states the pipeline and the batch but not the micro-batch:
+/// TorchTitan splits each data-parallel rank's batch into one micro-batch per pipeline stage
+/// (FrameworkCapabilities::pipelineMicrobatchesPerStage). Nothing where the framework has no such default or the
+/// split is not whole (the framework would refuse it; the planner then chooses).
+std::optional<int> defaultPipelineMicroBatch(const ValidationCase& c)
+{
+    const UnknownFields& u = c.unknown;
+    const TrainingConfig& t = c.scenario.training;
+    if (!u.microBatch || u.pp || u.dp || u.globalBatch || t.layout.pp < 2)
+        return std::nullopt;
+    if (!frameworkCapabilities(t.framework).pipelineMicrobatchesPerStage)
+        return std::nullopt;
+    const long long split = 1LL * t.layout.dp * t.layout.pp;
+    if (t.globalBatch % split != 0)
+        return std::nullopt;
+    return int(t.globalBatch / split);
+}
+
+/// Chunks per rank of an interleaved schedule the source names without its split: the framework's default
+/// (FrameworkCapabilities::defaultVirtualStages), else left to the planner.
+std::optional<int> defaultVirtualStages(const ValidationCase& c)
+{
+    const TrainingConfig& t = c.scenario.training;
+    const int chunks = frameworkCapabilities(t.framework).defaultVirtualStages;
+    const bool interleaved = !c.unknown.schedule && t.schedule == PipelineSchedule::Interleaved;
+    if (!c.unknown.virtualStages || !interleaved || chunks < 2)
+        return std::nullopt;
+    return chunks;
+}
+
 } // namespace
 
 SweepConstraints caseConstraints(const ValidationCase& c)
@@ -80,7 +110,11 @@ SweepConstraints caseConstraints(const ValidationCase& c)
     k.dp = stated(u.dp, l.dp);
     k.ep = stated(u.ep, l.ep);
     k.virtualStages = stated(u.virtualStages, l.virtualStages);
+    if (!k.virtualStages)
+        k.virtualStages = defaultVirtualStages(c);
     k.microBatch = stated(u.microBatch, t.microBatch);
+    if (!k.microBatch)
+        k.microBatch = defaultPipelineMicroBatch(c);
     k.recompute = stated(u.recompute, t.recompute);
     k.schedule = stated(u.schedule, t.schedule);
     k.sequenceParallel = sequenceParallelConstraint(c);

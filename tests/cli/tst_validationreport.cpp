@@ -186,6 +186,42 @@ private Q_SLOTS:
         QVERIFY(std::abs(tokensFromStep / *p.tokensPerSPerGpu - 1) < 1e-9);
     }
 
+    /// An unstated pipeline split is what the framework does by default, not the planner's best (docs/methods-time.md
+    /// §4.14): TorchTitan splits each rank's batch into pp micro-batches and interleaves two chunks per rank.
+    void unstatedPipelineSplitFollowsTheFramework()
+    {
+        auto cases = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/checks/cases.json"));
+        const auto titan = *std::find_if(cases.begin(), cases.end(),
+            [](const auto& e) { return e["id"] == "torchtitan_h100gt_llama31_405b_3d_interleaved_512gpu"; });
+        const auto constraintsOf = [](const nlohmann::json& c) {
+            return caseConstraints(readValidationCases(nlohmann::json::array({c}).dump()).front());
+        };
+        // 256 sequences over dp 8 = 32 per rank, in pp 8 micro-batches of 4.
+        QCOMPARE(constraintsOf(titan).microBatch, std::optional<int>(4));
+        QCOMPARE(constraintsOf(titan).virtualStages, std::optional<int>(2));
+
+        auto oneFOneB = titan;
+        oneFOneB["parallelism"]["schedule"] = "1f1b";
+        QCOMPARE(constraintsOf(oneFOneB).microBatch, std::optional<int>(4));
+        QCOMPARE(constraintsOf(oneFOneB).virtualStages, std::optional<int>());
+
+        auto stated = titan;
+        stated["training"]["micro_batch"] = 2;
+        stated["parallelism"]["vpp"] = 4;
+        QCOMPARE(constraintsOf(stated).microBatch, std::optional<int>(2));
+        QCOMPARE(constraintsOf(stated).virtualStages, std::optional<int>(4));
+
+        auto uneven = titan; // 250 sequences do not split into 8 × 8: the framework would refuse; the planner chooses
+        uneven["training"]["global_batch_seqs"] = 250;
+        QCOMPARE(constraintsOf(uneven).microBatch, std::optional<int>());
+
+        auto megatron = titan; // Megatron-LM has no such default: both are left to the planner
+        megatron["training"]["framework"] = "megatron";
+        megatron["training"]["zero_stage"] = 1;
+        QCOMPARE(constraintsOf(megatron).microBatch, std::optional<int>());
+        QCOMPARE(constraintsOf(megatron).virtualStages, std::optional<int>());
+    }
+
     void estimateReportsAnInvalidLayout()
     {
         const std::string path = QDir::tempPath().toStdString() + "/clusterplanner_bad_case.json";

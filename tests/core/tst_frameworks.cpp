@@ -111,6 +111,17 @@ private Q_SLOTS:
         document["frameworks"][0]["zero_stages"] = {0, 1};
         document["frameworks"][0].erase("grad_reduce_fp32");
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, parseFrameworkCapabilities(document.dump()));
+        document["frameworks"][0]["grad_reduce_fp32"] = false;
+        QCOMPARE(parseFrameworkCapabilities(document.dump()).front().defaultVirtualStages, 0);
+        document["frameworks"][0]["default_virtual_stages"] = 1; // one chunk per rank is not interleaving
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, parseFrameworkCapabilities(document.dump()));
+        document["frameworks"][0]["default_virtual_stages"] = 2;
+        document["frameworks"][0]["default_pipeline_microbatches"] = "per_node";
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, parseFrameworkCapabilities(document.dump()));
+        document["frameworks"][0]["default_pipeline_microbatches"] = "stages";
+        const FrameworkCapabilities parsed = parseFrameworkCapabilities(document.dump()).front();
+        QVERIFY(parsed.pipelineMicrobatchesPerStage);
+        QCOMPARE(parsed.defaultVirtualStages, 2);
     }
 
     void sweepOffersOnlyWhatTheFrameworkRuns()
