@@ -46,7 +46,7 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
     y << "  context_parallel_size: " << l.cp << "\n";
     y << "  expert_model_parallel_size: " << l.ep << "\n";
     y << "  sequence_parallel: " << yamlBool(l.sequenceParallel && l.tp > 1) << "\n";
-    y << "  tp_comm_overlap: " << yamlBool(p.asyncTp()) << "\n";
+    y << "  tp_comm_overlap: " << yamlBool(p.asyncTpInEffect()) << "\n";
     y << "  seq_length: " << p.model().seqLen << "\n";
     if (t.recompute == Recompute::None)
         y << "  recompute_granularity: null\n";

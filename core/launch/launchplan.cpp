@@ -97,14 +97,14 @@ std::string quoted(const std::string& text)
     return out + "\"";
 }
 
-bool LaunchPlan::asyncTp() const
+bool LaunchPlan::asyncTpInEffect() const
 {
     return asyncTpApplies(training(), frameworkCapabilities(framework));
 }
 
 std::string LaunchPlan::asyncTpLeftOutNote() const
 {
-    if (!training().asyncTp || asyncTp())
+    if (!training().asyncTp || asyncTpInEffect())
         return {};
     const std::string lead = "async TP is left off: ";
     if (layout().tp < 2)

@@ -21,7 +21,7 @@ struct LaunchPlan
     const TrainingConfig& training() const { return scenario->training; }
     const ModelConfig& model() const { return scenario->model; }
     /// Async TP as the estimate models it for this framework (core/model/frameworkrules.h).
-    bool asyncTp() const;
+    bool asyncTpInEffect() const;
     /// Why async TP, asked for, is not written (no TP, no sequence parallelism, compile off); empty otherwise.
     std::string asyncTpLeftOutNote() const;
 };

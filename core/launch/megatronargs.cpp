@@ -24,7 +24,7 @@ void addParallelism(const LaunchPlan& p, ArgList& a)
         a.push_back({"--num-layers-per-virtual-pipeline-stage", std::to_string(p.layersPerVirtualStage)});
     if (l.sequenceParallel && l.tp > 1)
         a.push_back({"--sequence-parallel", ""});
-    if (p.asyncTp())
+    if (p.asyncTpInEffect())
         a.push_back({"--tp-comm-overlap", ""}); // Transformer Engine userbuffers (the engine's async TP)
     if (l.rankOrder == RankOrdering::TpCpEpPpDp)
         a.push_back({"--use-tp-pp-dp-mapping", ""});

@@ -63,7 +63,7 @@ void writeParallelism(const LaunchPlan& p, std::ostream& t)
         t << "pipeline_parallel_microbatch_size = " << p.training().microBatch << "\n";
         t << "pipeline_parallel_layers_per_stage = " << p.layersPerVirtualStage << "\n";
     }
-    if (p.asyncTp())
+    if (p.asyncTpInEffect())
         t << "enable_async_tensor_parallel = true\n";
     t << "context_parallel_degree = " << l.cp << "\n";
     t << "expert_parallel_degree = " << l.ep << "\n\n";

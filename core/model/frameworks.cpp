@@ -96,8 +96,9 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.asyncTp = entry.value("async_tp", false);
     caps.defaultVirtualStages = entry.value("default_virtual_stages", 0);
     if (caps.defaultVirtualStages < 0 || caps.defaultVirtualStages == 1)
-        throw std::runtime_error(where + ".default_virtual_stages: 0 (left to the planner) or at least 2");
-    caps.pipelineMicrobatchesPerStage
+        throw std::runtime_error(where + ".default_virtual_stages: 0 (left to the planner) or at least 2 (got "
+            + std::to_string(caps.defaultVirtualStages) + ")");
+    caps.microBatchesDefaultToStages
         = optionalChoice(entry, "default_pipeline_microbatches", {"planner", "stages"}, where) == "stages";
     caps.source = entry.value("source", "");
     return caps;

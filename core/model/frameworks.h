@@ -48,7 +48,7 @@ struct FrameworkCapabilities
     /// With pipeline stages and no stated micro-batch, the local batch is split into as many micro-batches as there
     /// are pipeline stages (TorchTitan of 2024: experimental.pipeline_parallel_microbatches defaults to the pipeline
     /// degree). Else an unstated micro-batch is left to the planner (docs/methods-time.md §4.14).
-    bool pipelineMicrobatchesPerStage = false;
+    bool microBatchesDefaultToStages = false;
     /// Model chunks per pipeline rank of an interleaved schedule whose split the source does not state (TorchTitan:
     /// two, generate_split_points); 0 = left to the planner.
     int defaultVirtualStages = 0;

@@ -68,7 +68,7 @@ std::optional<int> layableGlobalBatch(const ValidationCase& c)
 
 /// The micro-batch a framework runs when the source states the pipeline and the batch but not the micro-batch:
 /// TorchTitan splits each data-parallel rank's batch into one micro-batch per pipeline stage
-/// (FrameworkCapabilities::pipelineMicrobatchesPerStage). Nothing where the framework has no such default or the
+/// (FrameworkCapabilities::microBatchesDefaultToStages). Nothing where the framework has no such default or the
 /// split is not whole (the framework would refuse it; the planner then chooses).
 std::optional<int> defaultPipelineMicroBatch(const ValidationCase& c)
 {
@@ -76,7 +76,7 @@ std::optional<int> defaultPipelineMicroBatch(const ValidationCase& c)
     const TrainingConfig& t = c.scenario.training;
     if (!u.microBatch || u.pp || u.dp || u.globalBatch || t.layout.pp < 2)
         return std::nullopt;
-    if (!frameworkCapabilities(t.framework).pipelineMicrobatchesPerStage)
+    if (!frameworkCapabilities(t.framework).microBatchesDefaultToStages)
         return std::nullopt;
     const long long split = 1LL * t.layout.dp * t.layout.pp;
     if (t.globalBatch % split != 0)
@@ -110,11 +110,7 @@ SweepConstraints caseConstraints(const ValidationCase& c)
     k.dp = stated(u.dp, l.dp);
     k.ep = stated(u.ep, l.ep);
     k.virtualStages = stated(u.virtualStages, l.virtualStages);
-    if (!k.virtualStages)
-        k.virtualStages = defaultVirtualStages(c);
     k.microBatch = stated(u.microBatch, t.microBatch);
-    if (!k.microBatch)
-        k.microBatch = defaultPipelineMicroBatch(c);
     k.recompute = stated(u.recompute, t.recompute);
     k.schedule = stated(u.schedule, t.schedule);
     k.sequenceParallel = sequenceParallelConstraint(c);
@@ -122,11 +118,21 @@ SweepConstraints caseConstraints(const ValidationCase& c)
     return k;
 }
 
+SweepConstraints predictionConstraints(const ValidationCase& c)
+{
+    SweepConstraints k = caseConstraints(c);
+    if (!k.microBatch)
+        k.microBatch = defaultPipelineMicroBatch(c);
+    if (!k.virtualStages)
+        k.virtualStages = defaultVirtualStages(c);
+    return k;
+}
+
 std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table)
 {
     const TrainingLayoutEvaluator evaluator(c.scenario, table);
     SweepSpec spec;
-    spec.constraints = caseConstraints(c);
+    spec.constraints = predictionConstraints(c);
     spec.topCount = 1;
     spec.keepAll = false;
     const SweepResult result = core::runSweep(c.scenario, spec, evaluator);

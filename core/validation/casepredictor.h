@@ -43,10 +43,16 @@ struct CasePrediction
 /// nothing fits, then evaluates memory and step time.
 CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable* table = nullptr);
 
-/// The sweep constraints that fix every dimension the case states (and leave its null fields free).
+/// The sweep constraints that fix every dimension the case states (and leave its null fields free): what
+/// `sweep --case` explores.
 SweepConstraints caseConstraints(const ValidationCase& c);
 
-/// The best fitting layout by tokens/s per GPU under caseConstraints(c), or nothing when none fits.
+/// caseConstraints(c), and where the source leaves the pipeline split open, what the framework does by default
+/// (TorchTitan: one micro-batch per pipeline stage, two chunks per rank; docs/methods-time.md §4.14): what a
+/// prediction of the case assumes.
+SweepConstraints predictionConstraints(const ValidationCase& c);
+
+/// The best fitting layout by tokens/s per GPU under predictionConstraints(c), or nothing when none fits.
 std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table = nullptr);
 
 /// Fills the time fields of p (for p.chosen) from the step-time model with the GPU family's efficiency

@@ -169,8 +169,10 @@ private Q_SLOTS:
         // OPT-175B style: 1,024 sequences on DP 124. The case is laid out with 992 (8 per rank), the step time
         // scaled back to the stated 1,024, and the choice reported.
         auto cases = nlohmann::json::parse(readFile(kCases));
-        auto c = *std::find_if(
+        const auto found = std::find_if(
             cases.begin(), cases.end(), [](const auto& e) { return e["id"] == "narayanan21_t2_ptdp_174p6b_1536gpu"; });
+        QVERIFY(found != cases.end());
+        auto c = *found;
         c["id"] = "rounded";
         c["cluster"]["num_gpus"] = 992;
         c["training"]["global_batch_seqs"] = 1024;
@@ -191,14 +193,20 @@ private Q_SLOTS:
     void unstatedPipelineSplitFollowsTheFramework()
     {
         auto cases = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/checks/cases.json"));
-        const auto titan = *std::find_if(cases.begin(), cases.end(),
+        const auto found = std::find_if(cases.begin(), cases.end(),
             [](const auto& e) { return e["id"] == "torchtitan_h100gt_llama31_405b_3d_interleaved_512gpu"; });
+        QVERIFY(found != cases.end());
+        const auto titan = *found;
         const auto constraintsOf = [](const nlohmann::json& c) {
-            return caseConstraints(readValidationCases(nlohmann::json::array({c}).dump()).front());
+            return predictionConstraints(readValidationCases(nlohmann::json::array({c}).dump()).front());
         };
         // 256 sequences over dp 8 = 32 per rank, in pp 8 micro-batches of 4.
         QCOMPARE(constraintsOf(titan).microBatch, std::optional<int>(4));
         QCOMPARE(constraintsOf(titan).virtualStages, std::optional<int>(2));
+        // `sweep --case` explores what the source leaves open, defaults included.
+        const ValidationCase asRead = readValidationCases(nlohmann::json::array({titan}).dump()).front();
+        QCOMPARE(caseConstraints(asRead).microBatch, std::optional<int>());
+        QCOMPARE(caseConstraints(asRead).virtualStages, std::optional<int>());
 
         auto oneFOneB = titan;
         oneFOneB["parallelism"]["schedule"] = "1f1b";

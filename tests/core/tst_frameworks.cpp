@@ -120,7 +120,7 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, parseFrameworkCapabilities(document.dump()));
         document["frameworks"][0]["default_pipeline_microbatches"] = "stages";
         const FrameworkCapabilities parsed = parseFrameworkCapabilities(document.dump()).front();
-        QVERIFY(parsed.pipelineMicrobatchesPerStage);
+        QVERIFY(parsed.microBatchesDefaultToStages);
         QCOMPARE(parsed.defaultVirtualStages, 2);
     }
 

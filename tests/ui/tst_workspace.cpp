@@ -137,6 +137,11 @@ private Q_SLOTS:
         const QString expected = QString::fromStdString(core::confidenceBands(document.scenario()).front().statement);
         QCOMPARE(confidence->text(), expected);
         QVERIFY2(confidence->text().contains(QStringLiteral("deepspeed")), qPrintable(confidence->text()));
+        edited.training.framework = core::Framework::Megatron; // an edit restarts the sweep and renews the band
+        document.edit(edited, QStringLiteral("Megatron"));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(confidence->text(), QString::fromStdString(core::confidenceBands(edited).front().statement));
+        QVERIFY2(!confidence->text().contains(QStringLiteral("deepspeed")), qPrintable(confidence->text()));
     }
 
     void guiThreadKeepsTickingDuringARealSweep()

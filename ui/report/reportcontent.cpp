@@ -29,8 +29,13 @@ QString verdictLine(const core::Scenario& scenario)
     line += reportTr(" · %1 tokens/s").arg(locale.toString(result.figures.tokensPerS, 'f', 0));
     // The band beside the figure it qualifies: the p90 error of the nearest validated family (the scenario page says
     // which family and how near).
-    if (const auto bands = core::confidenceBands(scenario); !bands.empty() && bands.front().runs > 0)
-        line += reportTr(" (±%1 %, p90 of validated runs)").arg(bands.front().p90AbsPercent, 0, 'f', 0);
+    if (const auto bands = core::confidenceBands(scenario); !bands.empty()) {
+        const core::ConfidenceBand& band = bands.front();
+        if (band.runs == 0 || band.match == core::BandMatch::Unvalidated)
+            line += reportTr(" (outside anything validated)"); // the pooled band need not carry over
+        else
+            line += reportTr(" (±%1 %, p90 of validated runs)").arg(band.p90AbsPercent, 0, 'f', 0);
+    }
     if (d.contains("training_days"))
         line += reportTr(" · %1 days").arg(d.value("training_days", 0.0), 0, 'f', 1);
     line += reportTr(" · US$ %1 M").arg(result.figures.costUsd / 1e6, 0, 'f', 2);
