@@ -3,6 +3,7 @@
 
 #include "core/cluster/clusterjson.h"
 #include "core/cluster/trainingview.h"
+#include "core/io/jsonfields.h"
 #include "core/io/jsontext.h"
 #include "core/io/scenariojson.h"
 #include "core/model/costdefaults.h"
@@ -82,7 +83,12 @@ ClusterModel readSimulatorClusterFile(const std::string& text)
     const nlohmann::json document = parseJsonText(text, "", &throwClusterError);
     if (!document.is_object())
         throwClusterError("file: must be an object (a cluster file, a scenario file or a cluster section)");
-    const std::string format = document.value("format", std::string());
+    // A "format" that is not a string is refused here: json::value would throw the library's type_error instead.
+    const auto formatField = document.find("format");
+    if (formatField != document.end() && !formatField->is_string())
+        throwClusterError(std::string("format: must be a string (\"") + kClusterFormatName + "\" or \""
+            + kScenarioFormatName + "\"), got " + JsonFields::describe(*formatField));
+    const std::string format = formatField != document.end() ? formatField->get<std::string>() : std::string();
     if (format == kScenarioFormatName) {
         try {
             return simulatorCluster(readScenarioFile(text).topology);

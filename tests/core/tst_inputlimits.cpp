@@ -11,6 +11,7 @@
 #include "core/model/gpucatalog.h"
 #include "core/perf/efficiencyparams.h"
 #include "core/queue/resourcerequest.h"
+#include "core/sched/clusterfile.h"
 #include "core/sched/clustermodeljson.h"
 #include "core/sched/traces.h"
 
@@ -287,6 +288,15 @@ private Q_SLOTS:
     {
         const std::string text = "1(" + std::string(100'000, 'V') + ")";
         QVERIFY(contains(refusal([&] { queue::parseResourceRequest(text); }), "name longer than 64 characters"));
+    }
+
+    /// fuzz_cluster (long run, UBSan build) found `{"format": 0}`: json::value<std::string> threw the library's
+    /// type_error, which escaped as an uncaught exception instead of ClusterFormatError.
+    void clusterFileFormatOfTheWrongTypeIsNamed()
+    {
+        QVERIFY_THROWS_EXCEPTION(ClusterFormatError, readSimulatorClusterFile(R"({"format": 0})"));
+        QVERIFY(contains(refusal([] { readSimulatorClusterFile(R"({"format": 0})"); }), "format: must be a string"));
+        QVERIFY(contains(refusal([] { readSimulatorClusterFile(R"({"format": ["x"]})"); }), "got array of 1 elements"));
     }
 
     void efficiencyErrorsShowNoLibraryInternals()
