@@ -85,8 +85,6 @@ LaunchFile writeBridgeYaml(const LaunchPlan& plan)
     writeModel(plan, y);
     writeBridgeTraining(plan, y);
     file.text = y.str();
-    if (const std::string note = plan.asyncTpLeftOutNote(); !note.empty())
-        file.notes.push_back(note);
     file.notes.push_back(
         "data-parallel size is derived by Megatron-Bridge from the world size: " + std::to_string(plan.layout().dp));
     return file;

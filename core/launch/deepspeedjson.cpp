@@ -51,8 +51,6 @@ LaunchFile writeDeepSpeedJson(const LaunchPlan& plan)
     config["train_micro_batch_size_per_gpu"] = t.microBatch;
     config["gradient_accumulation_steps"] = plan.gradientAccumulation;
     addPrecision(t.precision, config, file.notes);
-    if (const std::string note = plan.asyncTpLeftOutNote(); !note.empty())
-        file.notes.push_back(note);
     config["zero_optimization"] = {{"stage", t.zeroStage}};
     const bool sgd = t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum;
     config["optimizer"] = {{"type", sgd ? "SGD" : "AdamW"}};

@@ -58,7 +58,11 @@ LaunchFile makeLaunchConfig(const Scenario& scenario, LaunchFramework framework)
 {
     const FrameworkEntry& e = entry(framework);
     const LaunchPlan plan = makeLaunchPlan(scenario, e.engineFramework);
-    return e.write(plan);
+    LaunchFile file = e.write(plan);
+    // Said once for every writer: a setting asked for that the written config leaves out.
+    if (const std::string note = plan.asyncTpLeftOutNote(); !note.empty())
+        file.notes.push_back(note);
+    return file;
 }
 
 std::string torchrunLine(const Scenario& scenario, const std::string& program)

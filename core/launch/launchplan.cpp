@@ -104,16 +104,21 @@ bool LaunchPlan::asyncTpInEffect() const
 
 std::string LaunchPlan::asyncTpLeftOutNote() const
 {
-    if (!training().asyncTp || asyncTpInEffect())
+    const std::string lead = "async TP is left off: ", name(toString(framework));
+    switch (asyncTpObstacle(training(), frameworkCapabilities(framework))) {
+    case AsyncTpObstacle::None:
+    case AsyncTpObstacle::NotAsked:
         return {};
-    const std::string lead = "async TP is left off: ";
-    if (layout().tp < 2)
+    case AsyncTpObstacle::NotOffered:
+        return lead + name + " does not offer it";
+    case AsyncTpObstacle::NoTensorParallel:
         return lead + "it overlaps tensor-parallel collectives and tp is 1";
-    if (!layout().sequenceParallel)
+    case AsyncTpObstacle::NoSequenceParallel:
         return lead + "it pipelines the sequence-parallel collectives and sequence parallelism is off";
-    if (!training().compile && frameworkCapabilities(framework).compileFuses)
-        return lead + "in " + std::string(toString(framework)) + " it is a torch.compile pass and compile is off";
-    return lead + std::string(toString(framework)) + " does not offer it";
+    case AsyncTpObstacle::CompileOff:
+        return lead + "in " + name + " it is a torch.compile pass and compile is off";
+    }
+    return {};
 }
 
 } // namespace clusterplanner::core::launch

@@ -136,8 +136,6 @@ LaunchFile writeMegatronArgs(const LaunchPlan& plan)
     addModel(plan.model(), args);
     addMoe(plan.model(), args);
     addTraining(plan, args, file.notes);
-    if (const std::string note = plan.asyncTpLeftOutNote(); !note.empty())
-        file.notes.push_back(note);
     file.notes.push_back("the vocabulary size comes from the tokenizer (--tokenizer-type); the model has "
         + std::to_string(plan.model().vocab) + " entries");
     file.launchLine = torchrunLine(*plan.scenario, "pretrain_gpt.py");

@@ -101,8 +101,6 @@ LaunchFile writeTorchTitanToml(const LaunchPlan& plan)
     t << "\n[compile]\nenable = " << (plan.training().compile ? "true" : "false")
       << "\ncomponents = [\"model\", \"loss\"]\n";
     file.text = t.str();
-    if (const std::string note = plan.asyncTpLeftOutNote(); !note.empty())
-        file.notes.push_back(note);
     if (plan.training().schedule == PipelineSchedule::ZbH1 && plan.layout().pp > 1)
         file.notes.push_back("ZB-H1 maps to torch's InterleavedZeroBubble schedule");
     return file;

@@ -8,11 +8,25 @@ bool fusedKernelsApply(const TrainingConfig& training, const FrameworkCapabiliti
     return caps.fusedKernels && (training.compile || !caps.compileFuses);
 }
 
+AsyncTpObstacle asyncTpObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    using O = AsyncTpObstacle;
+    if (!training.asyncTp)
+        return O::NotAsked;
+    if (!caps.asyncTp)
+        return O::NotOffered;
+    if (training.layout.tp < 2)
+        return O::NoTensorParallel;
+    if (!training.layout.sequenceParallel)
+        return O::NoSequenceParallel;
+    if (!training.compile && caps.compileFuses)
+        return O::CompileOff;
+    return O::None;
+}
+
 bool asyncTpApplies(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
-    const ParallelLayout& l = training.layout;
-    const bool compiled = training.compile || !caps.compileFuses;
-    return training.asyncTp && caps.asyncTp && l.tp > 1 && l.sequenceParallel && compiled;
+    return asyncTpObstacle(training, caps) == AsyncTpObstacle::None;
 }
 
 } // namespace clusterplanner::core

@@ -11,9 +11,13 @@ namespace clusterplanner::core {
 /// where they come from torch.compile (TorchTitan; docs/methods-time.md §4.12).
 bool fusedKernelsApply(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
-/// Whether async TP is in effect (docs/methods-time.md §4.13): asked for, offered by the framework, TP > 1 with
-/// sequence parallelism (it pipelines the sequence-parallel collectives), and torch.compile on where async TP is a
-/// compiler pass (TorchTitan refuses enable_async_tensor_parallel without [compile] enable).
+/// What keeps async TP, asked for, from applying (docs/methods-time.md §4.13): it needs a framework that offers it,
+/// TP > 1 with sequence parallelism (it pipelines the sequence-parallel collectives), and torch.compile on where
+/// async TP is a compiler pass (TorchTitan refuses enable_async_tensor_parallel without [compile] enable).
+enum class AsyncTpObstacle { None, NotAsked, NoTensorParallel, NoSequenceParallel, CompileOff, NotOffered };
+AsyncTpObstacle asyncTpObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps);
+
+/// Whether async TP is in effect: asked for and nothing in its way.
 bool asyncTpApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
 } // namespace clusterplanner::core

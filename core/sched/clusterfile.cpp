@@ -83,12 +83,11 @@ ClusterModel readSimulatorClusterFile(const std::string& text)
     const nlohmann::json document = parseJsonText(text, "", &throwClusterError);
     if (!document.is_object())
         throwClusterError("file: must be an object (a cluster file, a scenario file or a cluster section)");
-    // A "format" that is not a string is refused here: json::value would throw the library's type_error instead.
-    const auto formatField = document.find("format");
-    if (formatField != document.end() && !formatField->is_string())
-        throwClusterError(std::string("format: must be a string (\"") + kClusterFormatName + "\" or \""
-            + kScenarioFormatName + "\"), got " + JsonFields::describe(*formatField));
-    const std::string format = formatField != document.end() ? formatField->get<std::string>() : std::string();
+    // Read through JsonFields: a "format" of another type is then named, where json::value would throw the
+    // library's type_error.
+    const JsonFields root(document, "", &throwClusterError);
+    constexpr std::size_t kMaxFormatChars = 64;
+    const std::string format = root.has("format") ? root.text("format", kMaxFormatChars) : std::string();
     if (format == kScenarioFormatName) {
         try {
             return simulatorCluster(readScenarioFile(text).topology);
