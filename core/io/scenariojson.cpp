@@ -199,6 +199,7 @@ TrainingConfig readTraining(const JsonFields& r)
     training.cpLoadBalance = optionalBoolean(r, "training.cp_load_balance", true);
     training.compile = optionalBoolean(r, "training.compile", true);
     training.asyncTp = optionalBoolean(r, "training.async_tp", false);
+    training.fp8Recipe = choice<Fp8Recipe>(r, "training.fp8_recipe", Fp8Recipe::FrameworkDefault);
     return training;
 }
 
@@ -240,7 +241,8 @@ json trainingToJson(const TrainingConfig& t)
         {"layout",
             {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"virtual_stages", l.virtualStages},
                 {"sequence_parallel", l.sequenceParallel}, {"rank_order", toString(l.rankOrder)}}},
-        {"cp_load_balance", t.cpLoadBalance}, {"compile", t.compile}, {"async_tp", t.asyncTp}};
+        {"cp_load_balance", t.cpLoadBalance}, {"compile", t.compile}, {"async_tp", t.asyncTp},
+        {"fp8_recipe", toString(t.fp8Recipe)}};
 }
 
 } // namespace

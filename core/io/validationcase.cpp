@@ -91,6 +91,13 @@ public:
         fail(key, "unknown value \"" + excerpt(name) + "\"");
     }
 
+    /// A choice that case files written before it existed leave out: absent and null both mean `fallback`.
+    template <typename Enum>
+    Enum optionalChoice(const char* key, Enum fallback) const
+    {
+        return m_object.contains(key) ? choice(key, fallback) : fallback;
+    }
+
     /// A field that case files written before it existed leave out: absent and null both mean `fallback`.
     template <typename T>
     T optional(const char* key, T fallback) const
@@ -164,6 +171,7 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     t.cpLoadBalance = r.optional<bool>("cp_load_balance", true);
     t.compile = r.optional<bool>("compile", true); // unstated: as the framework's fused path (before issue 16)
     t.asyncTp = r.optional<bool>("async_tp", false);
+    t.fp8Recipe = r.optionalChoice("fp8_recipe", Fp8Recipe::FrameworkDefault);
 }
 
 void readParallelism(const NullableReader& r, ValidationCase& c)

@@ -9,7 +9,7 @@ namespace clusterplanner::core::launch {
 
 namespace {
 
-const char* mixedPrecisionRecipe(Precision precision)
+const char* mixedPrecisionRecipe(Precision precision, Fp8Recipe recipe)
 {
     switch (precision) {
     case Precision::Fp32:
@@ -19,8 +19,9 @@ const char* mixedPrecisionRecipe(Precision precision)
     case Precision::AmpBf16:
     case Precision::Bf16:
         return "bf16_mixed";
-    case Precision::Fp8:
-        return "bf16_with_fp8_delayed_scaling_mixed";
+    case Precision::Fp8: // Megatron-Bridge's TE recipes: delayed scaling or current (per-tensor) scaling
+        return recipe == Fp8Recipe::Tensorwise ? "bf16_with_fp8_current_scaling_mixed"
+                                               : "bf16_with_fp8_delayed_scaling_mixed";
     }
     return "bf16_mixed";
 }
@@ -63,7 +64,7 @@ void writeBridgeTraining(const LaunchPlan& p, std::ostream& y)
     y << "train:\n";
     y << "  micro_batch_size: " << t.microBatch << "\n";
     y << "  global_batch_size: " << t.globalBatch << "\n";
-    y << "mixed_precision: " << mixedPrecisionRecipe(t.precision) << "\n";
+    y << "mixed_precision: " << mixedPrecisionRecipe(t.precision, p.fp8RecipeInEffect()) << "\n";
     y << "optimizer:\n  optimizer: "
       << (t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum ? "sgd" : "adam")
       << "\n  use_distributed_optimizer: " << yamlBool(distributed) << "\n";

@@ -60,8 +60,9 @@ LaunchFile makeLaunchConfig(const Scenario& scenario, LaunchFramework framework)
     const LaunchPlan plan = makeLaunchPlan(scenario, e.engineFramework);
     LaunchFile file = e.write(plan);
     // Said once for every writer: a setting asked for that the written config leaves out.
-    if (const std::string note = plan.asyncTpLeftOutNote(); !note.empty())
-        file.notes.push_back(note);
+    for (const std::string& note : {plan.asyncTpLeftOutNote(), plan.fp8RecipeNote()})
+        if (!note.empty())
+            file.notes.push_back(note);
     return file;
 }
 

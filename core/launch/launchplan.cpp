@@ -121,4 +121,18 @@ std::string LaunchPlan::asyncTpLeftOutNote() const
     return {};
 }
 
+Fp8Recipe LaunchPlan::fp8RecipeInEffect() const
+{
+    return core::fp8RecipeInEffect(training(), frameworkCapabilities(framework));
+}
+
+std::string LaunchPlan::fp8RecipeNote() const
+{
+    const Fp8Recipe asked = training().fp8Recipe, written = fp8RecipeInEffect();
+    if (training().precision != Precision::Fp8 || asked == Fp8Recipe::FrameworkDefault || asked == written)
+        return {};
+    return "fp8 recipe " + std::string(toString(asked)) + " is not one " + std::string(toString(framework))
+        + " offers; written with its default, " + std::string(toString(written));
+}
+
 } // namespace clusterplanner::core::launch

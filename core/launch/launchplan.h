@@ -24,6 +24,11 @@ struct LaunchPlan
     bool asyncTpInEffect() const;
     /// Why async TP, asked for, is not written (no TP, no sequence parallelism, compile off); empty otherwise.
     std::string asyncTpLeftOutNote() const;
+    /// The FP8 recipe the target framework runs for this scenario (its default where the one asked for is not
+    /// offered); meaningful with Precision::Fp8 only.
+    Fp8Recipe fp8RecipeInEffect() const;
+    /// Says so when an FP8 recipe asked for is not one the target framework offers; empty otherwise.
+    std::string fp8RecipeNote() const;
 };
 
 /// Checks the scenario and derives the plan; throws LaunchConfigError naming the first problem.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Megatron-LM command-line arguments (megatron/training/arguments.py, Megatron-LM core_r0.12.0).
 #include "core/launch/launchplan.h"
+#include "core/model/enumnames.h"
 
 #include <cctype>
 #include <utility>
@@ -73,7 +74,7 @@ void addMoe(const ModelConfig& m, ArgList& a)
         a.push_back({"--moe-layer-freq", moeLayerPattern(m, m.moe->moeLayers)});
 }
 
-void addPrecision(Precision precision, ArgList& a, std::vector<std::string>& notes)
+void addPrecision(Precision precision, Fp8Recipe recipe, ArgList& a, std::vector<std::string>& notes)
 {
     switch (precision) {
     case Precision::Fp32:
@@ -90,6 +91,7 @@ void addPrecision(Precision precision, ArgList& a, std::vector<std::string>& not
     case Precision::Fp8:
         a.push_back({"--bf16", ""});
         a.push_back({"--fp8-format", "hybrid"});
+        a.push_back({"--fp8-recipe", std::string(toString(recipe))}); // Megatron-Core: delayed or tensorwise
         return;
     }
 }
@@ -99,7 +101,7 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
     const TrainingConfig& t = p.training();
     a.push_back({"--micro-batch-size", std::to_string(t.microBatch)});
     a.push_back({"--global-batch-size", std::to_string(t.globalBatch)});
-    addPrecision(t.precision, a, notes);
+    addPrecision(t.precision, p.fp8RecipeInEffect(), a, notes);
     if (t.recompute != Recompute::None)
         a.push_back({"--recompute-granularity", t.recompute == Recompute::Full ? "full" : "selective"});
     if (t.recompute == Recompute::Full) {

@@ -78,6 +78,20 @@ void writeCheckpointing(const LaunchPlan& p, std::ostream& t)
         t << "selective_ac_option = \"op\"\n";
 }
 
+/// torchao's recipe by name; FSDP all-gathers weights in float8 only with tensorwise scaling (torchtitan gathers
+/// rowwise-scaled weights in bf16).
+void writeFloat8(Fp8Recipe recipe, std::ostream& t)
+{
+    const bool tensorwise = recipe != Fp8Recipe::Rowwise && recipe != Fp8Recipe::RowwiseGwHp;
+    const char* name = recipe == Fp8Recipe::Rowwise ? "rowwise"
+        : recipe == Fp8Recipe::RowwiseGwHp          ? "rowwise_with_gw_hp"
+                                                    : "tensorwise";
+    t << "[float8]\nrecipe_name = \"" << name << "\"\n";
+    if (tensorwise)
+        t << "enable_fsdp_float8_all_gather = true\nprecompute_float8_dynamic_scale_for_fsdp = true\n";
+    t << "\n";
+}
+
 } // namespace
 
 LaunchFile writeTorchTitanToml(const LaunchPlan& plan)
@@ -91,9 +105,12 @@ LaunchFile writeTorchTitanToml(const LaunchPlan& plan)
     t << "# launch: " << file.launchLine << "\n\n";
     t << "[job]\ndescription = " << quoted(plan.scenario->name) << "\n\n";
     t << "[model]\n# name and flavor: the torchtitan model matching " << quoted(plan.model().name) << "\n";
-    if (plan.training().precision == Precision::Fp8)
+    const bool fp8 = plan.training().precision == Precision::Fp8;
+    if (fp8)
         t << "converters = [\"float8\"]\n";
     t << "\n";
+    if (fp8)
+        writeFloat8(plan.fp8RecipeInEffect(), t);
     writeTitanTraining(plan, t);
     writeParallelism(plan, t);
     writeCheckpointing(plan, t);

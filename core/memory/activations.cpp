@@ -115,9 +115,11 @@ PerToken fusedLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
 {
     const double scale = dtypesOf(t).compute / 2; // K22 counts 2-byte activations
     const bool dropout = hasDropout(ctx, t);
-    // Transformer Engine's FP8 recipe saves every GEMM input for the backward as its FP8 copy (1 byte): the QKV
-    // and MLP inputs, the projection input and the second MLP GEMM's input.
-    const double gemmInput = t.precision == Precision::Fp8 ? 1 : 2 * scale;
+    // Transformer Engine saves every GEMM input for the backward as its FP8 copy (1 byte): the QKV and MLP inputs,
+    // the projection input and the second MLP GEMM's input. torchao saves the bf16 input and casts it again in the
+    // backward (docs/methods-time.md §4.16).
+    const bool fp8Saved = t.precision == Precision::Fp8 && frameworkCapabilities(t.framework).fp8ViaTransformerEngine;
+    const double gemmInput = fp8Saved ? 1 : 2 * scale;
     PerToken p;
     // Two norm inputs, QKV input, MLP input (+ two 1-byte dropout masks): K22's replicated 10sbh.
     p.replicated = scale * 4 * ctx.h + 2 * gemmInput * ctx.h + (dropout ? 2 * ctx.h : 0);

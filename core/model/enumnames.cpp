@@ -30,6 +30,9 @@ constexpr NameTable<Framework, 7> kFramework {{{Framework::Megatron, "megatron"}
 
 constexpr NameTable<RankOrdering, 2> kRankOrdering {
     {{RankOrdering::TpCpEpDpPp, "tp-cp-ep-dp-pp"}, {RankOrdering::TpCpEpPpDp, "tp-cp-ep-pp-dp"}}};
+constexpr NameTable<Fp8Recipe, 5> kFp8Recipe {{{Fp8Recipe::FrameworkDefault, "framework_default"},
+    {Fp8Recipe::Delayed, "delayed"}, {Fp8Recipe::Tensorwise, "tensorwise"}, {Fp8Recipe::Rowwise, "rowwise"},
+    {Fp8Recipe::RowwiseGwHp, "rowwise_gw_hp"}}};
 
 template <typename Enum, std::size_t N>
 std::string_view nameOf(const NameTable<Enum, N>& table, Enum value)
@@ -85,6 +88,7 @@ CLUSTERPLANNER_ENUM_NAMES(AttentionKind, kAttention)
 CLUSTERPLANNER_ENUM_NAMES(PipelineSchedule, kSchedule)
 CLUSTERPLANNER_ENUM_NAMES(Framework, kFramework)
 CLUSTERPLANNER_ENUM_NAMES(RankOrdering, kRankOrdering)
+CLUSTERPLANNER_ENUM_NAMES(Fp8Recipe, kFp8Recipe)
 
 #undef CLUSTERPLANNER_ENUM_NAMES
 

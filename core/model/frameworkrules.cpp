@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/frameworkrules.h"
 
+#include <algorithm>
+
 namespace clusterplanner::core {
 
 bool fusedKernelsApply(const TrainingConfig& training, const FrameworkCapabilities& caps)
@@ -27,6 +29,15 @@ AsyncTpObstacle asyncTpObstacle(const TrainingConfig& training, const FrameworkC
 bool asyncTpApplies(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
     return asyncTpObstacle(training, caps) == AsyncTpObstacle::None;
+}
+
+Fp8Recipe fp8RecipeInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    const auto& offered = caps.fp8Recipes;
+    const bool asked = training.fp8Recipe != Fp8Recipe::FrameworkDefault;
+    if (asked && std::find(offered.begin(), offered.end(), training.fp8Recipe) != offered.end())
+        return training.fp8Recipe;
+    return offered.empty() ? Fp8Recipe::Delayed : offered.front();
 }
 
 } // namespace clusterplanner::core

@@ -20,4 +20,8 @@ AsyncTpObstacle asyncTpObstacle(const TrainingConfig& training, const FrameworkC
 /// Whether async TP is in effect: asked for and nothing in its way.
 bool asyncTpApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
+/// The FP8 recipe a run uses: the one asked for where the framework offers it, else the framework's default
+/// (docs/methods-time.md §4.16). Never FrameworkDefault.
+Fp8Recipe fp8RecipeInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps);
+
 } // namespace clusterplanner::core

@@ -100,6 +100,14 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
             + std::to_string(caps.defaultVirtualStages) + ")");
     caps.microBatchesDefaultToStages
         = optionalChoice(entry, "default_pipeline_microbatches", {"planner", "stages"}, where) == "stages";
+    caps.fp8ViaTransformerEngine
+        = optionalChoice(entry, "fp8_library", {"transformer_engine", "torchao"}, where) == "transformer_engine";
+    if (entry.contains("fp8_recipes")) {
+        caps.fp8Recipes = parseNames<Fp8Recipe>(entry, "fp8_recipes", where);
+        if (std::find(caps.fp8Recipes.begin(), caps.fp8Recipes.end(), Fp8Recipe::FrameworkDefault)
+            != caps.fp8Recipes.end())
+            throw std::runtime_error(where + ".fp8_recipes: names recipes; \"framework_default\" is not one");
+    }
     caps.source = entry.value("source", "");
     return caps;
 }

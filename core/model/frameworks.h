@@ -52,6 +52,12 @@ struct FrameworkCapabilities
     /// Model chunks per pipeline rank of an interleaved schedule whose split the source does not state (TorchTitan:
     /// two, generate_split_points); 0 = left to the planner.
     int defaultVirtualStages = 0;
+    /// FP8 scaling recipes the framework runs, its default first (docs/methods-time.md §4.16): Transformer Engine's
+    /// delayed scaling where FP8 goes through TE, torchao's tensorwise / rowwise recipes in TorchTitan.
+    std::vector<Fp8Recipe> fp8Recipes {Fp8Recipe::Delayed};
+    /// FP8 runs through Transformer Engine, which saves the FP8 copies of GEMM inputs for the backward; else torchao,
+    /// which saves the bf16 inputs and casts them again in the backward (docs/methods-time.md §4.16).
+    bool fp8ViaTransformerEngine = true;
     std::string source;
 
     bool supports(PipelineSchedule schedule) const;

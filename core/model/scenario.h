@@ -23,6 +23,13 @@ enum class Recompute { None, Selective, Full };
 /// PyTorch ≤ 2.10), which on Hopper runs at about half the fused kernel's rate (docs/methods-time.md §4.10).
 enum class AttentionKind { Flash, Sdpa, Math, Flash2 };
 enum class PipelineSchedule { GPipe, OneFOneB, Interleaved, ZbH1 };
+/// How FP8 GEMM operands get their scales (Precision::Fp8 only; docs/methods-time.md §4.16). Delayed: one scale per
+/// tensor from the amax history of earlier steps, the cast and its transpose in one kernel (Transformer Engine's
+/// default: Megatron, NeMo). Tensorwise: one scale per tensor from the tensor's own amax (torchao's default, TE's
+/// "current scaling"). Rowwise: a scale per row of each operand, the GEMM through a row-scaled kernel (torchao).
+/// RowwiseGwHp: rowwise with the weight-gradient GEMM left in bf16 (torchao). FrameworkDefault: the framework's
+/// first recipe (data/frameworks.json "fp8_recipes").
+enum class Fp8Recipe { FrameworkDefault, Delayed, Tensorwise, Rowwise, RowwiseGwHp };
 /// How ranks are numbered across the groups, fastest-varying first: TP is always innermost (inside a node); the
 /// choice is whether data-parallel or pipeline neighbours sit closer (Megatron's default vs its tp-pp-dp mapping).
 enum class RankOrdering { TpCpEpDpPp, TpCpEpPpDp };
@@ -116,6 +123,8 @@ struct TrainingConfig
     /// Needs sequence parallelism, a framework that offers it, and torch.compile where fusion comes from the
     /// compiler (docs/methods-time.md §4.13).
     bool asyncTp = false;
+    /// FP8 scaling recipe (only read with Precision::Fp8); one the framework does not offer falls back to its default.
+    Fp8Recipe fp8Recipe = Fp8Recipe::FrameworkDefault;
     bool operator==(const TrainingConfig&) const = default;
 };
 

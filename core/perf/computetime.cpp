@@ -147,7 +147,7 @@ double eagerOpsHead(const ModelConfig& m)
     return 1 + normOps(m) + 1 + 1 + 1 + 2;
 }
 
-ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const EfficiencyParams& e)
+ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const EfficiencyParams& e, Fp8Recipe recipe)
 {
     ComputePeaks p;
     p.tensorFlops = gpu.peakFlops(precision);
@@ -156,17 +156,36 @@ ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const Efficie
     // F½ (the size at which fixed costs halve a GEMM's efficiency) scales with the peak: fp32 10× lower.
     const double sixteenBitPeak = gpu.peakFlops(Precision::AmpBf16);
     p.gemmHalfFlops = e.gemmHalfGflop * 1e9 * (precision == Precision::Fp32 ? 0.1 : p.tensorFlops / sixteenBitPeak);
-    // Transformer Engine's default FP8 recipe runs GEMMs in FP8 but attention in bf16, and quantizes every GEMM
-    // input: read 2 B, write 1 B per element (plus its transpose for the backward, another 1 + 1 B).
+    // Every FP8 recipe runs the transformer's GEMMs in FP8 but attention in bf16, and quantizes every GEMM input:
+    // read 2 B, write 1 B per element, plus its transpose for the backward, another 1 + 1 B (§4.16).
     const bool fp8 = precision == Precision::Fp8 && p.tensorFlops > sixteenBitPeak;
     p.attentionFlops = fp8 ? sixteenBitPeak : p.tensorFlops;
     p.fp8CastBytesPerInput = fp8 ? 5.0 : 0.0;
+    if (fp8 && recipe == Fp8Recipe::Rowwise) {
+        // Each layout is cast on its own from bf16 with its own row scales (torchao's roofline accounting: 6 B per
+        // activation element instead of tensorwise's 4, 10 B per weight element instead of 8).
+        p.fp8ExtraActivationBytes = 2;
+        p.fp8ExtraWeightBytes = 2;
+    }
+    p.weightGradSixteenBit = fp8 && recipe == Fp8Recipe::RowwiseGwHp;
     p.attentionPeakFraction = precision == Precision::Fp32 ? e.fp32PeakFraction * 0.5 : e.attentionPeakFraction;
     p.attentionBackwardFactor = e.attentionBackwardFactor;
     p.hbmFraction = e.hbmFraction;
     p.kernelLaunchS = e.kernelLaunchS;
     p.flash2AttentionRatio = e.flash2AttentionRatio;
     return p;
+}
+
+ComputePeaks sixteenBitPeaks(const ComputePeaks& p)
+{
+    ComputePeaks q = p;
+    if (p.tensorFlops > p.attentionFlops) { // FP8 GEMMs: the 16-bit peak, fixed costs weighing as much as there
+        q.gemmHalfFlops = p.gemmHalfFlops * p.attentionFlops / p.tensorFlops;
+        q.tensorFlops = p.attentionFlops;
+    }
+    q.fp8CastBytesPerInput = q.fp8ExtraActivationBytes = q.fp8ExtraWeightBytes = 0;
+    q.weightGradSixteenBit = false;
+    return q;
 }
 
 double gemmEfficiency(double flops, const ComputePeaks& p)
@@ -180,7 +199,8 @@ double gemmTimeS(double m, double k, double n, double beta, const ComputePeaks& 
         return 0; // an absent GEMM (e.g. no dense MLP in an MoE layer); 0/0 would poison the step time with NaN
     const double flops = 2.0 * m * k * n;
     const double computeS = flops / (p.tensorFlops * gemmEfficiency(flops, p));
-    const double castS = memoryTimeS(m * k * p.fp8CastBytesPerInput, p);
+    const double extraBytes = (m * k + m * n) * p.fp8ExtraActivationBytes + k * n * p.fp8ExtraWeightBytes;
+    const double castS = memoryTimeS(m * k * p.fp8CastBytesPerInput + extraBytes / 3, p);
     return std::max(computeS, memoryTimeS((m * k + k * n + m * n) * beta, p)) + castS;
 }
 
@@ -195,8 +215,12 @@ LayerTime layerTime(
     const double tokens = s.microBatch * m.seqLen / s.contextParallel;
     const double t = s.tensorParallel, beta = s.bytesPerActivation;
     const double f = moe ? m.moe->expertFfnHidden * m.moe->topK * m.moe->capacityFactor : m.ffnHidden;
-    double gemmsS = moe ? projectionGemmsS(m, tokens, 0, t, beta, p) + expertGemmsS(m, tokens, t, beta, p)
-                        : projectionGemmsS(m, tokens, f, t, beta, p);
+    auto gemmsAt = [&](const ComputePeaks& peaks) {
+        return moe ? projectionGemmsS(m, tokens, 0, t, beta, peaks) + expertGemmsS(m, tokens, t, beta, peaks)
+                   : projectionGemmsS(m, tokens, f, t, beta, peaks);
+    };
+    const double gemmsS = gemmsAt(p);
+    const double weightGradS = p.weightGradSixteenBit ? gemmsAt(sixteenBitPeaks(p)) : gemmsS;
     double elementS = memoryTimeS(elementwiseBytes(m, s, f, e), p);
     if (s.autocastWeights) // fp32 weights read, bf16 copy written, per forward: 6 B per layer weight
         elementS += memoryTimeS(6.0 * (4.0 * m.hidden * m.hidden + 3.0 * m.hidden * f) / t, p);
@@ -212,10 +236,10 @@ LayerTime layerTime(
     const double kernels = s.fusedKernels ? e.kernelsPerLayerFused : eagerOpsPerLayer(m, s);
     lt.forwardS = std::max(gemmsS + elementS + lt.attentionCoreForwardS, kernels * p.kernelLaunchS);
     const double backwardS
-        = std::max(2 * gemmsS + 2 * elementS + p.attentionBackwardFactor * attentionS + merge.backwardS,
+        = std::max(gemmsS + weightGradS + 2 * elementS + p.attentionBackwardFactor * attentionS + merge.backwardS,
             2 * kernels * p.kernelLaunchS);
     lt.hostForwardS = s.fusedKernels ? 0.0 : kernels * e.hostOpS;
-    lt.backwardWeightS = std::min(gemmsS, backwardS / 2);
+    lt.backwardWeightS = std::min(weightGradS, backwardS / 2);
     lt.backwardInputS = backwardS - lt.backwardWeightS;
     return lt;
 }
@@ -224,7 +248,9 @@ LayerTime headTime(const ModelConfig& m, const LayerShape& s, const ComputePeaks
 {
     const double tokens = s.microBatch * m.seqLen / s.contextParallel;
     const double vocabShard = m.vocab / s.tensorParallel;
-    const double gemmS = gemmTimeS(tokens, m.hidden, vocabShard, s.bytesPerActivation, p);
+    // The output layer stays in bf16 under every FP8 recipe (Megatron's output layer is not a Transformer Engine
+    // module; TorchTitan's float8 converter skips "output").
+    const double gemmS = gemmTimeS(tokens, m.hidden, vocabShard, s.bytesPerActivation, sixteenBitPeaks(p));
     // Cross-entropy over fp32 logits: fused kernels read the logits once and write the gradient (≈ 8 B per logit
     // with the 16-bit read); eager PyTorch upcasts, runs softmax and its gradient separately (≈ 20 B).
     const double lossBytes = tokens * vocabShard * (s.fusedKernels ? 8.0 : 20.0);

@@ -14,7 +14,14 @@ struct ComputePeaks
 {
     double tensorFlops = 0; ///< dense peak for the GEMM precision, FLOP/s (fp32: the fp32 peak)
     double attentionFlops = 0; ///< peak the attention core runs at (FP8 recipes keep attention in bf16)
-    double fp8CastBytesPerInput = 0; ///< FP8: bytes moved to quantize a GEMM input element (0 otherwise)
+    /// FP8 (docs/methods-time.md §4.16): bytes moved per element of an FP8 GEMM's input (m·k) to scale and cast its
+    /// operands, 0 otherwise; the same for delayed and tensorwise scaling.
+    double fp8CastBytesPerInput = 0;
+    /// Rowwise scaling's extra traffic over a step, per element of a linear layer's activation operands (input and
+    /// output gradient) and of its weight, charged a third to each of its three GEMMs.
+    double fp8ExtraActivationBytes = 0;
+    double fp8ExtraWeightBytes = 0;
+    bool weightGradSixteenBit = false; ///< the weight-gradient GEMMs run at the 16-bit peak (rowwise_gw_hp)
     double hbmBytesPerS = 0; ///< datasheet bandwidth, B/s
     double gemmPeakFraction = 0.8; ///< η∞ for this precision
     double gemmHalfFlops = 2e9; ///< F½ in FLOP
@@ -25,7 +32,12 @@ struct ComputePeaks
     double flash2AttentionRatio = 1.0; ///< FlashAttention-2-generation kernels vs the fused one (efficiency.json)
 };
 
-ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const EfficiencyParams& efficiency);
+/// recipe: the FP8 recipe in effect (ignored for other precisions).
+ComputePeaks computePeaks(
+    const GpuSpec& gpu, Precision precision, const EfficiencyParams& efficiency, Fp8Recipe recipe = Fp8Recipe::Delayed);
+/// The same GPU at its 16-bit GEMM peak without FP8 casts: the LM head, which every FP8 recipe leaves in bf16, and
+/// the weight-gradient GEMMs of rowwise_gw_hp. Unchanged for 16-bit and fp32 peaks.
+ComputePeaks sixteenBitPeaks(const ComputePeaks& peaks);
 
 /// GEMM efficiency for a GEMM of flops FLOP: η∞·F/(F + F½) (saturating; CAL's stepwise table, smoothed).
 double gemmEfficiency(double flops, const ComputePeaks& peaks);

@@ -334,7 +334,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const Setup s {c, tr, caps, layoutSpans(l, c.fabric.domainGpus, order),
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
             tr.attention, tr.cpLoadBalance},
-        withPowerCap(computePeaks(*c.gpu, tr.precision, c.efficiency), c.cluster.gpuPowerLimitW, c.gpu->tdpW)};
+        withPowerCap(computePeaks(*c.gpu, tr.precision, c.efficiency, fp8RecipeInEffect(tr, caps)),
+            c.cluster.gpuPowerLimitW, c.gpu->tdpW)};
     const StageTimes st = slowestStage(s);
 
     // PP: one activation (or its gradient) per micro-batch per stage boundary each way; scattered over TP with SP.

@@ -175,6 +175,53 @@ private Q_SLOTS:
         QVERIFY2(speedup > 1.2 && speedup < 1.8, qPrintable(QString::number(speedup)));
     }
 
+    /// Rowwise moves more bytes to scale and cast than tensorwise (torchao's float8 roofline accounting);
+    /// rowwise_gw_hp leaves the weight-gradient GEMMs in bf16; delayed and tensorwise cost the same here
+    /// (docs/methods-time.md §4.16).
+    void fp8RecipesCostWhatTheyMove()
+    {
+        const GpuSpec& h100 = *GpuCatalog::builtin().find("H100-SXM-80GB");
+        const EfficiencyParams e;
+        const auto peaks = [&](Fp8Recipe recipe) { return computePeaks(h100, Precision::Fp8, e, recipe); };
+        QCOMPARE(peaks(Fp8Recipe::Delayed).fp8CastBytesPerInput, 5.0);
+        QCOMPARE(peaks(Fp8Recipe::Tensorwise).fp8ExtraActivationBytes, 0.0);
+        QCOMPARE(peaks(Fp8Recipe::Rowwise).fp8ExtraActivationBytes, 2.0);
+        QCOMPARE(peaks(Fp8Recipe::Rowwise).fp8ExtraWeightBytes, 2.0);
+        QVERIFY(peaks(Fp8Recipe::RowwiseGwHp).weightGradSixteenBit);
+        QVERIFY(!computePeaks(h100, Precision::AmpBf16, e, Fp8Recipe::RowwiseGwHp).weightGradSixteenBit);
+        QCOMPARE(computePeaks(h100, Precision::AmpBf16, e, Fp8Recipe::Rowwise).fp8ExtraActivationBytes, 0.0);
+
+        const ModelConfig llama = modelPreset("Llama 3 70B");
+        LayerShape shape;
+        shape.tensorParallel = 8;
+        shape.sequenceParallel = true;
+        const auto stepOf = [&](const ComputePeaks& p) {
+            const LayerTime t = layerTime(llama, shape, false, p, e);
+            return t.forwardS + t.backwardInputS + t.backwardWeightS;
+        };
+        const double tensorwise = stepOf(peaks(Fp8Recipe::Tensorwise));
+        QCOMPARE(stepOf(peaks(Fp8Recipe::Delayed)), tensorwise);
+        QVERIFY(stepOf(peaks(Fp8Recipe::Rowwise)) > tensorwise);
+        // bf16 weight gradients: the weight-gradient GEMMs take as long as at bf16, whatever the casts save.
+        const auto gwHp = layerTime(llama, shape, false, peaks(Fp8Recipe::RowwiseGwHp), e);
+        const auto bf16 = layerTime(llama, shape, false, computePeaks(h100, Precision::AmpBf16, e), e);
+        QVERIFY(std::abs(gwHp.backwardWeightS / bf16.backwardWeightS - 1) < 0.01);
+        QVERIFY(stepOf(peaks(Fp8Recipe::RowwiseGwHp)) > tensorwise);
+    }
+
+    /// Every FP8 recipe leaves the output layer in bf16: the LM head costs what it costs in bf16.
+    void fp8LeavesTheHeadInBf16()
+    {
+        const GpuSpec& h100 = *GpuCatalog::builtin().find("H100-SXM-80GB");
+        const EfficiencyParams e;
+        const ModelConfig llama = modelPreset("Llama 3 70B");
+        const LayerShape shape;
+        const auto fp8 = headTime(llama, shape, computePeaks(h100, Precision::Fp8, e));
+        const auto bf16 = headTime(llama, shape, computePeaks(h100, Precision::AmpBf16, e));
+        QCOMPARE(fp8.forwardS, bf16.forwardS);
+        QCOMPARE(fp8.backwardWeightS, bf16.backwardWeightS);
+    }
+
     void efficiencyTableByFamily()
     {
         const auto& table = EfficiencyTable::builtin();

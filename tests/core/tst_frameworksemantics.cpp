@@ -3,7 +3,7 @@
 // recomputes in TorchTitan vs Megatron, and which GELU an eager framework runs. Directions plus one published anchor.
 #include "core/memory/activations.h"
 #include "core/memory/memorymodel.h"
-#include "core/model/frameworks.h"
+#include "core/model/frameworkrules.h"
 #include "core/model/gpucatalog.h"
 #include "core/perf/steptime.h"
 
@@ -160,6 +160,51 @@ private Q_SLOTS:
         eager.training.compile = eagerPlain.training.compile = false;
         QCOMPARE(timeOf(eager).stepTimeS, timeOf(eagerPlain).stepTimeS);
         QVERIFY(!frameworkCapabilities(Framework::DeepSpeed).asyncTp);
+    }
+
+    /// Which FP8 recipe runs is the framework's: TorchTitan's torchao defaults to tensorwise and offers rowwise;
+    /// Megatron's Transformer Engine defaults to delayed scaling and has no rowwise recipe (docs/methods-time.md
+    /// §4.16).
+    void fp8RecipeFollowsTheFramework()
+    {
+        Scenario titan = torchtitan8b(Recompute::None);
+        titan.training.precision = Precision::Fp8;
+        const auto& titanCaps = frameworkCapabilities(Framework::TorchTitan);
+        QCOMPARE(fp8RecipeInEffect(titan.training, titanCaps), Fp8Recipe::Tensorwise);
+        titan.training.fp8Recipe = Fp8Recipe::Rowwise;
+        QCOMPARE(fp8RecipeInEffect(titan.training, titanCaps), Fp8Recipe::Rowwise);
+        titan.training.fp8Recipe = Fp8Recipe::Delayed; // not a torchao recipe: the default runs
+        QCOMPARE(fp8RecipeInEffect(titan.training, titanCaps), Fp8Recipe::Tensorwise);
+        const auto& megatronCaps = frameworkCapabilities(Framework::Megatron);
+        QCOMPARE(fp8RecipeInEffect(titan.training, megatronCaps), Fp8Recipe::Delayed);
+        titan.training.fp8Recipe = Fp8Recipe::Rowwise;
+        QCOMPARE(fp8RecipeInEffect(titan.training, megatronCaps), Fp8Recipe::Delayed);
+
+        // The step: rowwise moves more bytes than tensorwise, and an unoffered recipe costs what the default costs.
+        Scenario tensorwise = torchtitan8b(Recompute::None), rowwise = tensorwise, unoffered = tensorwise;
+        tensorwise.training.precision = rowwise.training.precision = unoffered.training.precision = Precision::Fp8;
+        tensorwise.training.fp8Recipe = Fp8Recipe::Tensorwise;
+        rowwise.training.fp8Recipe = Fp8Recipe::Rowwise;
+        unoffered.training.fp8Recipe = Fp8Recipe::Delayed;
+        QVERIFY(timeOf(rowwise).stepTimeS > timeOf(tensorwise).stepTimeS);
+        QCOMPARE(timeOf(unoffered).stepTimeS, timeOf(tensorwise).stepTimeS);
+    }
+
+    /// Transformer Engine saves FP8 copies of the GEMM inputs for the backward; torchao saves the bf16 inputs and
+    /// casts again (its README: Llama3-8B peak memory 47.65 GB in bf16, 47.77 GB with float8 tensorwise).
+    void fp8SavedActivationsFollowTheRecipe()
+    {
+        Scenario bf16 = torchtitan8b(Recompute::None), fp8 = bf16;
+        fp8.training.precision = Precision::Fp8;
+        const double titanBf16 = memoryOf(bf16).peakStageMemory().peak.activationsBytes;
+        const double titanFp8 = memoryOf(fp8).peakStageMemory().peak.activationsBytes;
+        QCOMPARE(titanFp8, titanBf16);
+        Scenario megatron = fp8;
+        megatron.training.framework = Framework::Megatron;
+        Scenario megatronBf16 = megatron;
+        megatronBf16.training.precision = Precision::AmpBf16;
+        QVERIFY(memoryOf(megatron).peakStageMemory().peak.activationsBytes
+            < memoryOf(megatronBf16).peakStageMemory().peak.activationsBytes);
     }
 
     void unknownChoiceIsNamed()

@@ -291,6 +291,37 @@ private Q_SLOTS:
         QCOMPARE(titanParallelism(noSp).count("enable_async_tensor_parallel"), std::size_t(0));
     }
 
+    /// The recipe the estimate models is the one written: torchao's recipe name in TorchTitan (float8 all-gather with
+    /// tensorwise only), --fp8-recipe in Megatron, TE's mixed-precision recipe in Megatron-Bridge; a recipe the
+    /// framework does not offer is written as its default and said so.
+    void fp8RecipeIsWritten()
+    {
+        Scenario s = moeScenario();
+        s.training.precision = Precision::Fp8;
+        s.training.layout = ParallelLayout {16, 2, 1, 2, 4, 1, true};
+        s.training.zeroStage = 0;
+        const auto titanFloat8 = [](const Scenario& scenario) {
+            std::istringstream stream(makeLaunchConfig(scenario, LaunchFramework::TorchTitan).text);
+            return toml::find(toml::parse(stream, "torchtitan-job.toml"), "float8").as_table();
+        };
+        QCOMPARE(titanFloat8(s).at("recipe_name").as_string(), std::string("tensorwise"));
+        QVERIFY(titanFloat8(s).at("enable_fsdp_float8_all_gather").as_boolean());
+        QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).find("--fp8-recipe")->second,
+            std::string("delayed"));
+        s.training.fp8Recipe = Fp8Recipe::Rowwise;
+        QCOMPARE(titanFloat8(s).at("recipe_name").as_string(), std::string("rowwise"));
+        QCOMPARE(titanFloat8(s).count("enable_fsdp_float8_all_gather"), std::size_t(0));
+        const LaunchFile megatron = makeLaunchConfig(s, LaunchFramework::Megatron);
+        QCOMPARE(megatronArgs(megatron.text).find("--fp8-recipe")->second, std::string("delayed"));
+        QVERIFY(std::any_of(megatron.notes.begin(), megatron.notes.end(),
+            [](const std::string& n) { return n.find("rowwise") != n.npos && n.find("delayed") != n.npos; }));
+        s.training.fp8Recipe = Fp8Recipe::Tensorwise;
+        QCOMPARE(YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["mixed_precision"].as<std::string>(),
+            std::string("bf16_with_fp8_current_scaling_mixed"));
+        QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).find("--fp8-recipe")->second,
+            std::string("tensorwise"));
+    }
+
     void deepSpeedJson()
     {
         Scenario s = moeScenario();

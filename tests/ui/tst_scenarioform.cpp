@@ -83,6 +83,8 @@ const std::vector<FieldCase>& fieldCases()
         {"training.global_batch", 1024, 1024, [](S s) { return s.training.globalBatch; }},
         {"training.micro_batch", 2, 2, [](S s) { return s.training.microBatch; }},
         {"training.precision", "FP8", int(core::Precision::Fp8), [](S s) { return int(s.training.precision); }},
+        {"training.fp8_recipe", "Rowwise (torchao)", int(core::Fp8Recipe::Rowwise),
+            [](S s) { return int(s.training.fp8Recipe); }},
         {"training.optimizer", "momentum", int(core::Optimizer::SgdMomentum),
             [](S s) { return int(s.training.optimizer); }},
         {"training.recompute", "Full", int(core::Recompute::Full), [](S s) { return int(s.training.recompute); }},
@@ -400,6 +402,9 @@ private Q_SLOTS:
 
     void wheelScrollsTheFormInsteadOfEditingFields()
     {
+        Scenario fp8 = startScenario();
+        fp8.training.precision = core::Precision::Fp8; // the FP8 recipe field is enabled too
+        m_doc->newDocument(fp8);
         m_form->resize(500, 400); // one column, much taller than the window: the form scrolls
         m_form->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_form));

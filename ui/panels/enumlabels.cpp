@@ -89,6 +89,23 @@ QString enumLabel(core::AttentionKind value)
     return {};
 }
 
+QString enumLabel(core::Fp8Recipe value)
+{
+    switch (value) {
+    case core::Fp8Recipe::FrameworkDefault:
+        return enumTr("Framework default");
+    case core::Fp8Recipe::Delayed:
+        return enumTr("Delayed scaling (Transformer Engine)");
+    case core::Fp8Recipe::Tensorwise:
+        return enumTr("Tensorwise (current scaling)");
+    case core::Fp8Recipe::Rowwise:
+        return enumTr("Rowwise (torchao)");
+    case core::Fp8Recipe::RowwiseGwHp:
+        return enumTr("Rowwise, weight gradient in bf16");
+    }
+    return {};
+}
+
 QString enumLabel(core::Framework value)
 {
     switch (value) {

@@ -17,6 +17,7 @@ QString enumLabel(core::AttentionKind value);
 QString enumLabel(core::Framework value);
 QString enumLabel(core::RankOrdering value);
 QString enumLabel(core::PipelineSchedule value);
+QString enumLabel(core::Fp8Recipe value);
 
 /// What a sweep offers for the framework's free dimensions (data/frameworks.json), one line per dimension.
 QString frameworkOptionsText(core::Framework framework);

@@ -2,6 +2,7 @@
 #include "ui/panels/scenarioform.h"
 
 #include "core/evaluation/layoutrefit.h"
+#include "core/model/frameworkrules.h"
 #include "core/model/gpucatalog.h"
 #include "core/model/modelpresets.h"
 #include "ui/document/scenariodocument.h"
@@ -204,6 +205,17 @@ void ScenarioForm::createTrainingGroup()
     m_binder->intField(form, "training.micro_batch", [](core::Scenario& s) -> int& { return s.training.microBatch; });
     m_binder->enumField<core::Precision>(
         form, "training.precision", [](core::Scenario& s) -> core::Precision& { return s.training.precision; });
+    QComboBox* fp8Recipe = m_binder->enumField<core::Fp8Recipe>(
+        form, "training.fp8_recipe", [](core::Scenario& s) -> core::Fp8Recipe& { return s.training.fp8Recipe; });
+    m_binder->addRefresher([this, fp8Recipe](core::Scenario&) {
+        // Only FP8 reads a recipe; the default item says which one the framework would use.
+        const core::TrainingConfig& t = m_document->scenario().training;
+        fp8Recipe->setEnabled(t.precision == core::Precision::Fp8);
+        core::TrainingConfig asDefault = t;
+        asDefault.fp8Recipe = core::Fp8Recipe::FrameworkDefault;
+        const auto fallback = core::fp8RecipeInEffect(asDefault, core::frameworkCapabilities(t.framework));
+        fp8Recipe->setItemText(0, tr("Framework default: %1").arg(enumLabel(fallback)));
+    });
     m_binder->enumField<core::Optimizer>(
         form, "training.optimizer", [](core::Scenario& s) -> core::Optimizer& { return s.training.optimizer; });
     m_binder->enumField<core::Recompute>(
