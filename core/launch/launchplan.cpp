@@ -132,7 +132,7 @@ std::string LaunchPlan::fp8RecipeNote() const
     if (training().precision != Precision::Fp8 || asked == Fp8Recipe::FrameworkDefault || asked == written)
         return {};
     return "fp8 recipe " + std::string(toString(asked)) + " is not one " + std::string(toString(framework))
-        + " offers; written with its default, " + std::string(toString(written));
+        + " offers; its default, " + std::string(toString(written)) + ", applies";
 }
 
 } // namespace clusterplanner::core::launch

@@ -86,7 +86,8 @@ void writeFloat8(Fp8Recipe recipe, std::ostream& t)
     const char* name = recipe == Fp8Recipe::Rowwise ? "rowwise"
         : recipe == Fp8Recipe::RowwiseGwHp          ? "rowwise_with_gw_hp"
                                                     : "tensorwise";
-    t << "[float8]\nrecipe_name = \"" << name << "\"\n";
+    // The output layer stays bf16, as the estimate assumes (the 2024 converter skipped it by name).
+    t << "[float8]\nrecipe_name = \"" << name << "\"\nfilter_fqns = [\"output\"]\n";
     if (tensorwise)
         t << "enable_fsdp_float8_all_gather = true\nprecompute_float8_dynamic_scale_for_fsdp = true\n";
     t << "\n";

@@ -190,8 +190,8 @@ private Q_SLOTS:
         QCOMPARE(timeOf(unoffered).stepTimeS, timeOf(tensorwise).stepTimeS);
     }
 
-    /// Transformer Engine saves FP8 copies of the GEMM inputs for the backward; torchao saves the bf16 inputs and
-    /// casts again (its README: Llama3-8B peak memory 47.65 GB in bf16, 47.77 GB with float8 tensorwise).
+    /// Transformer Engine (Megatron's fused path) saves FP8 copies of the GEMM inputs for the backward; TorchTitan's
+    /// torchao saves the bf16 inputs and casts again (its README: Llama3-8B 47.65 GB bf16, 47.77 GB tensorwise).
     void fp8SavedActivationsFollowTheRecipe()
     {
         Scenario bf16 = torchtitan8b(Recompute::None), fp8 = bf16;

@@ -305,6 +305,8 @@ private Q_SLOTS:
             return toml::find(toml::parse(stream, "torchtitan-job.toml"), "float8").as_table();
         };
         QCOMPARE(titanFloat8(s).at("recipe_name").as_string(), std::string("tensorwise"));
+        QCOMPARE(toml::get<std::vector<std::string>>(titanFloat8(s).at("filter_fqns")),
+            std::vector<std::string> {"output"}); // the estimate's LM head is bf16
         QVERIFY(titanFloat8(s).at("enable_fsdp_float8_all_gather").as_boolean());
         QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).find("--fp8-recipe")->second,
             std::string("delayed"));
