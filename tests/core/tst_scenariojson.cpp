@@ -32,6 +32,7 @@ private:
         s.training.globalBatch = 1024;
         s.training.microBatch = 2;
         s.training.precision = Precision::Fp8;
+        s.training.fp8Recipe = Fp8Recipe::RowwiseGwHp;
         s.training.optimizer = Optimizer::SgdMomentum;
         s.training.recompute = Recompute::Full;
         s.training.zeroStage = 3;
@@ -114,6 +115,9 @@ private Q_SLOTS:
                                    << "cluster.node_groups[0].nodes: must be at least 1 (got 0)";
         QTest::newRow("bad enum") << QString::fromStdString(fileWith("/scenario/training/precision", "fp4"))
                                   << "training.precision: unknown value \"fp4\"";
+        QTest::newRow("fp8 recipe") << QString::fromStdString(fileWith("/scenario/training/fp8_recipe", "blockwise"))
+                                    << "training.fp8_recipe: unknown value \"blockwise\" (expected one of: "
+                                       "framework_default, delayed, tensorwise, rowwise, rowwise_gw_hp)";
         QTest::newRow("missing") << QString::fromStdString([] {
             auto d = nlohmann::json::parse(writeScenarioFile(defaultScenario()));
             d["scenario"]["training"]["layout"].erase("tp");

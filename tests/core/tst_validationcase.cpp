@@ -48,6 +48,29 @@ private Q_SLOTS:
         QCOMPARE(c.scenario.training.recompute, Recompute::Full);
     }
 
+    /// fp8_recipe is optional (cases written before it leave it out) and, when given, one of the recipe names.
+    void fp8RecipeIsOptionalAndChecked()
+    {
+        const std::string head = R"({"id": "f", "model": {"name": "m", "layers": 4, "hidden": 64, "heads": 4,
+            "kv_heads": 4, "ffn_hidden": null, "vocab": 100, "seq_len": 32, "mlp": null, "norm": null,
+            "tied_embeddings": null, "params": null, "moe": null},
+          "training": {"global_batch_seqs": 8, "micro_batch": 1, "precision": "fp8", "optimizer": null,
+            "recompute": null, "sequence_parallel": null, "zero_stage": null, "distributed_optimizer": null,
+            "attention": null, "framework": "torchtitan")";
+        const std::string tail = R"(},
+          "cluster": {"gpu": "H100-SXM-80GB", "num_gpus": 8, "gpus_per_node": 8},
+          "parallelism": {"tp": 1, "pp": 1, "cp": 1, "dp": 8, "ep": null, "vpp": null, "schedule": null}})";
+        QCOMPARE(readValidationCases(head + tail).front().scenario.training.fp8Recipe, Fp8Recipe::FrameworkDefault);
+        QCOMPARE(readValidationCases(head + R"(, "fp8_recipe": "rowwise")" + tail).front().scenario.training.fp8Recipe,
+            Fp8Recipe::Rowwise);
+        try {
+            readValidationCases(head + R"(, "fp8_recipe": "fastest")" + tail);
+            QFAIL("expected an error");
+        } catch (const std::runtime_error& error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(QLatin1String("fp8_recipe")), error.what());
+        }
+    }
+
     void badCaseNamesIdAndField()
     {
         try {
