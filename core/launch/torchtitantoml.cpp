@@ -80,15 +80,27 @@ void writeCheckpointing(const LaunchPlan& p, std::ostream& t)
 
 /// torchao's recipe by name; FSDP all-gathers weights in float8 only with tensorwise scaling (torchtitan gathers
 /// rowwise-scaled weights in bf16).
+const char* torchaoRecipeName(Fp8Recipe recipe)
+{
+    switch (recipe) {
+    case Fp8Recipe::Rowwise:
+        return "rowwise";
+    case Fp8Recipe::RowwiseGwHp:
+        return "rowwise_with_gw_hp";
+    case Fp8Recipe::FrameworkDefault:
+    case Fp8Recipe::Delayed:
+    case Fp8Recipe::Tensorwise:
+        break;
+    }
+    return "tensorwise"; // torchao has no delayed recipe; TorchTitan's default is tensorwise
+}
+
 void writeFloat8(Fp8Recipe recipe, std::ostream& t)
 {
-    const bool tensorwise = recipe != Fp8Recipe::Rowwise && recipe != Fp8Recipe::RowwiseGwHp;
-    const char* name = recipe == Fp8Recipe::Rowwise ? "rowwise"
-        : recipe == Fp8Recipe::RowwiseGwHp          ? "rowwise_with_gw_hp"
-                                                    : "tensorwise";
+    const std::string name = torchaoRecipeName(recipe);
     // The output layer stays bf16, as the estimate assumes (the 2024 converter skipped it by name).
     t << "[float8]\nrecipe_name = \"" << name << "\"\nfilter_fqns = [\"output\"]\n";
-    if (tensorwise)
+    if (name == "tensorwise")
         t << "enable_fsdp_float8_all_gather = true\nprecompute_float8_dynamic_scale_for_fsdp = true\n";
     t << "\n";
 }

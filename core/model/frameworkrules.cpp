@@ -37,7 +37,7 @@ Fp8Recipe fp8RecipeInEffect(const TrainingConfig& training, const FrameworkCapab
     const bool asked = training.fp8Recipe != Fp8Recipe::FrameworkDefault;
     if (asked && std::find(offered.begin(), offered.end(), training.fp8Recipe) != offered.end())
         return training.fp8Recipe;
-    return offered.empty() ? Fp8Recipe::Delayed : offered.front();
+    return offered.front(); // never empty: parseFrameworkCapabilities refuses an empty list
 }
 
 } // namespace clusterplanner::core

@@ -150,10 +150,9 @@ const std::vector<ScenarioField>& table()
             "(TorchTitan async TP, Megatron --tp-comm-overlap); needs sequence parallelism",
             nullptr, true},
         {"training.fp8_recipe", K::Choice, "", 0, 0, R"("framework_default")", "FP8 scaling",
-            "How FP8 GEMM operands are scaled (precision fp8 only): delayed (Transformer Engine), tensorwise, rowwise "
-            "or "
-            "rowwise with the weight gradient in bf16 (torchao); the framework's default where it does not offer "
-            "the one chosen",
+            "How FP8 GEMM operands are scaled (precision fp8 only): delayed (Transformer Engine), tensorwise, "
+            "rowwise or rowwise with the weight gradient in bf16 (torchao); the framework's default where it does "
+            "not offer the one chosen",
             &names<Fp8Recipe>, true},
         {"economics.training_tokens", K::Number, "tokens", 0, 1e18, "2000000000000.0", "Training tokens",
             "Token budget of the whole run"},
