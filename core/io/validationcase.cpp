@@ -105,6 +105,20 @@ public:
         return m_object.contains(key) ? get<T>(key, fallback) : fallback;
     }
 
+    /// A number in [min, max] that case files may leave out: absent and null both mean "not stated".
+    std::optional<double> optionalNumber(const char* key, double min, double max) const
+    {
+        auto it = m_object.find(key);
+        if (it == m_object.end() || it->is_null())
+            return std::nullopt;
+        if (!it->is_number())
+            fail(key, "must be a number or null, got " + JsonFields::describe(*it));
+        const double value = it->get<double>();
+        if (!(value >= min && value <= max))
+            fail(key, "must be in " + json(min).dump() + ".." + json(max).dump() + " (got " + it->dump() + ")");
+        return value;
+    }
+
     const json& field(const char* key) const
     {
         auto it = m_object.find(key);
@@ -228,6 +242,8 @@ ValidationCase readCase(const json& object)
     cluster.gpuCount = clusterReader.positive("num_gpus", 1);
     cluster.gpusPerNode
         = clusterReader.positive("gpus_per_node", std::min(8, cluster.gpuCount), &c.unknown.gpusPerNode);
+    // A board power limit below TDP (Meta's Grand Teton H100s run at 500 W of 700 W); absent = the catalog's TDP.
+    cluster.gpuPowerLimitW = clusterReader.optionalNumber("gpu_power_limit_w", 1, 1e5);
     // Cases do not state the network: take the GPU's reference system (DGX A100: 200 Gb/s HDR per GPU, ...).
     if (const GpuSpec* gpu = GpuCatalog::builtin().find(cluster.gpuId); gpu && gpu->scaleoutGbpsPerGpu > 0)
         cluster.nicGbps = gpu->scaleoutGbpsPerGpu;

@@ -48,7 +48,8 @@ struct ValidationTruth
 /// Parses one case object or an array of them. Defaults for nulls: ffn 4h (gelu) , gelu/layernorm, untied, global
 /// batch = DP × micro-batch, micro-batch 1, amp_bf16, AdamW, no recompute, sequence parallel when TP > 1 under
 /// Megatron, ZeRO 0, no distributed optimizer, flash attention, framework "other", 8 GPUs per node (capped at the
-/// GPU count), degrees 1 (DP = GPUs / (TP·PP·CP)), 1F1B (interleaved when vpp > 1).
+/// GPU count), degrees 1 (DP = GPUs / (TP·PP·CP)), 1F1B (interleaved when vpp > 1). Keys later case files may add
+/// (compile, async_tp, fp8_recipe, cluster.gpu_power_limit_w, ...) take the scenario's default when absent.
 /// Throws std::runtime_error naming the case id and the field.
 std::vector<ValidationCase> readValidationCases(const std::string& jsonText);
 std::vector<ValidationTruth> readValidationTruths(const std::string& jsonText);

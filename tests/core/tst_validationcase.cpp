@@ -71,6 +71,36 @@ private Q_SLOTS:
         }
     }
 
+    void powerLimitIsOptionalAndChecked()
+    {
+        const std::string head = R"({"id": "p", "model": {"name": "m", "layers": 4, "hidden": 64, "heads": 4,
+            "kv_heads": 4, "ffn_hidden": null, "vocab": 100, "seq_len": 32, "mlp": null, "norm": null,
+            "tied_embeddings": null, "params": null, "moe": null},
+          "training": {"global_batch_seqs": 8, "micro_batch": 1, "precision": null, "optimizer": null,
+            "recompute": null, "sequence_parallel": null, "zero_stage": null, "distributed_optimizer": null,
+            "attention": null, "framework": null},
+          "cluster": {"gpu": "H100-SXM-80GB", "num_gpus": 8, "gpus_per_node": 8)";
+        const std::string tail = R"(},
+          "parallelism": {"tp": 1, "pp": 1, "cp": 1, "dp": 8, "ep": null, "vpp": null, "schedule": null}})";
+        QVERIFY(!readValidationCases(head + tail).front().scenario.cluster.gpuPowerLimitW);
+        QVERIFY(!readValidationCases(head + R"(, "gpu_power_limit_w": null)" + tail)
+                     .front()
+                     .scenario.cluster.gpuPowerLimitW);
+        QCOMPARE(
+            readValidationCases(head + R"(, "gpu_power_limit_w": 500)" + tail).front().scenario.cluster.gpuPowerLimitW,
+            std::optional(500.0));
+        for (const char* bad : {R"("500 W")", "0", "-1", "1e9"}) {
+            try {
+                readValidationCases(head + ", \"gpu_power_limit_w\": " + bad + tail);
+                QFAIL(bad);
+            } catch (const std::runtime_error& error) {
+                const QString message = QString::fromUtf8(error.what());
+                QVERIFY2(message.contains(QLatin1String("gpu_power_limit_w")) && message.contains(QLatin1String("p")),
+                    error.what());
+            }
+        }
+    }
+
     void badCaseNamesIdAndField()
     {
         try {
