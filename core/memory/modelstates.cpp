@@ -119,10 +119,12 @@ ModelStateBytes modelStateBytes(const MemoryContext& ctx, const TrainingConfig& 
         const double unit = ctx.largestUnitParams / std::max(1, t.layout.tp);
         m.shardBuffers = 2 * r.computeBytes * unit + r.gradients * unit;
         // FSDP inside pipeline stages (TorchTitan): parameters are not resharded after forward and gradients are
-        // not reduced before the last micro-batch, so the stage's gathered 16-bit parameters and its unsharded
-        // 16-bit gradients stay resident through the schedule (docs/methods-memory.md §3.8).
+        // not reduced before the last micro-batch. The stage's gathered 16-bit parameters stay resident, and FSDP2
+        // accumulates each micro-batch's unsharded gradient in its reduce dtype (fp32 under mixed precision, the
+        // gradient element size here) for the whole stage; the unit being computed adds its 16-bit gradient
+        // before it is accumulated (docs/methods-memory.md §3.8).
         if (t.layout.pp > 1 && frameworkCapabilities(t.framework).keepsGatheredParamsWithPipeline)
-            m.shardBuffers = 2 * r.computeBytes * stage.total + r.gradients * unit;
+            m.shardBuffers = (r.computeBytes + r.gradients) * stage.total + r.computeBytes * unit;
     }
     return m;
 }

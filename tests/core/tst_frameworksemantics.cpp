@@ -3,6 +3,7 @@
 // recomputes in TorchTitan vs Megatron, and which GELU an eager framework runs. Directions plus one published anchor.
 #include "core/memory/activations.h"
 #include "core/memory/memorymodel.h"
+#include "core/memory/modelstates.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/gpucatalog.h"
 #include "core/perf/steptime.h"
@@ -23,7 +24,7 @@ Scenario torchtitan8b(Recompute recompute)
 {
     Scenario s;
     s.model = ModelConfig {}; // the default model is Llama 3 8B (same shape as 3.1)
-    s.cluster.gpuId = "H100-SXM-96GB";
+    s.cluster.gpuId = "H100-SXM-96GB-HBM2e"; // Meta's Grand Teton part
     s.cluster.gpuCount = 8;
     s.training.framework = Framework::TorchTitan;
     s.training.precision = Precision::AmpBf16;
@@ -205,6 +206,29 @@ private Q_SLOTS:
         megatronBf16.training.precision = Precision::AmpBf16;
         QVERIFY(memoryOf(megatron).peakStageMemory().peak.activationsBytes
             < memoryOf(megatronBf16).peakStageMemory().peak.activationsBytes);
+    }
+
+    void fsdpInsidePipelineAccumulatesUnshardedGradientsInFp32()
+    {
+        // TorchTitan keeps the stage's parameters gathered with PP, and FSDP2 accumulates every micro-batch's
+        // unsharded gradient in its reduce dtype (fp32) until the last one: 2 + 4 bytes per stage parameter, plus
+        // the 16-bit gradient of the unit in flight. Without PP only the working units are gathered.
+        Scenario s = torchtitan8b(Recompute::Full);
+        s.cluster.gpuCount = 64;
+        s.training.layout = ParallelLayout {4, 2, 8, 1, 1, 1, true};
+        s.training.globalBatch = 64;
+        s.training.microBatch = 1;
+        const MemoryContext ctx = makeMemoryContext(s.model, GpuCatalog::builtin().find(s.cluster.gpuId));
+        const StageParams stage = stageParams(ctx, s.training.layout, 0);
+        const double unit = ctx.largestUnitParams / 2;
+        QCOMPARE(modelStateBytes(ctx, s.training, stage).shardBuffers, 6 * stage.total + 2 * unit);
+        Scenario pure = s;
+        pure.training.precision = Precision::Bf16; // bf16 gradients: nothing to upcast
+        QCOMPARE(modelStateBytes(ctx, pure.training, stage).shardBuffers, 4 * stage.total + 2 * unit);
+        Scenario megatron = s;
+        megatron.training.framework = Framework::Megatron;
+        // Two gathered 16-bit units and one unit of fp32 main gradients, whatever the stage holds.
+        QCOMPARE(modelStateBytes(ctx, megatron.training, stage).shardBuffers, 8 * unit);
     }
 
     void unknownChoiceIsNamed()
