@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace clusterplanner::core {
@@ -23,6 +24,14 @@ using nlohmann::json;
 constexpr long long kMaxCaseCount = 10'000'000;
 /// Upper bound of one parallel degree (tp, pp, cp): the scenario format's, so that tp·pp·cp fits 64 bits.
 constexpr long long kMaxCaseDegree = 4096;
+
+/// 1 and 100000 rather than json's 1.0 and 100000.0.
+std::string plainNumber(double value)
+{
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
 
 [[noreturn]] void throwCaseError(const std::string& message)
 {
@@ -115,7 +124,7 @@ public:
             fail(key, "must be a number or null, got " + JsonFields::describe(*it));
         const double value = it->get<double>();
         if (!(value >= min && value <= max))
-            fail(key, "must be in " + json(min).dump() + ".." + json(max).dump() + " (got " + it->dump() + ")");
+            fail(key, "must be in " + plainNumber(min) + ".." + plainNumber(max) + " (got " + it->dump() + ")");
         return value;
     }
 

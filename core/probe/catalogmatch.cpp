@@ -71,10 +71,18 @@ bool fits(const GpuProbe& gpu, const GpuSpec& spec, const ProbeCatalog& catalog)
     return namesSameChip(gpu.name, spec) && memoryDistance(gpu, spec) < 0.10;
 }
 
+/// Relative distance of the memory bandwidth the clocks imply; 0 when the probe cannot say. Tells apart parts with
+/// the same chip and capacity but different memory (H100 96 GB: HBM3 at 3.36 TB/s, Meta's HBM2e at 2.4 TB/s).
+double bandwidthDistance(const GpuProbe& gpu, const GpuSpec& spec)
+{
+    const auto probed = gpu.memoryBandwidthTBs();
+    return probed && spec.hbmTBs > 0 ? std::abs(*probed - spec.hbmTBs) / spec.hbmTBs : 0;
+}
+
 double score(const GpuProbe& gpu, const GpuSpec& spec)
 {
     const bool formFactorAgrees = isPcie(gpu.name) == isPcie(spec.name);
-    return memoryDistance(gpu, spec) + (formFactorAgrees ? 0.0 : 1.0);
+    return memoryDistance(gpu, spec) + bandwidthDistance(gpu, spec) + (formFactorAgrees ? 0.0 : 1.0);
 }
 
 std::string mib(double value)

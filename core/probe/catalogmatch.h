@@ -43,7 +43,8 @@ struct ProbeCatalog
 };
 
 /// The best entry: its name must carry the probed model token (H100, A100, 4090 ...), the SM count must agree
-/// where both are known, total memory within 10 %; form factor (PCIe or not) breaks ties.
+/// where both are known, total memory within 10 %; form factor (PCIe or not), then the memory bandwidth the clocks
+/// imply, break ties.
 CatalogMatch matchCatalog(const GpuProbe& gpu, const ProbeCatalog& catalog);
 /// SMs of an entry: the local entry's own figure, else the datasheet's for the shipped entries that state them.
 std::optional<int> knownSmCount(const GpuSpec& spec, const ProbeCatalog& catalog);

@@ -31,14 +31,6 @@ nlohmann::json optionalNumber(bool known, double value)
     return known ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
-/// 2 transfers per memory clock (DDR); NVML's GDDR memory clock already counts the data rate's other factor.
-std::optional<double> bandwidthTBs(const GpuProbe& gpu)
-{
-    if (!gpu.memoryClockMaxMHz || !gpu.memoryBusWidthBits)
-        return std::nullopt;
-    return 2.0 * *gpu.memoryClockMaxMHz * 1e6 * *gpu.memoryBusWidthBits / 8.0 / 1e12;
-}
-
 std::optional<double> fp32Tflops(const GpuProbe& gpu)
 {
     const int lanes = gpu.computeMajor ? fp32LanesPerSm(*gpu.computeMajor, gpu.computeMinor.value_or(0)) : 0;
@@ -76,7 +68,7 @@ std::string localIdFor(const std::string& gpuName)
 nlohmann::json localEntryFor(const GpuProbe& gpu)
 {
     const double memoryBytes = gpu.memoryTotalBytes ? double(*gpu.memoryTotalBytes) : 0.0;
-    const auto hbm = bandwidthTBs(gpu);
+    const auto hbm = gpu.memoryBandwidthTBs();
     const auto fp32 = fp32Tflops(gpu);
     return {{"id", localIdFor(gpu.name)}, {"name", gpu.name}, {"vendor", "NVIDIA"},
         {"memory_gb", std::round(memoryBytes / 1e9 * 10) / 10}, {"memory_total_mib", memoryBytes / (1024.0 * 1024.0)},

@@ -68,6 +68,14 @@ struct GpuProbe
     std::vector<Unavailable> unavailable;
 
     double memoryTotalMiB() const { return memoryTotalBytes ? double(*memoryTotalBytes) / (1024.0 * 1024.0) : 0; }
+    /// Peak memory bandwidth from the maximum memory clock and the bus width: 2 transfers per clock (DDR); NVML's
+    /// GDDR memory clock already counts the data rate's other factor.
+    std::optional<double> memoryBandwidthTBs() const
+    {
+        if (!memoryClockMaxMHz || !memoryBusWidthBits)
+            return std::nullopt;
+        return 2.0 * *memoryClockMaxMHz * 1e6 * *memoryBusWidthBits / 8.0 / 1e12;
+    }
 };
 
 struct ProbeResult

@@ -89,6 +89,19 @@ private Q_SLOTS:
         QVERIFY(!matchCatalog(syntheticGpu("NVIDIA H100 80GB HBM3", 132, 40000), catalog).matched());
     }
 
+    void memoryClocksTellTheGrandTetonPartFromHbm3()
+    {
+        // Both 96 GB H100 entries fit name, SMs and memory; the bandwidth the memory clock and the 5,120-bit bus
+        // imply decides: 2 × 1,875 MHz × 640 B = 2.4 TB/s (Meta's HBM2e part), 2 × 2,619 MHz × 640 B = 3.35 TB/s.
+        const ProbeCatalog catalog;
+        GpuProbe gpu = syntheticGpu("NVIDIA H100", 132, 97871);
+        gpu.memoryBusWidthBits = 5120;
+        gpu.memoryClockMaxMHz = 1875;
+        QCOMPARE(matchCatalog(gpu, catalog).catalogId, std::string("H100-SXM-96GB-HBM2e"));
+        gpu.memoryClockMaxMHz = 2619;
+        QCOMPARE(matchCatalog(gpu, catalog).catalogId, std::string("H100-SXM-96GB"));
+    }
+
     void unknownGpuBecomesALocalEntry()
     {
         const auto result = probeMachine(fakeMachine("workstation.json"));
