@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <sstream>
 #include <stdexcept>
 
 namespace clusterplanner::core {
@@ -24,14 +23,6 @@ using nlohmann::json;
 constexpr long long kMaxCaseCount = 10'000'000;
 /// Upper bound of one parallel degree (tp, pp, cp): the scenario format's, so that tp·pp·cp fits 64 bits.
 constexpr long long kMaxCaseDegree = 4096;
-
-/// 1 and 100000 rather than json's 1.0 and 100000.0.
-std::string plainNumber(double value)
-{
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
 
 [[noreturn]] void throwCaseError(const std::string& message)
 {
@@ -117,15 +108,9 @@ public:
     /// A number in [min, max] that case files may leave out: absent and null both mean "not stated".
     std::optional<double> optionalNumber(const char* key, double min, double max) const
     {
-        auto it = m_object.find(key);
-        if (it == m_object.end() || it->is_null())
+        if (!m_object.contains(key) || m_object.at(key).is_null())
             return std::nullopt;
-        if (!it->is_number())
-            fail(key, "must be a number or null, got " + JsonFields::describe(*it));
-        const double value = it->get<double>();
-        if (!(value >= min && value <= max))
-            fail(key, "must be in " + plainNumber(min) + ".." + plainNumber(max) + " (got " + it->dump() + ")");
-        return value;
+        return JsonFields(m_object, m_path, &throwCaseError).number(key, min, max);
     }
 
     const json& field(const char* key) const

@@ -10,6 +10,27 @@
 using namespace clusterplanner::core;
 using clitest::readFile;
 
+namespace {
+
+/// Case "p": a 4-layer model on 8 H100s with every optional choice null; `precision` and `framework` are JSON
+/// values, the extras are appended inside the training and cluster objects (", \"key\": value").
+std::string tinyCase(const std::string& precision, const std::string& framework, const std::string& trainingExtra,
+    const std::string& clusterExtra = "")
+{
+    return R"({"id": "p", "model": {"name": "m", "layers": 4, "hidden": 64, "heads": 4, "kv_heads": 4,
+        "ffn_hidden": null, "vocab": 100, "seq_len": 32, "mlp": null, "norm": null, "tied_embeddings": null,
+        "params": null, "moe": null},
+      "training": {"global_batch_seqs": 8, "micro_batch": 1, "precision": )"
+        + precision + R"(, "optimizer": null, "recompute": null, "sequence_parallel": null, "zero_stage": null,
+        "distributed_optimizer": null, "attention": null, "framework": )"
+        + framework + trainingExtra + R"(},
+      "cluster": {"gpu": "H100-SXM-80GB", "num_gpus": 8, "gpus_per_node": 8)"
+        + clusterExtra + R"(},
+      "parallelism": {"tp": 1, "pp": 1, "cp": 1, "dp": 8, "ep": null, "vpp": null, "schedule": null}})";
+}
+
+} // namespace
+
 class TestValidationCase : public QObject
 {
     Q_OBJECT
@@ -51,20 +72,15 @@ private Q_SLOTS:
     /// fp8_recipe is optional (cases written before it leave it out) and, when given, one of the recipe names.
     void fp8RecipeIsOptionalAndChecked()
     {
-        const std::string head = R"({"id": "f", "model": {"name": "m", "layers": 4, "hidden": 64, "heads": 4,
-            "kv_heads": 4, "ffn_hidden": null, "vocab": 100, "seq_len": 32, "mlp": null, "norm": null,
-            "tied_embeddings": null, "params": null, "moe": null},
-          "training": {"global_batch_seqs": 8, "micro_batch": 1, "precision": "fp8", "optimizer": null,
-            "recompute": null, "sequence_parallel": null, "zero_stage": null, "distributed_optimizer": null,
-            "attention": null, "framework": "torchtitan")";
-        const std::string tail = R"(},
-          "cluster": {"gpu": "H100-SXM-80GB", "num_gpus": 8, "gpus_per_node": 8},
-          "parallelism": {"tp": 1, "pp": 1, "cp": 1, "dp": 8, "ep": null, "vpp": null, "schedule": null}})";
-        QCOMPARE(readValidationCases(head + tail).front().scenario.training.fp8Recipe, Fp8Recipe::FrameworkDefault);
-        QCOMPARE(readValidationCases(head + R"(, "fp8_recipe": "rowwise")" + tail).front().scenario.training.fp8Recipe,
-            Fp8Recipe::Rowwise);
+        const auto recipe = [](const std::string& extra) {
+            return readValidationCases(tinyCase(R"("fp8")", R"("torchtitan")", extra))
+                .front()
+                .scenario.training.fp8Recipe;
+        };
+        QCOMPARE(recipe(""), Fp8Recipe::FrameworkDefault);
+        QCOMPARE(recipe(R"(, "fp8_recipe": "rowwise")"), Fp8Recipe::Rowwise);
         try {
-            readValidationCases(head + R"(, "fp8_recipe": "fastest")" + tail);
+            recipe(R"(, "fp8_recipe": "fastest")");
             QFAIL("expected an error");
         } catch (const std::runtime_error& error) {
             QVERIFY2(QString::fromUtf8(error.what()).contains(QLatin1String("fp8_recipe")), error.what());
@@ -73,25 +89,15 @@ private Q_SLOTS:
 
     void powerLimitIsOptionalAndChecked()
     {
-        const std::string head = R"({"id": "p", "model": {"name": "m", "layers": 4, "hidden": 64, "heads": 4,
-            "kv_heads": 4, "ffn_hidden": null, "vocab": 100, "seq_len": 32, "mlp": null, "norm": null,
-            "tied_embeddings": null, "params": null, "moe": null},
-          "training": {"global_batch_seqs": 8, "micro_batch": 1, "precision": null, "optimizer": null,
-            "recompute": null, "sequence_parallel": null, "zero_stage": null, "distributed_optimizer": null,
-            "attention": null, "framework": null},
-          "cluster": {"gpu": "H100-SXM-80GB", "num_gpus": 8, "gpus_per_node": 8)";
-        const std::string tail = R"(},
-          "parallelism": {"tp": 1, "pp": 1, "cp": 1, "dp": 8, "ep": null, "vpp": null, "schedule": null}})";
-        QVERIFY(!readValidationCases(head + tail).front().scenario.cluster.gpuPowerLimitW);
-        QVERIFY(!readValidationCases(head + R"(, "gpu_power_limit_w": null)" + tail)
-                     .front()
-                     .scenario.cluster.gpuPowerLimitW);
-        QCOMPARE(
-            readValidationCases(head + R"(, "gpu_power_limit_w": 500)" + tail).front().scenario.cluster.gpuPowerLimitW,
-            std::optional(500.0));
+        const auto limit = [](const std::string& extra) {
+            return readValidationCases(tinyCase("null", "null", "", extra)).front().scenario.cluster.gpuPowerLimitW;
+        };
+        QVERIFY(!limit(""));
+        QVERIFY(!limit(R"(, "gpu_power_limit_w": null)"));
+        QCOMPARE(limit(R"(, "gpu_power_limit_w": 500)"), std::optional(500.0));
         for (const char* bad : {R"("500 W")", "0", "-1", "1e9"}) {
             try {
-                readValidationCases(head + ", \"gpu_power_limit_w\": " + bad + tail);
+                limit(std::string(", \"gpu_power_limit_w\": ") + bad);
                 QFAIL(bad);
             } catch (const std::runtime_error& error) {
                 const QString message = QString::fromUtf8(error.what());
