@@ -222,8 +222,11 @@ const std::vector<std::pair<std::string, std::vector<std::string>>> kFittedKeys 
         {"gemm_peak_fraction", "gemm_half_gflop", "hbm_fraction", "elementwise_passes_eager", "host_op_s", "tp_overlap",
             "step_overhead_s"}},
     // Ampere's tp_overlap is held at 0, not fitted: its runs' Megatron moves tensor-parallel activations between the
-    // GEMMs (docs/methods-time.md §4.15).
-    {"Ampere", {"gemm_peak_fraction", "link_scale_up", "pp_overlap", "zero3_overlap", "step_overhead_s"}},
+    // GEMMs (docs/methods-time.md §4.15). Its GEMM size curve and fused element-wise passes were re-fitted with the
+    // rest once its Megatron-LM cases stated their materialized attention (§4.19).
+    {"Ampere",
+        {"gemm_peak_fraction", "gemm_half_gflop", "elementwise_passes_fused", "link_scale_up", "pp_overlap",
+            "zero3_overlap", "step_overhead_s"}},
 };
 
 DevSet subset(const DevSet& set, const std::string& source, bool keep)
