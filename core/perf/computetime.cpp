@@ -27,20 +27,24 @@ double projectionGemmsS(const ModelConfig& m, double tokens, double f, double t,
         + gemmTimeS(tokens, h, mlpIn, beta, p) + gemmTimeS(tokens, f / t, h, beta, p);
 }
 
-/// Expert GEMMs of one MoE layer: tokens·k·cf rows spread over the experts this GPU holds; the GEMM per expert is
-/// smaller and so less efficient than a dense MLP of the same total work.
-double expertGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
+/// Expert GEMMs of one MoE layer: this GPU's tokens·k·cf routed rows, computed as experts/ep GEMMs of the rows the ep
+/// ranks send each held expert (docs/methods-time.md §4.20). The work is that of a dense MLP of the same rows; the
+/// GEMMs are smaller, and so less efficient, the more experts share it and the fewer ranks gather rows for each.
+double expertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, double beta, const ComputePeaks& p)
 {
     const MoeConfig& moe = *m.moe;
+    const double t = s.tensorParallel;
+    const double ep = std::clamp(s.expertParallel, 1.0, double(moe.experts));
     const double routed = tokens * moe.topK * moe.capacityFactor;
-    const double perExpertRows = std::max(1.0, routed / moe.experts);
+    const double heldExperts = moe.experts / ep;
+    const double perExpertRows = std::max(1.0, routed * ep / moe.experts);
     const double f = moe.expertFfnHidden;
     const double h = m.hidden;
     const double mlpIn = (m.mlp == MlpKind::SwiGlu ? 2 : 1) * f / t;
     const double oneExpert = gemmTimeS(perExpertRows, h, mlpIn, beta, p) + gemmTimeS(perExpertRows, f / t, h, beta, p);
     const double router = gemmTimeS(tokens, h, moe.experts, beta, p);
     const double shared = moe.sharedExperts > 0 ? projectionGemmsS(m, tokens, moe.sharedExperts * f, t, beta, p) : 0;
-    return oneExpert * moe.experts + router + shared; // every expert's rows pass through this GPU's EP share
+    return oneExpert * heldExperts + router + shared;
 }
 
 /// Context parallelism (docs/methods-time.md §4.10): how much more than the mean causal attention the slowest rank
@@ -218,7 +222,7 @@ LayerTime layerTime(
     const double t = s.tensorParallel, beta = s.bytesPerActivation;
     const double f = moe ? m.moe->expertFfnHidden * m.moe->topK * m.moe->capacityFactor : m.ffnHidden;
     auto gemmsAt = [&](const ComputePeaks& peaks) {
-        return moe ? projectionGemmsS(m, tokens, 0, t, beta, peaks) + expertGemmsS(m, tokens, t, beta, peaks)
+        return moe ? projectionGemmsS(m, tokens, 0, t, beta, peaks) + expertGemmsS(m, s, tokens, beta, peaks)
                    : projectionGemmsS(m, tokens, f, t, beta, peaks);
     };
     const double gemmsS = gemmsAt(p);

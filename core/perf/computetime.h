@@ -59,6 +59,9 @@ struct LayerShape
     double bytesPerActivation = 2;
     AttentionKind attention = AttentionKind::Flash;
     bool cpLoadBalanced = true; ///< CP gives every rank an equal share of the causal attention
+    /// ep: the GPU holds experts/ep of each MoE layer's experts, and the all-to-all brings each of them the rows the
+    /// ep ranks route to it, so its expert GEMMs are ep times taller than one rank's routed tokens would make them.
+    double expertParallel = 1;
 };
 
 /// Times of one layer for one micro-batch on one GPU, in seconds.
