@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Calibration report: step-time model vs the development set (shared/validation), per case and summarised.
+// Calibration report: step-time model vs the development set (data/validation), per case and summarised.
 // Layouts are chosen exactly as `clusterplanner validate` chooses them (predictCase: the sweep for null fields).
 // Usage: bench_calibrate [efficiency.json]
 //          report with the given (default: built-in data/efficiency.json) parameters

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Reader of the normalized planner-input and truth schema of the validation sets (shared/validation/README.md).
+// Reader of the normalized planner-input and truth schema of the validation sets (data/validation/README.md).
 #pragma once
 
 #include "core/model/scenario.h"

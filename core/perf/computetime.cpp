@@ -18,13 +18,20 @@ double elementwisePasses(const LayerShape& shape, const EfficiencyParams& e)
     return shape.fusedKernels ? e.elementwisePassesFused : e.elementwisePassesEager;
 }
 
+/// Forward GEMMs of an MLP with intermediate size f over the given rows.
+double mlpGemmsS(const ModelConfig& m, double rows, double f, double t, double beta, const ComputePeaks& p)
+{
+    const double h = m.hidden;
+    const double mlpIn = (m.mlp == MlpKind::SwiGlu ? 2 : 1) * f / t; // gate + up fused into one GEMM
+    return gemmTimeS(rows, h, mlpIn, beta, p) + gemmTimeS(rows, f / t, h, beta, p);
+}
+
 /// Forward GEMMs of attention (QKV, output projection) and the MLP with intermediate size f and tokens rows.
 double projectionGemmsS(const ModelConfig& m, double tokens, double f, double t, double beta, const ComputePeaks& p)
 {
     const double h = m.hidden;
-    const double mlpIn = (m.mlp == MlpKind::SwiGlu ? 2 : 1) * f / t; // gate + up fused into one GEMM
     return gemmTimeS(tokens, h, (h + 2 * kvWidth(m)) / t, beta, p) + gemmTimeS(tokens, h / t, h, beta, p)
-        + gemmTimeS(tokens, h, mlpIn, beta, p) + gemmTimeS(tokens, f / t, h, beta, p);
+        + mlpGemmsS(m, tokens, f, t, beta, p);
 }
 
 /// Expert GEMMs of one MoE layer: this GPU's tokens·k·cf routed rows, computed as experts/ep GEMMs of the rows the ep
@@ -39,11 +46,11 @@ double expertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, do
     const double heldExperts = moe.experts / ep;
     const double perExpertRows = std::max(1.0, routed * ep / moe.experts);
     const double f = moe.expertFfnHidden;
-    const double h = m.hidden;
-    const double mlpIn = (m.mlp == MlpKind::SwiGlu ? 2 : 1) * f / t;
-    const double oneExpert = gemmTimeS(perExpertRows, h, mlpIn, beta, p) + gemmTimeS(perExpertRows, f / t, h, beta, p);
-    const double router = gemmTimeS(tokens, h, moe.experts, beta, p);
-    const double shared = moe.sharedExperts > 0 ? projectionGemmsS(m, tokens, moe.sharedExperts * f, t, beta, p) : 0;
+    const double oneExpert = mlpGemmsS(m, perExpertRows, f, t, beta, p);
+    const double router = gemmTimeS(tokens, m.hidden, moe.experts, beta, p);
+    // Shared experts see every token: one dense MLP of their combined width (the attention projections are the
+    // layer's, counted once by the caller).
+    const double shared = moe.sharedExperts > 0 ? mlpGemmsS(m, tokens, moe.sharedExperts * f, t, beta, p) : 0;
     return oneExpert * heldExperts + router + shared;
 }
 

@@ -98,6 +98,28 @@ private Q_SLOTS:
         QVERIFY(tallest <= fast && tallest > 0.95 * fast);
     }
 
+    void sharedExpertAddsOneMlpNotASecondAttention()
+    {
+        const auto p = a100Peaks();
+        const EfficiencyParams e;
+        ModelConfig m = gpt3();
+        m.mlp = MlpKind::SwiGlu;
+        m.moe = MoeConfig {8, 2, 4096, 0, 0, 1.0};
+        const LayerShape shape;
+        const double routedOnly = layerTime(m, shape, true, p, e).gemmForwardS;
+        m.moe->sharedExperts = 1;
+        const double withShared = layerTime(m, shape, true, p, e).gemmForwardS;
+        // The same rows through a dense layer's MLP of width 4,096: the dense layer minus its attention projections.
+        ModelConfig dense = m;
+        dense.moe.reset();
+        dense.ffnHidden = 4096;
+        const double denseLayer = layerTime(dense, shape, false, p, e).gemmForwardS;
+        dense.ffnHidden = 0;
+        const double projectionsOnly = layerTime(dense, shape, false, p, e).gemmForwardS;
+        QVERIFY(projectionsOnly > 0);
+        QCOMPARE(withShared - routedOnly, denseLayer - projectionsOnly);
+    }
+
     void tinyLayersAreLaunchBound()
     {
         const auto p = a100Peaks();
