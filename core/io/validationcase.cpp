@@ -108,7 +108,7 @@ public:
     /// A number in [min, max] that case files may leave out: absent and null both mean "not stated".
     std::optional<double> optionalNumber(const char* key, double min, double max) const
     {
-        if (!m_object.contains(key) || m_object.at(key).is_null())
+        if (const auto it = m_object.find(key); it == m_object.end() || it->is_null())
             return std::nullopt;
         return JsonFields(m_object, m_path, &throwCaseError).number(key, min, max);
     }

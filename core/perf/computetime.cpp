@@ -26,12 +26,11 @@ double mlpGemmsS(const ModelConfig& m, double rows, double f, double t, double b
     return gemmTimeS(rows, h, mlpIn, beta, p) + gemmTimeS(rows, f / t, h, beta, p);
 }
 
-/// Forward GEMMs of attention (QKV, output projection) and the MLP with intermediate size f and tokens rows.
-double projectionGemmsS(const ModelConfig& m, double tokens, double f, double t, double beta, const ComputePeaks& p)
+/// Forward GEMMs of attention's projections (QKV, output) over tokens rows.
+double attentionProjectionGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
 {
     const double h = m.hidden;
-    return gemmTimeS(tokens, h, (h + 2 * kvWidth(m)) / t, beta, p) + gemmTimeS(tokens, h / t, h, beta, p)
-        + mlpGemmsS(m, tokens, f, t, beta, p);
+    return gemmTimeS(tokens, h, (h + 2 * kvWidth(m)) / t, beta, p) + gemmTimeS(tokens, h / t, h, beta, p);
 }
 
 /// Expert GEMMs of one MoE layer: this GPU's tokens·k·cf routed rows, computed as experts/ep GEMMs of the rows the ep
@@ -229,8 +228,8 @@ LayerTime layerTime(
     const double t = s.tensorParallel, beta = s.bytesPerActivation;
     const double f = moe ? m.moe->expertFfnHidden * m.moe->topK * m.moe->capacityFactor : m.ffnHidden;
     auto gemmsAt = [&](const ComputePeaks& peaks) {
-        return moe ? projectionGemmsS(m, tokens, 0, t, beta, peaks) + expertGemmsS(m, s, tokens, beta, peaks)
-                   : projectionGemmsS(m, tokens, f, t, beta, peaks);
+        return attentionProjectionGemmsS(m, tokens, t, beta, peaks)
+            + (moe ? expertGemmsS(m, s, tokens, beta, peaks) : mlpGemmsS(m, tokens, f, t, beta, peaks));
     };
     const double gemmsS = gemmsAt(p);
     const double weightGradS = p.weightGradSixteenBit ? gemmsAt(sixteenBitPeaks(p)) : gemmsS;
