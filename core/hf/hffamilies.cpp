@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Field names and class defaults follow Hugging Face transformers v4.46 (LlamaConfig, MistralConfig, MixtralConfig,
-// Qwen2Config, Qwen2MoeConfig, GPTNeoXConfig, GPT2Config, GemmaConfig) and the DeepSeek-V2/V3 repositories'
-// configuration_deepseek.py; docs/hf-import.md lists them.
+// Field names and class defaults follow Hugging Face transformers v4.46, v4.51 for Qwen3 (LlamaConfig, MistralConfig,
+// MixtralConfig, Qwen2Config, Qwen2MoeConfig, Qwen3Config, Qwen3MoeConfig, GPTNeoXConfig, GPT2Config, GemmaConfig) and
+// the DeepSeek-V2/V3 repositories' configuration_deepseek.py; docs/hf-import.md lists them.
 #include "core/hf/hffamilies.h"
 
 #include "core/hf/hffields.h"
+#include "core/model/modelmath.h"
 
 #include <cmath>
 
@@ -14,7 +15,8 @@ namespace {
 
 std::string count(double value)
 {
-    return std::to_string(static_cast<long long>(value));
+    // Hostile files can multiply their bounded fields past what a long long holds.
+    return value < 9e18 ? std::to_string(static_cast<long long>(value)) : "more than 9e18";
 }
 
 /// Families whose config class ties the LM head to the embedding unless the file says otherwise.
@@ -23,20 +25,21 @@ bool tiesByDefault(const std::string& modelType)
     return modelType == "gemma" || modelType == "gpt2";
 }
 
-void noteHeadDim(const JsonFields& f, HfImport& out)
+/// Gemma, Qwen3 and GPT-OSS give their heads a width of their own; the model keeps it only where it differs from
+/// hidden_size / heads, so that files of the other families read back unchanged.
+void readHeadDim(const JsonFields& f, HfImport& out)
 {
-    const ModelConfig& m = out.model;
-    const int headDim = positiveOr(f, "head_dim", m.hidden / m.heads);
-    if (headDim * m.heads != m.hidden)
-        out.notes.push_back("head_dim " + std::to_string(headDim) + " × " + std::to_string(m.heads)
-            + " heads differs from hidden_size " + std::to_string(m.hidden)
-            + "; attention is counted with head_dim = hidden_size / heads");
+    ModelConfig& m = out.model;
+    // GemmaConfig and Qwen3Config default head_dim to 256 and 128 where a file leaves it out.
+    const int classDefault = out.modelType == "gemma" ? 256 : (out.modelType.starts_with("qwen3") ? 128 : 0);
+    const int headDim = positiveOr(f, "head_dim", classDefault);
+    m.headDim = headDim > 0 && (m.hidden % m.heads != 0 || headDim != m.hidden / m.heads) ? headDim : 0;
 }
 
 void noteQkvBiases(HfImport& out)
 {
     const ModelConfig& m = out.model;
-    const double perLayer = m.hidden + 2.0 * m.kvHeads * (m.hidden / m.heads);
+    const double perLayer = queryWidth(m) + 2.0 * kvWidth(m);
     out.notes.push_back("the Q, K and V biases (" + count(perLayer * m.layers) + " parameters) are not counted");
 }
 
@@ -87,10 +90,13 @@ void setMoeLayers(HfImport& out, int sparse)
 void readLlamaLike(const JsonFields& f, HfImport& out)
 {
     readDecoderCore(f, out);
-    noteHeadDim(f, out);
-    // Qwen2 always carries Q/K/V biases; Llama and Mistral only with attention_bias.
+    readHeadDim(f, out);
+    // Qwen2 always carries Q/K/V biases; Llama, Mistral and Qwen3 only with attention_bias.
     if (out.modelType == "qwen2" || flagOr(f, "attention_bias", false))
         noteQkvBiases(out);
+    if (out.modelType.starts_with("qwen3"))
+        out.notes.push_back("the per-head q_norm and k_norm weights ("
+            + count(2 * headDim(out.model) * out.model.layers) + " parameters) are not counted");
 }
 
 void readMixtral(const JsonFields& f, HfImport& out)
@@ -104,7 +110,7 @@ void readMixtral(const JsonFields& f, HfImport& out)
 void readQwen2Moe(const JsonFields& f, HfImport& out)
 {
     readDecoderCore(f, out);
-    noteHeadDim(f, out);
+    readHeadDim(f, out);
     noteQkvBiases(out);
     MoeConfig moe {positive(f, "num_experts"), positive(f, "num_experts_per_tok"), positive(f, "moe_intermediate_size"),
         0, 0, 1.0};
@@ -118,6 +124,14 @@ void readQwen2Moe(const JsonFields& f, HfImport& out)
         out.notes.push_back("the shared expert's sigmoid gate (" + count(double(out.model.hidden) * out.model.layers)
             + " parameters) is not counted");
     out.model.moe = moe;
+    setMoeLayers(out, qwenMoeLayers(f, out.model.layers));
+}
+
+void readQwen3Moe(const JsonFields& f, HfImport& out)
+{
+    readLlamaLike(f, out);
+    out.model.moe = MoeConfig {positive(f, "num_experts"), positive(f, "num_experts_per_tok"),
+        positive(f, "moe_intermediate_size"), 0, 0, 1.0};
     setMoeLayers(out, qwenMoeLayers(f, out.model.layers));
 }
 

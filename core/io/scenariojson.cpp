@@ -105,8 +105,9 @@ MoeConfig readMoe(const JsonFields& r)
 
 void checkModelShape(const JsonFields& r, const ModelConfig& model)
 {
-    if (model.hidden % model.heads != 0)
-        r.fail("hidden", "must be a multiple of heads (" + std::to_string(model.heads) + ")");
+    if (model.headDim == 0 && model.hidden % model.heads != 0)
+        r.fail(
+            "hidden", "must be a multiple of heads (" + std::to_string(model.heads) + ") unless model.head_dim is set");
     if (model.heads % model.kvHeads != 0)
         r.fail("kv_heads", "must divide heads (" + std::to_string(model.heads) + ")");
     if (model.moe && model.moe->moeLayers > model.layers)
@@ -121,6 +122,12 @@ ModelConfig readModel(const JsonFields& r)
     model.hidden = integer(r, "model.hidden");
     model.heads = integer(r, "model.heads");
     model.kvHeads = integer(r, "model.kv_heads", model.heads);
+    // Files written before the field existed, and null, mean hidden / heads.
+    const char* headDimKey = field("model.head_dim").key();
+    // heads · head_dim stays within the widths the memory maths is bounded for, as kv_heads stays within heads.
+    model.headDim = r.has(headDimKey) && !r.isNull(headDimKey)
+        ? integer(r, "model.head_dim", kMaxDim / std::max(1, model.heads))
+        : 0;
     model.ffnHidden = integer(r, "model.ffn_hidden");
     model.vocab = integer(r, "model.vocab");
     model.seqLen = integer(r, "model.seq_len");
@@ -226,8 +233,8 @@ json moeToJson(const MoeConfig& moe)
 json modelToJson(const ModelConfig& m)
 {
     return {{"name", m.name}, {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"kv_heads", m.kvHeads},
-        {"ffn_hidden", m.ffnHidden}, {"vocab", m.vocab}, {"seq_len", m.seqLen}, {"mlp", toString(m.mlp)},
-        {"norm", toString(m.norm)}, {"tied_embeddings", m.tiedEmbeddings},
+        {"head_dim", m.headDim}, {"ffn_hidden", m.ffnHidden}, {"vocab", m.vocab}, {"seq_len", m.seqLen},
+        {"mlp", toString(m.mlp)}, {"norm", toString(m.norm)}, {"tied_embeddings", m.tiedEmbeddings},
         {"moe", m.moe ? moeToJson(*m.moe) : json(nullptr)}};
 }
 

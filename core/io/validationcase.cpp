@@ -6,6 +6,7 @@
 #include "core/model/enumnames.h"
 #include "core/model/frameworks.h"
 #include "core/model/gpucatalog.h"
+#include "core/model/scenariofields.h"
 
 #include <nlohmann/json.hpp>
 
@@ -105,6 +106,13 @@ public:
         return m_object.contains(key) ? get<T>(key, fallback) : fallback;
     }
 
+    /// A whole number in [min, max] that case files written before it existed leave out: absent and null both mean
+    /// `fallback`.
+    int optionalInteger(const char* key, int fallback, long long min, long long max) const
+    {
+        return m_object.contains(key) ? integer(key, fallback, min, max) : fallback;
+    }
+
     /// A number in [min, max] that case files may leave out: absent and null both mean "not stated".
     std::optional<double> optionalNumber(const char* key, double min, double max) const
     {
@@ -151,6 +159,7 @@ void readModel(const NullableReader& r, ValidationCase& c)
     m.hidden = r.positive("hidden", 1);
     m.heads = r.positive("heads", 1);
     m.kvHeads = r.positive("kv_heads", m.heads);
+    m.headDim = r.optionalInteger("head_dim", 0, 0, kMaxDim / m.heads); // absent or null = hidden / heads
     m.vocab = r.positive("vocab", 1);
     m.seqLen = r.positive("seq_len", 1);
     m.mlp = r.choice("mlp", MlpKind::Gelu, &u.mlp);

@@ -37,6 +37,8 @@ void addModel(const ModelConfig& m, ArgList& a)
     a.push_back({"--hidden-size", std::to_string(m.hidden)});
     a.push_back({"--ffn-hidden-size", std::to_string(m.ffnHidden)});
     a.push_back({"--num-attention-heads", std::to_string(m.heads)});
+    if (m.headDim > 0)
+        a.push_back({"--kv-channels", std::to_string(m.headDim)}); // Megatron's name for the head dimension
     if (m.kvHeads < m.heads) {
         a.push_back({"--group-query-attention", ""});
         a.push_back({"--num-query-groups", std::to_string(m.kvHeads)});

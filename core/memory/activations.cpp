@@ -65,12 +65,12 @@ void eagerAttention(const MemoryContext& ctx, const TrainingConfig& t, const Dty
         // RoPE multiplies by cos/sin in the residual dtype, so K after RoPE is fp32 under autocast.
         const double kRope = cache ? d.residual : d.compute;
         const double kCast = kRope != d.compute ? d.compute : 0;
-        p.sharded += d.compute * ctx.h + (kRope + kCast + d.compute) * ctx.hKv;
+        p.sharded += d.compute * ctx.hQ + (kRope + kCast + d.compute) * ctx.hKv;
     } else {
         // Fused QKV output stays alive through the Q view; the cache adds copies of K and V.
-        p.sharded += d.compute * (ctx.h + 2 * ctx.hKv) + (cache ? 2 * d.compute * ctx.hKv : 0);
+        p.sharded += d.compute * (ctx.hQ + 2 * ctx.hKv) + (cache ? 2 * d.compute * ctx.hKv : 0);
     }
-    p.sharded += d.compute * ctx.h; // attention output = output-projection input (BSHD, no copy)
+    p.sharded += d.compute * ctx.hQ; // attention output = output-projection input (BSHD, no copy)
 }
 
 void eagerMlp(const MemoryContext& ctx, const TrainingConfig& t, const Dtypes& d, double f, PerToken& p)
@@ -123,7 +123,7 @@ PerToken fusedLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
     PerToken p;
     // Two norm inputs, QKV input, MLP input (+ two 1-byte dropout masks): K22's replicated 10sbh.
     p.replicated = scale * 4 * ctx.h + 2 * gemmInput * ctx.h + (dropout ? 2 * ctx.h : 0);
-    const double attention = scale * (2 * ctx.h + 2 * ctx.hKv + 2 * ctx.hKv) + gemmInput * ctx.h; // Q, K, V, proj
+    const double attention = scale * (2 * ctx.hQ + 2 * ctx.hKv + 2 * ctx.hKv) + gemmInput * ctx.hQ; // Q, K, V, proj
     // Fused SwiGLU keeps gate and up (the activation's input); GELU its input; then the down GEMM's input.
     const double mlp = scale * (ctx.model.mlp == MlpKind::SwiGlu ? 4 * f : 2 * f) + gemmInput * f;
     p.sharded = attention + mlp;
@@ -205,7 +205,7 @@ double opLevelCheckpointBytes(const MemoryContext& ctx, const TrainingConfig& t,
     // Replicated over TP (split only by sequence parallelism): the layer input and the down projection's output.
     const double replicated = 2 * d * ctx.h;
     // Split over TP: q, v, the first MLP projection and the attention output (+ its fp32 log-sum-exp per head).
-    const double sharded = d * (2 * ctx.h + ctx.hKv + f) + 4 * ctx.heads;
+    const double sharded = d * (2 * ctx.hQ + ctx.hKv + f) + 4 * ctx.heads;
     return tokensPerRank(ctx, t) * (replicated / replicatedDivisor(t) + sharded / std::max(1, t.layout.tp));
 }
 

@@ -15,10 +15,10 @@ bool isHopperOrNewer(const GpuSpec& gpu)
     return false;
 }
 
-double matmulWeightsPerLayer(const ModelConfig& m, double hKv)
+double matmulWeightsPerLayer(const ModelConfig& m)
 {
     const double h = m.hidden;
-    const double attention = 2 * h * h + 2 * h * hKv;
+    const double attention = attentionMatmulWeights(m);
     const double mlpMatrices = m.mlp == MlpKind::SwiGlu ? 3 : 2;
     if (m.moe)
         return attention + mlpMatrices * h * m.moe->expertFfnHidden * (m.moe->topK + m.moe->sharedExperts);
@@ -34,7 +34,8 @@ MemoryContext makeMemoryContext(const ModelConfig& model, const GpuSpec* gpu)
     c.params = countParameters(model);
     c.h = model.hidden;
     c.heads = model.heads;
-    c.hKv = double(model.kvHeads) * model.hidden / std::max(1, model.heads);
+    c.hKv = model.heads > 0 ? kvWidth(model) : 0.0;
+    c.hQ = model.heads > 0 ? queryWidth(model) : 0.0;
     c.f = model.ffnHidden;
     c.vocab = model.vocab;
     c.seq = model.seqLen;
@@ -47,7 +48,7 @@ MemoryContext makeMemoryContext(const ModelConfig& model, const GpuSpec* gpu)
     }
     c.layerParamsDense = c.params.denseLayerTotal();
     c.layerParamsMoe = c.params.moeLayerTotal();
-    c.matmulPerLayer = matmulWeightsPerLayer(model, c.hKv);
+    c.matmulPerLayer = matmulWeightsPerLayer(model);
     c.largestUnitParams = std::max(
         {c.layerParamsDense, c.params.moeLayers > 0 ? c.layerParamsMoe : 0.0, c.params.embedding, c.params.head});
     if (gpu) {

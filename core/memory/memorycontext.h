@@ -15,6 +15,7 @@ struct MemoryContext
     ModelConfig model;
     ParameterCounts params;
     double h = 0, hKv = 0, f = 0, vocab = 0, seq = 0, heads = 0; ///< shape as doubles
+    double hQ = 0; ///< query and attention-output width, heads · head_dim (h unless the model sets head_dim)
     double expertF = 0; ///< expert FFN size (MoE), 0 for dense models
     double moeTopK = 0, moeCapacity = 1;
     int layers = 0;

@@ -20,21 +20,9 @@ double normParameters(const ModelConfig& m)
     return m.norm == NormKind::LayerNorm ? 2 * h : h; // weight (+ bias)
 }
 
-double kvWidth(const ModelConfig& m)
-{
-    return double(m.kvHeads) * (double(m.hidden) / m.heads);
-}
-
-/// Q, K, V and output projection weights (no biases).
-double attentionMatmul(const ModelConfig& m)
-{
-    const double h = m.hidden;
-    return h * (h + 2 * kvWidth(m)) + h * h;
-}
-
 double attentionBiases(const ModelConfig& m)
 {
-    return hasBiases(m) ? (m.hidden + 2 * kvWidth(m)) + m.hidden : 0;
+    return hasBiases(m) ? (queryWidth(m) + 2 * kvWidth(m)) + m.hidden : 0;
 }
 
 /// Weights of one MLP with intermediate size f (SwiGLU has gate, up and down; GELU has up and down).
@@ -80,7 +68,7 @@ ParameterCounts countParameters(const ModelConfig& m)
     c.embedding = double(m.vocab) * h + (hasLearnedPositions(m) ? double(m.seqLen) * h : 0);
     c.head = m.tiedEmbeddings ? 0 : double(m.vocab) * h;
     c.finalNorm = normParameters(m);
-    c.attentionPerLayer = attentionMatmul(m) + attentionBiases(m);
+    c.attentionPerLayer = attentionMatmulWeights(m) + attentionBiases(m);
     c.normsPerLayer = 2 * normParameters(m);
     c.denseMlpPerLayer = mlpParameters(m, m.ffnHidden);
     c.moeLayers = moeLayerCount(m);
@@ -98,16 +86,37 @@ ParameterCounts countParameters(const ModelConfig& m)
         const auto& moe = *m.moe;
         moeMatmulActive = (moe.topK + moe.sharedExperts) * mlpMatmul(m, moe.expertFfnHidden) + h * moe.experts;
     }
-    c.matmulActiveLayers
-        = m.layers * attentionMatmul(m) + c.denseLayers * mlpMatmul(m, m.ffnHidden) + c.moeLayers * moeMatmulActive;
+    c.matmulActiveLayers = m.layers * attentionMatmulWeights(m) + c.denseLayers * mlpMatmul(m, m.ffnHidden)
+        + c.moeLayers * moeMatmulActive;
     c.matmulActive = c.matmulActiveLayers + double(m.vocab) * h; // the LM head is a matmul even when tied
     return c;
 }
 
+double headDim(const ModelConfig& m)
+{
+    return m.headDim > 0 ? double(m.headDim) : double(m.hidden) / m.heads;
+}
+
+double queryWidth(const ModelConfig& m)
+{
+    return m.heads * headDim(m);
+}
+
+double kvWidth(const ModelConfig& m)
+{
+    return m.kvHeads * headDim(m);
+}
+
+double attentionMatmulWeights(const ModelConfig& m)
+{
+    const double h = m.hidden, q = queryWidth(m);
+    return h * (q + 2 * kvWidth(m)) + q * h;
+}
+
 double attentionFlopsPerToken(const ModelConfig& m)
 {
-    // h_q = heads · head_dim = hidden: GQA shrinks K/V, not the score computation.
-    return 12.0 * m.layers * double(m.seqLen) * m.hidden;
+    // h_q = heads · head_dim (hidden unless the model sets head_dim): GQA shrinks K/V, not the score computation.
+    return 12.0 * m.layers * double(m.seqLen) * queryWidth(m);
 }
 
 double modelFlopsPerToken(const ModelConfig& m)

@@ -35,6 +35,18 @@ struct ParameterCounts
 
 ParameterCounts countParameters(const ModelConfig& model);
 
+/// Width of one attention head: the model's head_dim where it sets one, else hidden / heads.
+double headDim(const ModelConfig& model);
+
+/// Width of the queries and of the attention output, heads · head_dim (hidden unless head_dim says otherwise).
+double queryWidth(const ModelConfig& model);
+
+/// Width of the keys (and of the values), kv_heads · head_dim.
+double kvWidth(const ModelConfig& model);
+
+/// Q, K, V and output projection weights of one layer, h·(h_q + 2·h_kv) + h_q·h (no biases).
+double attentionMatmulWeights(const ModelConfig& model);
+
 /// Number of MoE layers (moeLayers == 0 in the config means all of them).
 int moeLayerCount(const ModelConfig& model);
 

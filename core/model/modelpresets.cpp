@@ -40,6 +40,10 @@ ModelConfig parseModel(const json& e)
         e.at("tied_embeddings").get<bool>(), std::nullopt};
     if (!e.at("moe").is_null())
         m.moe = parseMoe(e.at("moe"));
+    // Optional: models whose heads are not hidden / heads wide.
+    if (e.contains("head_dim") && !(e.at("head_dim").is_number_integer() && e.at("head_dim").get<int>() > 0))
+        throw std::runtime_error("head_dim: must be a positive whole number");
+    m.headDim = e.value("head_dim", 0);
     return m;
 }
 

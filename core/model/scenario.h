@@ -62,6 +62,8 @@ struct ModelConfig
     NormKind norm = NormKind::RmsNorm;
     bool tiedEmbeddings = false;
     std::optional<MoeConfig> moe;
+    // Last, so that aggregate initialisers written before it existed keep their meaning.
+    int headDim = 0; ///< width of one attention head; 0 = hidden / heads (Qwen3, Gemma and GPT-OSS set their own)
     bool operator==(const ModelConfig&) const = default;
 };
 

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/perf/computetime.h"
 
+#include "core/model/modelmath.h"
+
 #include <algorithm>
 
 namespace clusterplanner::core::perf {
 
 namespace {
-
-double kvWidth(const ModelConfig& m)
-{
-    return double(m.kvHeads) * m.hidden / m.heads;
-}
 
 /// Element-wise passes over b·s·h per layer forward (norms, residuals, dropout, RoPE) for the kernel style.
 double elementwisePasses(const LayerShape& shape, const EfficiencyParams& e)
@@ -29,8 +26,8 @@ double mlpGemmsS(const ModelConfig& m, double rows, double f, double t, double b
 /// Forward GEMMs of attention's projections (QKV, output) over tokens rows.
 double attentionProjectionGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
 {
-    const double h = m.hidden;
-    return gemmTimeS(tokens, h, (h + 2 * kvWidth(m)) / t, beta, p) + gemmTimeS(tokens, h / t, h, beta, p);
+    const double h = m.hidden, q = queryWidth(m);
+    return gemmTimeS(tokens, h, (q + 2 * kvWidth(m)) / t, beta, p) + gemmTimeS(tokens, q / t, h, beta, p);
 }
 
 /// Expert GEMMs of one MoE layer: this GPU's tokens·k·cf routed rows, computed as experts/ep GEMMs of the rows the ep
@@ -68,8 +65,7 @@ double attentionCoreS(const ModelConfig& m, const LayerShape& s, const ComputePe
 {
     const double queries = s.microBatch * m.seqLen / s.contextParallel;
     const double heads = m.heads / s.tensorParallel;
-    const double headDim = double(m.hidden) / m.heads;
-    const double fullFlops = 4.0 * queries * m.seqLen * heads * headDim;
+    const double fullFlops = 4.0 * queries * m.seqLen * heads * headDim(m);
     if (s.attention != AttentionKind::Math) {
         // FlashAttention-2-generation kernels use none of Hopper's new tensor-core instructions (§4.10).
         const double eta
@@ -96,7 +92,7 @@ RingMergeTimes ringMergeS(const ModelConfig& m, const LayerShape& s, const Compu
     if (s.contextParallel <= 1)
         return {};
     const double tokens = s.microBatch * m.seqLen / s.contextParallel;
-    const double queryElements = tokens * m.hidden / s.tensorParallel;
+    const double queryElements = tokens * queryWidth(m) / s.tensorParallel;
     const double kvElements = 2.0 * tokens * kvWidth(m) / s.tensorParallel;
     const double steps = s.contextParallel - 1;
     const double forwardBytes = s.fusedKernels ? 10.0 : 40.0, backwardBytes = s.fusedKernels ? 10.0 : 20.0;
@@ -235,7 +231,7 @@ LayerTime layerTime(
     const double weightGradS = p.weightGradSixteenBit ? gemmsAt(sixteenBitPeaks(p)) : gemmsS;
     double elementS = memoryTimeS(elementwiseBytes(m, s, f, e), p);
     if (s.autocastWeights) // fp32 weights read, bf16 copy written, per forward: 6 B per layer weight
-        elementS += memoryTimeS(6.0 * (4.0 * m.hidden * m.hidden + 3.0 * m.hidden * f) / t, p);
+        elementS += memoryTimeS(6.0 * (attentionMatmulWeights(m) + 3.0 * m.hidden * f) / t, p);
     LayerTime lt;
     const double attentionS = attentionCoreS(m, s, p);
     const RingMergeTimes merge = ringMergeS(m, s, p);

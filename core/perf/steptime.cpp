@@ -5,6 +5,7 @@
 
 #include "core/model/frameworkrules.h"
 #include "core/model/layoutcheck.h"
+#include "core/model/modelmath.h"
 #include "core/perf/computetime.h"
 #include "core/perf/pipeline.h"
 #include "core/perf/powercap.h"
@@ -80,7 +81,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double tpCount = 4 + (full ? 2 : 0);
     // CP ring: cp−1 KV block passes forward, twice that backward (KV and dKV) (docs/methods-time.md §4.3). Each
     // pass runs under one ring step's attention and shows where it outlasts it (§4.10).
-    const double kvBytes = 2.0 * tokens * m.kvHeads * (double(m.hidden) / m.heads) * beta / s.shape.tensorParallel;
+    const double kvBytes = 2.0 * tokens * kvWidth(m) * beta / s.shape.tensorParallel;
     const double cpPass
         = s.spans.cp.size > 1 ? groupCollectiveS(Collective::SendRecv, kvBytes, s.spans.cp, s.c.fabric) : 0;
     const double cpSteps = s.spans.cp.size - 1;

@@ -120,6 +120,28 @@ private Q_SLOTS:
         QCOMPARE(withShared - routedOnly, denseLayer - projectionsOnly);
     }
 
+    void headDimWidensProjectionsAndScores()
+    {
+        // Heads twice hidden / heads wide (as Qwen3's 128 over a 2,048 hidden size): Q, K, V and the output
+        // projection are twice as wide, and so is the score work; the MLP does not change.
+        const auto p = a100Peaks();
+        const EfficiencyParams e;
+        ModelConfig m = gpt3();
+        LayerShape shape;
+        shape.attention = AttentionKind::Flash; // its time is its FLOPs at the attention rate
+        ModelConfig projectionsOnly = m;
+        projectionsOnly.ffnHidden = 0;
+        const LayerTime base = layerTime(m, shape, false, p, e);
+        const double baseProjections = layerTime(projectionsOnly, shape, false, p, e).gemmForwardS;
+        m.headDim = 2 * m.hidden / m.heads;
+        projectionsOnly.headDim = m.headDim;
+        const LayerTime wide = layerTime(m, shape, false, p, e);
+        const double wideProjections = layerTime(projectionsOnly, shape, false, p, e).gemmForwardS;
+        QVERIFY(wideProjections > 1.8 * baseProjections && wideProjections < 2.2 * baseProjections);
+        QCOMPARE(wide.gemmForwardS - wideProjections, base.gemmForwardS - baseProjections); // the MLP
+        QVERIFY(std::abs(wide.attentionCoreForwardS / base.attentionCoreForwardS - 2) < 1e-9);
+    }
+
     void tinyLayersAreLaunchBound()
     {
         const auto p = a100Peaks();

@@ -132,6 +132,8 @@ private Q_SLOTS:
         QCOMPARE(modelPreset("Llama 3 405B").layers, 126);
         QVERIFY(modelPreset("DeepSeek-V3").moe.has_value());
         QCOMPARE(modelPreset("DeepSeek-V3").moe->moeLayers, 58);
+        QCOMPARE(modelPreset("Qwen3-30B-A3B").headDim, 128); // heads of 128 over a hidden size of 2,048
+        QCOMPARE(modelPreset("Llama 3 8B").headDim, 0); // hidden / heads
         auto broken = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/models.json"));
         broken["models"][1]["mlp"] = "relu";
         try {

@@ -41,6 +41,7 @@ std::vector<Field> fields()
         {"model.hidden", setter(&Scenario::model, &ModelConfig::hidden), 1, 1'000'000},
         {"model.heads", setter(&Scenario::model, &ModelConfig::heads), 1, 100'000},
         {"model.kv_heads", setter(&Scenario::model, &ModelConfig::kvHeads), 1, 32},
+        {"model.head_dim", setter(&Scenario::model, &ModelConfig::headDim), 0, 31'250}, // heads · head_dim ≤ 10^6
         {"model.ffn_hidden", setter(&Scenario::model, &ModelConfig::ffnHidden), 1, 8'000'000},
         {"model.vocab", setter(&Scenario::model, &ModelConfig::vocab), 1, 100'000'000},
         {"model.seq_len", setter(&Scenario::model, &ModelConfig::seqLen), 1, 100'000'000},

@@ -174,15 +174,38 @@ private Q_SLOTS:
         QCOMPARE(countParameters(m).total - double(m.seqLen) * m.hidden, 20'554'567'680.0);
     }
 
-    void gemma7bHeadDimNoted()
+    void gemma7bHeadDimCounted()
     {
         const HfImport imported = importFile("gemma-7b.json");
         const ModelConfig& m = imported.model;
         QVERIFY(m.tiedEmbeddings); // GemmaConfig ties by default and the file does not say otherwise
-        QVERIFY(mentions(imported.notes, "head_dim 256"));
-        // Q, K, V and O are 4 × hidden × (heads × head_dim) in the release: 8,537,680,896 published.
-        const double missing = 4.0 * m.layers * m.hidden * (16 * 256 - m.hidden);
-        QCOMPARE(countParameters(m).total + missing, 8'537'680'896.0);
+        // 16 heads of 256 are 4,096 wide against a hidden size of 3,072: Q, K, V and O are 4 × hidden × 4,096.
+        QCOMPARE(m.headDim, 256);
+        QCOMPARE(queryWidth(m), 4096.0);
+        QCOMPARE(countParameters(m).total, 8'537'680'896.0); // published for the release
+        QVERIFY(!mentions(imported.notes, "head_dim"));
+    }
+
+    void qwen3MoeCountsItsWideHeads()
+    {
+        // Qwen3-30B-A3B: 32 heads of 128 over hidden 2,048, 128 experts of 768, top-8, no shared expert.
+        // 30,532,122,624 in the release's safetensors; the per-head q_norm / k_norm weights (2 × 128 × 48) are noted.
+        const HfImport imported = importFile("qwen3-30b-a3b.json");
+        const ModelConfig& m = imported.model;
+        QCOMPARE(m.headDim, 128);
+        QVERIFY(m.moe.has_value());
+        QCOMPARE(m.moe->sharedExperts, 0);
+        QCOMPARE(moeLayerCount(m), 48);
+        QVERIFY(mentions(imported.notes, "q_norm"));
+        QCOMPARE(countParameters(m).total + 2.0 * 128 * 48, 30'532'122'624.0);
+    }
+
+    void headDimEqualToHiddenOverHeadsStaysImplicit()
+    {
+        // Llama 3.2 1B states head_dim 64 = 2,048 / 32: the model keeps 0, so its scenario reads as before.
+        const ModelConfig m = importFile("llama-3.2-1b.json").model;
+        QCOMPARE(m.headDim, 0);
+        QCOMPARE(headDim(m), 64.0);
     }
 
     void errorsNameTheField_data()

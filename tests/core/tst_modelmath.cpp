@@ -59,6 +59,24 @@ private Q_SLOTS:
         QCOMPARE(counts.denseLayers, 0);
     }
 
+    void headDimWidensAttention()
+    {
+        // Qwen3-30B-A3B: 32 query heads and 4 KV heads of 128 over a hidden size of 2,048 (its config.json). Qwen
+        // publishes 29.9B non-embedding parameters; with heads of hidden / heads = 64 the count would be 29.46B.
+        ModelConfig m = llama(48, 2048, 32, 4, 6144, 151936);
+        m.moe = MoeConfig {128, 8, 768, 0, 0, 1.0};
+        m.headDim = 128;
+        const auto counts = countParameters(m);
+        const double nonEmbedding = counts.total - counts.embedding - counts.head;
+        QVERIFY2(std::abs(nonEmbedding - 29.9e9) < 0.05e9, std::to_string(nonEmbedding).c_str());
+        QCOMPARE(counts.attentionPerLayer, 2048.0 * (4096 + 2 * 512) + 4096.0 * 2048);
+        // The score term follows the query width, heads × head_dim, not the hidden size.
+        QCOMPARE(attentionFlopsPerToken(m), 12.0 * 48 * 8192 * 4096);
+        m.headDim = 0;
+        QCOMPARE(attentionFlopsPerToken(m), 12.0 * 48 * 8192 * 2048);
+        QVERIFY(countParameters(m).total - counts.total < -0.4e9);
+    }
+
     void gptFormulaHolds()
     {
         // Ψ = 12·L·h² + 13·L·h + (V + s)·h + 2h for tied GPT (docs/methods-model.md §2).

@@ -20,7 +20,7 @@ private:
         Scenario s = defaultScenario();
         s.name = "Mixtral on H200 — ünïcode";
         s.model = {"Mixtral 8x7B", 32, 4096, 32, 8, 14336, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, true,
-            MoeConfig {8, 2, 14336, 1, 30, 1.25}};
+            MoeConfig {8, 2, 14336, 1, 30, 1.25}, 256};
         s.cluster.gpuId = "H200-SXM-141GB";
         s.cluster.gpuCount = 128;
         s.cluster.gpusPerNode = 4;
@@ -84,6 +84,31 @@ private Q_SLOTS:
         b = a;
         b.model.moe = MoeConfig {};
         QVERIFY(!(a == b));
+    }
+
+    void headDimIsOptional()
+    {
+        // Files written before model.head_dim existed, and null, mean hidden / heads.
+        auto document = nlohmann::json::parse(writeScenarioFile(defaultScenario()));
+        document["scenario"]["model"].erase("head_dim");
+        QCOMPARE(readScenarioFile(document.dump()).model.headDim, 0);
+        QCOMPARE(readScenarioFile(fileWith("/scenario/model/head_dim", nullptr)).model.headDim, 0);
+        // With a head dimension of its own, the hidden size need not be a multiple of the heads.
+        auto wide = nlohmann::json::parse(fileWith("/scenario/model/head_dim", 64));
+        wide["scenario"]["model"]["hidden"] = 3000;
+        wide["scenario"]["model"]["heads"] = 64;
+        wide["scenario"]["model"]["kv_heads"] = 8;
+        const ModelConfig read = readScenarioFile(wide.dump()).model;
+        QCOMPARE(read.headDim, 64);
+        QCOMPARE(read.hidden, 3000);
+        wide["scenario"]["model"]["head_dim"] = 0;
+        try {
+            readScenarioFile(wide.dump());
+            QFAIL("expected ScenarioFormatError");
+        } catch (const ScenarioFormatError& error) {
+            QVERIFY2(
+                QString::fromUtf8(error.what()).contains(QLatin1String("unless model.head_dim is set")), error.what());
+        }
     }
 
     void headerIsWritten()

@@ -87,6 +87,25 @@ private Q_SLOTS:
         }
     }
 
+    void headDimIsOptionalAndChecked()
+    {
+        const auto headDim = [](const std::string& value) {
+            std::string text = tinyCase(R"("bf16")", R"("megatron")", "");
+            if (!value.empty())
+                text.replace(text.find(R"("kv_heads": 4,)"), 14, R"("kv_heads": 4, "head_dim": )" + value + ",");
+            return readValidationCases(text).front().scenario.model.headDim;
+        };
+        QCOMPARE(headDim(""), 0); // the shared schema has no such key: hidden / heads
+        QCOMPARE(headDim("null"), 0);
+        QCOMPARE(headDim("32"), 32);
+        try {
+            headDim("-8");
+            QFAIL("expected an error");
+        } catch (const std::runtime_error& error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(QLatin1String("p.model.head_dim")), error.what());
+        }
+    }
+
     void powerLimitIsOptionalAndChecked()
     {
         const auto limit = [](const std::string& extra) {

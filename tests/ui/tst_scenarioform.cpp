@@ -62,6 +62,7 @@ const std::vector<FieldCase>& fieldCases()
         {"model.hidden", 12288, 12288, [](S s) { return s.model.hidden; }},
         {"model.heads", 96, 96, [](S s) { return s.model.heads; }},
         {"model.kv_heads", 16, 16, [](S s) { return s.model.kvHeads; }},
+        {"model.head_dim", 256, 256, [](S s) { return s.model.headDim; }},
         {"model.ffn_hidden", 49152, 49152, [](S s) { return s.model.ffnHidden; }},
         {"model.vocab", 50257, 50257, [](S s) { return s.model.vocab; }},
         {"model.seq_len", 4096, 4096, [](S s) { return s.model.seqLen; }},

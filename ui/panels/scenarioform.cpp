@@ -118,6 +118,9 @@ void ScenarioForm::createModelGroup()
     m_binder->intField(form, "model.hidden", [](core::Scenario& s) -> int& { return s.model.hidden; });
     m_binder->intField(form, "model.heads", [](core::Scenario& s) -> int& { return s.model.heads; });
     m_binder->intField(form, "model.kv_heads", [](core::Scenario& s) -> int& { return s.model.kvHeads; });
+    QSpinBox* headDim
+        = m_binder->intField(form, "model.head_dim", [](core::Scenario& s) -> int& { return s.model.headDim; });
+    headDim->setSpecialValueText(tr("hidden / heads"));
     m_binder->intField(form, "model.ffn_hidden", [](core::Scenario& s) -> int& { return s.model.ffnHidden; });
     m_binder->intField(form, "model.vocab", [](core::Scenario& s) -> int& { return s.model.vocab; });
     m_binder->intField(form, "model.seq_len", [](core::Scenario& s) -> int& { return s.model.seqLen; });

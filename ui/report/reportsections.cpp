@@ -53,6 +53,8 @@ std::vector<std::pair<QString, QString>> modelFacts(const core::ModelConfig& m)
         {reportTr("Heads / KV heads / FFN"),
             QStringLiteral("%1 / %2 / %3").arg(m.heads).arg(m.kvHeads).arg(m.ffnHidden)},
         {reportTr("Vocabulary, sequence"), QStringLiteral("%1, %2").arg(m.vocab).arg(m.seqLen)}};
+    if (m.headDim > 0) // heads not hidden / heads wide change every attention figure: say so
+        facts.push_back({reportTr("Head dimension"), QString::number(m.headDim)});
     if (m.moe)
         facts.push_back({reportTr("Experts (top-k, shared)"),
             QStringLiteral("%1 (top-%2, %3 shared)").arg(m.moe->experts).arg(m.moe->topK).arg(m.moe->sharedExperts)});
