@@ -89,7 +89,8 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double cpFwdExposed = cpSteps * std::max(0.0, cpPass - e.cpOverlap * lt.ringStepForwardS);
     const double cpBwdExposed
         = cpSteps * std::max(0.0, 2 * cpPass - e.cpOverlap * s.peaks.attentionBackwardFactor * lt.ringStepForwardS);
-    // EP: dispatch + combine all-to-all forward, twice backward.
+    // EP: dispatch + combine all-to-all forward; their gradients travel back the same way, one all-to-all each, in
+    // the backward (docs/methods-time.md §4.24).
     double epOne = 0;
     if (moe && s.spans.ep.size > 1) {
         const double a2aBytes = tokens * m.moe->topK * m.moe->capacityFactor * m.hidden * beta
@@ -103,7 +104,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.forwardS += n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + 2 * epExposedOne);
     // Backward TP collectives run asynchronously under the weight-gradient GEMMs (Megatron async TP all-reduce).
     const double tpBackwardExposed = std::max(0.0, 2 * tpExposedOne - lt.backwardWeightS);
-    st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + cpBwdExposed + 4 * epExposedOne);
+    st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + cpBwdExposed + 2 * epExposedOne);
     st.backwardWeightS += n * lt.backwardWeightS;
     st.computeForwardS += n * lt.forwardS;
     st.computeBackwardS += n * lt.backwardS();
@@ -120,7 +121,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double checkpointS = s.shape.fusedKernels ? 0.0 : e.recomputeLayerOverheadEagerS;
     st.hostForwardS += n * lt.hostForwardS;
     st.hostBackwardS += n * (2 * lt.hostForwardS + (full ? lt.hostForwardS + checkpointS : 0.0));
-    const double epCount = full ? 8 : 6; // 2 forward, 4 backward, 2 more when recomputed
+    const double epCount = full ? 6 : 4; // 2 forward, 2 backward, 2 more when recomputed
     st.tpTotalS += n * tpCount * tpOne;
     st.tpExposedS += n * ((tpCount - 2) * tpForwardExposedOne + tpBackwardExposed);
     st.cpTotalS += n * (full ? 4 : 3) * cpFwd;

@@ -107,6 +107,25 @@ private Q_SLOTS:
         QVERIFY(withEp.epTotalS > 0); // the all-to-all of expert parallelism costs time
     }
 
+    void expertAllToAllsAreTwoEachWay()
+    {
+        // Dispatch and combine forward; in the backward each one's gradient goes back by one all-to-all of the same
+        // size; full recompute runs the forward's two again: 6 against 4 (it was 8 against 6 when the backward was
+        // charged twice).
+        std::ifstream in(CLUSTERPLANNER_DATA_DIR "/scenarios/mixtral-8x7b-64-h100.cplan.json");
+        std::stringstream text;
+        text << in.rdbuf();
+        Scenario s = readScenarioFile(text.str());
+        const GpuSpec& gpu = *GpuCatalog::builtin().find(s.cluster.gpuId);
+        const auto& efficiency = perf::EfficiencyTable::builtin().forGpu(gpu.id);
+        s.training.recompute = Recompute::None;
+        const auto kept = perf::estimateStepTime(s, gpu, efficiency);
+        s.training.recompute = Recompute::Full;
+        const auto recomputed = perf::estimateStepTime(s, gpu, efficiency);
+        QVERIFY(kept.valid && recomputed.valid && kept.epTotalS > 0);
+        QVERIFY(std::abs(recomputed.epTotalS / kept.epTotalS - 1.5) < 1e-9);
+    }
+
     void seedGpt3Case()
     {
         const auto r = estimate(gpt3Case());
