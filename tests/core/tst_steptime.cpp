@@ -39,6 +39,15 @@ StepTimeResult estimate(const Scenario& s)
     return estimateStepTime(s, gpu, EfficiencyTable::builtin().forGpu(gpu.id));
 }
 
+/// The Mixtral 8x7B sample: every layer MoE, EP 8 on 64 H100.
+Scenario mixtralSample()
+{
+    std::ifstream in(CLUSTERPLANNER_DATA_DIR "/scenarios/mixtral-8x7b-64-h100.cplan.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    return readScenarioFile(text.str());
+}
+
 /// A small Llama-style model trained eagerly (Hugging Face) on one H100, pure bf16, no gradient accumulation.
 Scenario eagerLlamaCase(Recompute recompute)
 {
@@ -78,11 +87,9 @@ private Q_SLOTS:
         Scenario s = defaultScenario();
         s.training.layout = ParallelLayout {32, 4, 2, 1, 1, 1, true};
         s.training.schedule = PipelineSchedule::OneFOneB;
-        const GpuSpec& gpu = *GpuCatalog::builtin().find(s.cluster.gpuId);
-        const auto& efficiency = perf::EfficiencyTable::builtin().forGpu(gpu.id);
-        const auto dpInside = perf::estimateStepTime(s, gpu, efficiency);
+        const auto dpInside = estimate(s);
         s.training.layout.rankOrder = RankOrdering::TpCpEpPpDp;
-        const auto ppInside = perf::estimateStepTime(s, gpu, efficiency);
+        const auto ppInside = estimate(s);
         QVERIFY(dpInside.valid && ppInside.valid);
         QVERIFY(dpInside.dpTotalS < ppInside.dpTotalS);
         QVERIFY(ppInside.ppTotalS < dpInside.ppTotalS);
@@ -91,16 +98,11 @@ private Q_SLOTS:
     void moeLayersWithoutADenseMlpHaveAFiniteTime()
     {
         // Every Mixtral layer is MoE (no dense MLP): an absent GEMM must count as zero time, not 0/0.
-        std::ifstream in(CLUSTERPLANNER_DATA_DIR "/scenarios/mixtral-8x7b-64-h100.cplan.json");
-        std::stringstream text;
-        text << in.rdbuf();
-        Scenario s = readScenarioFile(text.str());
-        const GpuSpec& gpu = *GpuCatalog::builtin().find(s.cluster.gpuId);
-        const auto& efficiency = perf::EfficiencyTable::builtin().forGpu(gpu.id);
+        Scenario s = mixtralSample();
         s.training.layout.ep = 1;
-        const auto withoutEp = perf::estimateStepTime(s, gpu, efficiency);
+        const auto withoutEp = estimate(s);
         s.training.layout.ep = 8;
-        const auto withEp = perf::estimateStepTime(s, gpu, efficiency);
+        const auto withEp = estimate(s);
         QVERIFY(withoutEp.valid && withEp.valid);
         QVERIFY(std::isfinite(withEp.stepTimeS) && withEp.stepTimeS > 0);
         QCOMPARE(withoutEp.epTotalS, 0.0);
@@ -112,16 +114,11 @@ private Q_SLOTS:
         // Dispatch and combine forward; in the backward each one's gradient goes back by one all-to-all of the same
         // size; full recompute runs the forward's two again: 6 against 4 (it was 8 against 6 when the backward was
         // charged twice).
-        std::ifstream in(CLUSTERPLANNER_DATA_DIR "/scenarios/mixtral-8x7b-64-h100.cplan.json");
-        std::stringstream text;
-        text << in.rdbuf();
-        Scenario s = readScenarioFile(text.str());
-        const GpuSpec& gpu = *GpuCatalog::builtin().find(s.cluster.gpuId);
-        const auto& efficiency = perf::EfficiencyTable::builtin().forGpu(gpu.id);
+        Scenario s = mixtralSample();
         s.training.recompute = Recompute::None;
-        const auto kept = perf::estimateStepTime(s, gpu, efficiency);
+        const auto kept = estimate(s);
         s.training.recompute = Recompute::Full;
-        const auto recomputed = perf::estimateStepTime(s, gpu, efficiency);
+        const auto recomputed = estimate(s);
         QVERIFY(kept.valid && recomputed.valid && kept.epTotalS > 0);
         QVERIFY(std::abs(recomputed.epTotalS / kept.epTotalS - 1.5) < 1e-9);
     }
