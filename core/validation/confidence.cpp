@@ -62,7 +62,8 @@ std::string statementOf(const ConfidenceBand& b, const CaseFamily& f)
         text += ".";
         break;
     case BandMatch::Generation:
-        text += " (" + f.framework + " itself is not validated on " + f.gpuFamily + ").";
+        // Name the whole key: a framework validated on dense Hopper runs is still unvalidated on Hopper MoE ones.
+        text += " (" + f.label() + " itself is not validated).";
         break;
     case BandMatch::Framework:
         text += " (nothing validated on " + f.gpuFamily + ").";

@@ -77,6 +77,8 @@ private Q_SLOTS:
         const auto generation = confidenceBands(scenarioOn(Framework::DeepSpeed, "H100-SXM-80GB", 64), table)[0];
         QCOMPARE(generation.match, BandMatch::Generation);
         QCOMPARE(generation.runs, 4);
+        QVERIFY2(generation.statement.find("(deepspeed · Hopper · dense itself is not validated)") != std::string::npos,
+            generation.statement.c_str());
         // TorchTitan on B200: not validated on Blackwell, its Ampere runs are the nearest.
         const auto framework = confidenceBands(scenarioOn(Framework::TorchTitan, "B200", 64), table)[0];
         QCOMPARE(framework.match, BandMatch::Framework);
