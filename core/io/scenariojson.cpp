@@ -207,6 +207,8 @@ TrainingConfig readTraining(const JsonFields& r)
     training.compile = optionalBoolean(r, "training.compile", true);
     training.asyncTp = optionalBoolean(r, "training.async_tp", false);
     training.fp8Recipe = choice<Fp8Recipe>(r, "training.fp8_recipe", Fp8Recipe::FrameworkDefault);
+    training.moeDispatcher = choice<MoeDispatcher>(r, "training.moe_dispatcher", MoeDispatcher::AllToAll);
+    training.moeOverlap = optionalBoolean(r, "training.moe_overlap", false);
     return training;
 }
 
@@ -249,7 +251,8 @@ json trainingToJson(const TrainingConfig& t)
             {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"virtual_stages", l.virtualStages},
                 {"sequence_parallel", l.sequenceParallel}, {"rank_order", toString(l.rankOrder)}}},
         {"cp_load_balance", t.cpLoadBalance}, {"compile", t.compile}, {"async_tp", t.asyncTp},
-        {"fp8_recipe", toString(t.fp8Recipe)}};
+        {"fp8_recipe", toString(t.fp8Recipe)}, {"moe_dispatcher", toString(t.moeDispatcher)},
+        {"moe_overlap", t.moeOverlap}};
 }
 
 } // namespace

@@ -189,6 +189,8 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     t.compile = r.optional<bool>("compile", true); // unstated: as the framework's fused path (before issue 16)
     t.asyncTp = r.optional<bool>("async_tp", false);
     t.fp8Recipe = r.optionalChoice("fp8_recipe", Fp8Recipe::FrameworkDefault);
+    t.moeDispatcher = r.optionalChoice("moe_dispatcher", MoeDispatcher::AllToAll);
+    t.moeOverlap = r.optional<bool>("moe_overlap", false);
 }
 
 void readParallelism(const NullableReader& r, ValidationCase& c)

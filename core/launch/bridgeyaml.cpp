@@ -46,6 +46,14 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
         y << "null\n";
     y << "  context_parallel_size: " << l.cp << "\n";
     y << "  expert_model_parallel_size: " << l.ep << "\n";
+    if (p.model().moe) {
+        y << "  moe_token_dispatcher_type: " << (p.deepEpInEffect() ? "flex" : "alltoall") << "\n";
+        if (p.deepEpInEffect())
+            y << "  moe_flex_dispatcher_backend: deepep\n";
+        y << "  overlap_moe_expert_parallel_comm: " << yamlBool(p.moeOverlapInEffect()) << "\n";
+        if (p.moeOverlapInEffect())
+            y << "  delay_wgrad_compute: true\n";
+    }
     y << "  sequence_parallel: " << yamlBool(l.sequenceParallel && l.tp > 1) << "\n";
     y << "  tp_comm_overlap: " << yamlBool(p.asyncTpInEffect()) << "\n";
     y << "  seq_length: " << p.model().seqLen << "\n";

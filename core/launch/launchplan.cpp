@@ -135,4 +135,43 @@ std::string LaunchPlan::fp8RecipeNote() const
         + " offers; its default, " + std::string(toString(written)) + ", applies";
 }
 
+bool LaunchPlan::deepEpInEffect() const
+{
+    return model().moe && moeDispatcherInEffect(training(), frameworkCapabilities(framework)) == MoeDispatcher::DeepEp;
+}
+
+bool LaunchPlan::moeOverlapInEffect() const
+{
+    return model().moe && moeOverlapApplies(training(), frameworkCapabilities(framework));
+}
+
+std::string LaunchPlan::moeLeftOutNote() const
+{
+    if (!model().moe)
+        return {};
+    const std::string name(toString(framework));
+    std::string note;
+    if (training().moeDispatcher == MoeDispatcher::DeepEp && !deepEpInEffect())
+        note = "the DeepEP dispatcher is left out: " + name + " does not offer it";
+    const std::string lead = (note.empty() ? "" : "; ") + std::string("the MoE communication overlap is left off: ");
+    switch (moeOverlapObstacle(training(), frameworkCapabilities(framework))) {
+    case MoeOverlapObstacle::None:
+    case MoeOverlapObstacle::NotAsked:
+        break;
+    case MoeOverlapObstacle::NotOffered:
+        note += lead + name + " does not offer it";
+        break;
+    case MoeOverlapObstacle::NoExpertParallel:
+        note += lead + "it hides expert all-to-alls and ep is 1";
+        break;
+    case MoeOverlapObstacle::FullRecompute:
+        note += lead + "it pairs forward and backward chunks, which full recompute rules out";
+        break;
+    case MoeOverlapObstacle::NoVirtualStages:
+        note += lead + "with pipeline parallelism " + name + " pairs the chunks of the interleaved schedule";
+        break;
+    }
+    return note;
+}
+
 } // namespace clusterplanner::core::launch

@@ -29,6 +29,12 @@ struct LaunchPlan
     Fp8Recipe fp8RecipeInEffect() const;
     /// Says so when an FP8 recipe asked for is not one the target framework offers; empty otherwise.
     std::string fp8RecipeNote() const;
+    /// The MoE dispatcher and expert overlap as the estimate models them (MoE models only).
+    bool deepEpInEffect() const;
+    bool moeOverlapInEffect() const;
+    /// Why a MoE setting asked for is not written (not offered, no EP, full recompute, no interleaving); empty
+    /// otherwise.
+    std::string moeLeftOutNote() const;
 };
 
 /// Checks the scenario and derives the plan; throws LaunchConfigError naming the first problem.

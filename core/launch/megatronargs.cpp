@@ -62,10 +62,20 @@ std::string moeLayerPattern(const ModelConfig& m, int moeLayers)
     return "([0]*" + std::to_string(m.layers - moeLayers) + "+[1]*" + std::to_string(moeLayers) + ")";
 }
 
-void addMoe(const ModelConfig& m, ArgList& a)
+void addMoe(const LaunchPlan& p, ArgList& a, std::vector<std::string>& notes)
 {
+    const ModelConfig& m = p.model();
     if (!m.moe)
         return;
+    // Megatron's default dispatcher is "allgather"; the estimate models the all-to-all or DeepEP (§4.25).
+    a.push_back({"--moe-token-dispatcher-type", p.deepEpInEffect() ? "flex" : "alltoall"});
+    if (p.deepEpInEffect())
+        a.push_back({"--moe-enable-deepep", ""});
+    if (p.moeOverlapInEffect()) {
+        a.push_back({"--overlap-moe-expert-parallel-comm", ""});
+        a.push_back({"--delay-wgrad-compute", ""});
+        notes.push_back("--overlap-moe-expert-parallel-comm needs Megatron-Core 0.14 or later");
+    }
     a.push_back({"--num-experts", std::to_string(m.moe->experts)});
     a.push_back({"--moe-router-topk", std::to_string(m.moe->topK)});
     a.push_back({"--moe-ffn-hidden-size", std::to_string(m.moe->expertFfnHidden)});
@@ -138,7 +148,7 @@ LaunchFile writeMegatronArgs(const LaunchPlan& plan)
     ArgList args;
     addParallelism(plan, args);
     addModel(plan.model(), args);
-    addMoe(plan.model(), args);
+    addMoe(plan, args, file.notes);
     addTraining(plan, args, file.notes);
     file.notes.push_back("the vocabulary size comes from the tokenizer (--tokenizer-type); the model has "
         + std::to_string(plan.model().vocab) + " entries");

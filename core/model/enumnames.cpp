@@ -33,6 +33,8 @@ constexpr NameTable<RankOrdering, 2> kRankOrdering {
 constexpr NameTable<Fp8Recipe, 5> kFp8Recipe {{{Fp8Recipe::FrameworkDefault, "framework_default"},
     {Fp8Recipe::Delayed, "delayed"}, {Fp8Recipe::Tensorwise, "tensorwise"}, {Fp8Recipe::Rowwise, "rowwise"},
     {Fp8Recipe::RowwiseGwHp, "rowwise_gw_hp"}}};
+constexpr NameTable<MoeDispatcher, 2> kMoeDispatcher {
+    {{MoeDispatcher::AllToAll, "all_to_all"}, {MoeDispatcher::DeepEp, "deepep"}}};
 
 template <typename Enum, std::size_t N>
 std::string_view nameOf(const NameTable<Enum, N>& table, Enum value)
@@ -89,6 +91,7 @@ CLUSTERPLANNER_ENUM_NAMES(PipelineSchedule, kSchedule)
 CLUSTERPLANNER_ENUM_NAMES(Framework, kFramework)
 CLUSTERPLANNER_ENUM_NAMES(RankOrdering, kRankOrdering)
 CLUSTERPLANNER_ENUM_NAMES(Fp8Recipe, kFp8Recipe)
+CLUSTERPLANNER_ENUM_NAMES(MoeDispatcher, kMoeDispatcher)
 
 #undef CLUSTERPLANNER_ENUM_NAMES
 

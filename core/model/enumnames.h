@@ -20,6 +20,7 @@ std::string_view toString(PipelineSchedule value);
 std::string_view toString(Framework value);
 std::string_view toString(RankOrdering value);
 std::string_view toString(Fp8Recipe value);
+std::string_view toString(MoeDispatcher value);
 
 /// Parses a name; std::nullopt when it is not one of the names above.
 template <typename Enum>

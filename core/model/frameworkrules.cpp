@@ -40,4 +40,31 @@ Fp8Recipe fp8RecipeInEffect(const TrainingConfig& training, const FrameworkCapab
     return offered.front(); // never empty: parseFrameworkCapabilities refuses an empty list
 }
 
+MoeDispatcher moeDispatcherInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    return training.moeDispatcher == MoeDispatcher::DeepEp && caps.deepEp ? MoeDispatcher::DeepEp
+                                                                          : MoeDispatcher::AllToAll;
+}
+
+MoeOverlapObstacle moeOverlapObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    using O = MoeOverlapObstacle;
+    if (!training.moeOverlap)
+        return O::NotAsked;
+    if (!caps.moeOverlap)
+        return O::NotOffered;
+    if (training.layout.ep < 2)
+        return O::NoExpertParallel;
+    if (training.recompute == Recompute::Full)
+        return O::FullRecompute;
+    if (caps.moeOverlapNeedsVirtualStages && training.layout.pp > 1 && training.layout.virtualStages < 2)
+        return O::NoVirtualStages;
+    return O::None;
+}
+
+bool moeOverlapApplies(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    return moeOverlapObstacle(training, caps) == MoeOverlapObstacle::None;
+}
+
 } // namespace clusterplanner::core

@@ -94,6 +94,9 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.keepsGatheredParamsWithPipeline = entry.value("keeps_gathered_params_with_pipeline", false);
     caps.compileFuses = entry.value("compile_fuses", false);
     caps.asyncTp = entry.value("async_tp", false);
+    caps.deepEp = entry.value("deepep", false);
+    caps.moeOverlap = entry.value("moe_overlap", false);
+    caps.moeOverlapNeedsVirtualStages = entry.value("moe_overlap_needs_virtual_stages", false);
     caps.defaultVirtualStages = entry.value("default_virtual_stages", 0);
     if (caps.defaultVirtualStages < 0 || caps.defaultVirtualStages == 1)
         throw std::runtime_error(where + ".default_virtual_stages: 0 (left to the planner) or at least 2 (got "

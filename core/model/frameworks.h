@@ -45,6 +45,14 @@ struct FrameworkCapabilities
     bool compileFuses = false;
     /// Offers asynchronous tensor parallelism (TrainingConfig::asyncTp): TorchTitan, Megatron-LM, NeMo.
     bool asyncTp = false;
+    /// Offers a deduplicating MoE dispatcher (TrainingConfig::moeDispatcher DeepEp): Megatron-Core's flex
+    /// dispatcher with DeepEP or HybridEP (Megatron-LM, NeMo), DeepSeek's and NeMo AutoModel's stacks (other).
+    bool deepEp = false;
+    /// Offers the expert all-to-all overlap of paired micro-batches (TrainingConfig::moeOverlap).
+    bool moeOverlap = false;
+    /// That overlap needs interleaved (virtual) stages when the layout is pipelined: Megatron-Core's combined 1F1B
+    /// pairs chunks of the interleaved schedule (DualPipe pairs its own chunks and needs none).
+    bool moeOverlapNeedsVirtualStages = false;
     /// With pipeline stages and no stated micro-batch, the local batch is split into as many micro-batches as there
     /// are pipeline stages (TorchTitan of 2024: experimental.pipeline_parallel_microbatches defaults to the pipeline
     /// degree). Else an unstated micro-batch is left to the planner (docs/methods-time.md §4.14).

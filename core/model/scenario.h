@@ -30,6 +30,11 @@ enum class PipelineSchedule { GPipe, OneFOneB, Interleaved, ZbH1 };
 /// RowwiseGwHp: rowwise with the weight-gradient GEMM left in bf16 (torchao). FrameworkDefault: the framework's
 /// first recipe (data/frameworks.json "fp8_recipes").
 enum class Fp8Recipe { FrameworkDefault, Delayed, Tensorwise, Rowwise, RowwiseGwHp };
+/// How a MoE layer moves its tokens to their experts (docs/methods-time.md §4.25). AllToAll: NCCL all-to-all of every
+/// token's top-k copies, regrouped by local expert on arrival (Megatron's "alltoall" dispatcher). DeepEp: a
+/// deduplicating dispatcher (DeepEP, HybridEP; Megatron's "flex") that sends a token once per destination node and
+/// fans it out over NVLink there.
+enum class MoeDispatcher { AllToAll, DeepEp };
 /// How ranks are numbered across the groups, fastest-varying first: TP is always innermost (inside a node); the
 /// choice is whether data-parallel or pipeline neighbours sit closer (Megatron's default vs its tp-pp-dp mapping).
 enum class RankOrdering { TpCpEpDpPp, TpCpEpPpDp };
@@ -127,6 +132,13 @@ struct TrainingConfig
     bool asyncTp = false;
     /// FP8 scaling recipe (only read with Precision::Fp8); one the framework does not offer falls back to its default.
     Fp8Recipe fp8Recipe = Fp8Recipe::FrameworkDefault;
+    /// MoE token dispatcher; one the framework does not offer falls back to the all-to-all.
+    MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
+    /// Overlap of the expert all-to-alls with a paired micro-batch's compute: one micro-batch's forward beside
+    /// another's backward (Megatron-Core's combined 1F1B, --overlap-moe-expert-parallel-comm; DeepSeek's DualPipe).
+    /// Needs expert parallelism, a framework that offers it, no full recompute, and in Megatron interleaved stages
+    /// when pipelined (docs/methods-time.md §4.25).
+    bool moeOverlap = false;
     bool operator==(const TrainingConfig&) const = default;
 };
 

@@ -159,6 +159,16 @@ const std::vector<ScenarioField>& table()
             "rowwise or rowwise with the weight gradient in bf16 (torchao); the framework's default where it does "
             "not offer the one chosen",
             &names<Fp8Recipe>, true},
+        {"training.moe_dispatcher", K::Choice, "", 0, 0, R"("all_to_all")", "MoE dispatcher",
+            "How MoE layers send tokens to their experts: an NCCL all-to-all of every token's top-k copies, or "
+            "DeepEP / HybridEP, which send a token once per destination node and fan it out over NVLink there "
+            "(Megatron's flex dispatcher); the all-to-all where the framework does not offer DeepEP",
+            &names<MoeDispatcher>, true},
+        {"training.moe_overlap", K::Boolean, "", 0, 0, "false", "MoE comm overlap",
+            "Hide the expert all-to-alls of one micro-batch under another's compute (Megatron-Core "
+            "--overlap-moe-expert-parallel-comm, DeepSeek DualPipe); needs EP > 1, no full recompute, and "
+            "interleaved stages when Megatron pipelines",
+            nullptr, true},
         {"economics.training_tokens", K::Number, "tokens", 0, 1e18, "2000000000000.0", "Training tokens",
             "Token budget of the whole run"},
         {"economics.gpu_hour_usd", K::Number, "$/GPU·h", 0, 10'000, "2.5", "GPU price",

@@ -55,6 +55,18 @@ double tierS(Collective c, double bytes, int ranks, int nodes, double bandwidthG
     return best;
 }
 
+/// All-to-all over several domains: bound by the bytes leaving the domain (offDomainShare of the plain share) or by
+/// those staying in it, whichever link is the busier.
+double hierarchicalAllToAllS(double bytes, double offDomainShare, const GroupSpan& span, const Fabric& f)
+{
+    const double ranks = span.size, g = span.ranksPerDomain;
+    const double offDomainS = offDomainShare * bytes * (ranks - g) / ranks / (f.scaleOutGBs * kGB);
+    const double inDomainS = bytes * (g - 1) / ranks / (f.scaleUpGBs * kGB);
+    return std::max(offDomainS, inDomainS)
+        + ncclRingLatencyUs(Collective::AllToAll, NcclProtocol::Simple, span.size, span.domains, f.intraLink) * 1e-6
+        * f.latencyScale;
+}
+
 double hierarchicalS(Collective c, double bytes, const GroupSpan& span, const Fabric& f)
 {
     const int g = span.ranksPerDomain, n = span.domains;
@@ -68,13 +80,8 @@ double hierarchicalS(Collective c, double bytes, const GroupSpan& span, const Fa
     case Collective::ReduceScatter:
     case Collective::AllGather:
         return tierS(c, bytes, g, 1, up, il, scale) + tierS(c, bytes / g, n, n, out, il, scale);
-    case Collective::AllToAll: {
-        const double ranks = span.size;
-        const double offDomainS = bytes * (ranks - g) / ranks / (out * kGB);
-        const double inDomainS = bytes * (g - 1) / ranks / (up * kGB);
-        return std::max(offDomainS, inDomainS)
-            + ncclRingLatencyUs(c, NcclProtocol::Simple, span.size, n, il) * 1e-6 * scale;
-    }
+    case Collective::AllToAll:
+        return hierarchicalAllToAllS(bytes, 1.0, span, f);
     case Collective::Broadcast:
     case Collective::Reduce:
     case Collective::SendRecv:
@@ -201,6 +208,28 @@ double groupCollectiveS(Collective c, double bytes, const GroupSpan& span, const
     if (span.ranksPerDomain <= 1)
         return tierS(c, bytes, span.size, span.size, f.scaleOutGBs, f.intraLink, f.latencyScale);
     return hierarchicalS(c, bytes, span, f);
+}
+
+double deduplicatedOffDomainShare(int topK, int domains)
+{
+    if (domains <= 1 || topK <= 1)
+        return 1.0;
+    const double n = domains, k = topK;
+    const double distinctRemote = (n - 1) * (1 - std::pow(1 - 1 / n, k));
+    return distinctRemote / (k * (n - 1) / n);
+}
+
+double expertAllToAllS(double bytes, int topK, bool deduplicated, const GroupSpan& span, const Fabric& f)
+{
+    if (!deduplicated || span.domains <= 1)
+        return groupCollectiveS(Collective::AllToAll, bytes, span, f);
+    if (bytes <= 0)
+        return 0.0;
+    const double share = deduplicatedOffDomainShare(topK, span.domains);
+    if (span.ranksPerDomain <= 1) // one rank per domain: every copy it saves is a network copy
+        return tierS(
+            Collective::AllToAll, share * bytes, span.size, span.size, f.scaleOutGBs, f.intraLink, f.latencyScale);
+    return hierarchicalAllToAllS(bytes, share, span, f);
 }
 
 } // namespace clusterplanner::core::perf

@@ -50,6 +50,23 @@ double expertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, do
     return oneExpert * heldExperts + router + shared;
 }
 
+/// Bytes a MoE layer's forward moves to put its tokens in expert order and back (docs/methods-time.md §4.25), per GPU
+/// and micro-batch. Permute gathers each token's k rows (read and write k·T·h); unpermute reads them and writes the
+/// probability-weighted sum (k + 1). Megatron's all-to-all dispatcher also regroups the received rows from source-rank
+/// order to local-expert order and back (sort_chunks_by_idxs, 2k each) when a rank holds several experts; a
+/// deduplicating dispatcher (DeepEP) delivers them once per rank and permutes them there instead. The router's
+/// top-k and softmax are small against these (T·experts values, not T·k·h). The backward moves the gradients back
+/// through the same gathers and scatters.
+double permutationBytes(const ModelConfig& m, const LayerShape& s, double tokens, double beta)
+{
+    const MoeConfig& moe = *m.moe;
+    const double k = moe.topK * moe.capacityFactor;
+    const double rows = tokens / (s.sequenceParallel ? s.tensorParallel : 1.0);
+    const bool regroup = !s.deepEpDispatch && s.expertParallel > 1 && moe.experts > s.expertParallel;
+    const double passes = 3 * k + 1 + (regroup ? 4 * k : 0);
+    return passes * rows * m.hidden * beta;
+}
+
 /// Context parallelism (docs/methods-time.md §4.10): how much more than the mean causal attention the slowest rank
 /// computes. Balanced (2·cp chunks, rank i holding chunks i and 2cp−1−i): nothing. Contiguous chunks: rank cp−1
 /// computes cp−1 full blocks and its causal diagonal, cp − ½ blocks against the mean cp/2.
@@ -242,10 +259,12 @@ LayerTime layerTime(
     // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused
     // frameworks are bounded by that floor alone; eager PyTorch's host issue time is compared per phase in the step.
     const double kernels = s.fusedKernels ? e.kernelsPerLayerFused : eagerOpsPerLayer(m, s);
-    lt.forwardS = std::max(gemmsS + elementS + lt.attentionCoreForwardS, kernels * p.kernelLaunchS);
-    const double backwardS
-        = std::max(gemmsS + weightGradS + 2 * elementS + p.attentionBackwardFactor * attentionS + merge.backwardS,
-            2 * kernels * p.kernelLaunchS);
+    const double permuteS = moe ? memoryTimeS(permutationBytes(m, s, tokens, beta), p) : 0.0;
+    lt.elementwiseForwardS += permuteS;
+    lt.forwardS = std::max(gemmsS + elementS + permuteS + lt.attentionCoreForwardS, kernels * p.kernelLaunchS);
+    const double backwardS = std::max(
+        gemmsS + weightGradS + 2 * elementS + permuteS + p.attentionBackwardFactor * attentionS + merge.backwardS,
+        2 * kernels * p.kernelLaunchS);
     lt.hostForwardS = s.fusedKernels ? 0.0 : kernels * e.hostOpS;
     // The weight-gradient GEMMs' share of the backward (all of it bounded by the launch floor); bf16 weight
     // gradients (rowwise_gw_hp) take a larger share than the FP8 input-gradient GEMMs.

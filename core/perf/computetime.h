@@ -62,6 +62,9 @@ struct LayerShape
     /// ep: the GPU holds experts/ep of each MoE layer's experts, and the all-to-all brings each of them the rows the
     /// ep ranks route to it, so its expert GEMMs are ep times taller than one rank's routed tokens would make them.
     double expertParallel = 1;
+    /// The MoE dispatcher deduplicates (DeepEP, HybridEP): tokens arrive once per rank and are permuted into expert
+    /// order there, without the all-to-all dispatcher's regrouping of the received rows (§4.25).
+    bool deepEpDispatch = false;
 };
 
 /// Times of one layer for one micro-batch on one GPU, in seconds.

@@ -64,6 +64,16 @@ double asyncTpExposedS(const Setup& s, double tpOneS, double gemmForwardS)
     return std::max(tpOneS / s.tr.layout.tp, tpOneS - gemmForwardS / 2);
 }
 
+/// Exposed time of one expert all-to-all when paired micro-batches overlap them (docs/methods-time.md §4.25): a
+/// layer's four (dispatch and combine, forward and backward) run under the paired micro-batch's forward and backward
+/// of the same layer, each behind about a quarter of that compute. Without the overlap: no bound.
+double pairedExpertExposedS(const Setup& s, double epOneS, const LayerTime& lt)
+{
+    if (!moeOverlapApplies(s.tr, s.caps))
+        return std::numeric_limits<double>::infinity();
+    return std::max(0.0, epOneS - (lt.forwardS + lt.backwardS()) / 4);
+}
+
 /// Adds n layers of one kind (dense or MoE) to the stage, with their TP / CP / EP communication.
 void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
 {
@@ -90,17 +100,17 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double cpBwdExposed
         = cpSteps * std::max(0.0, 2 * cpPass - e.cpOverlap * s.peaks.attentionBackwardFactor * lt.ringStepForwardS);
     // EP: dispatch + combine all-to-all forward; their gradients travel back the same way, one all-to-all each, in
-    // the backward (docs/methods-time.md §4.24).
+    // the backward (docs/methods-time.md §4.24); DeepEP sends a token once per destination node (§4.25).
     double epOne = 0;
     if (moe && s.spans.ep.size > 1) {
         const double a2aBytes = tokens * m.moe->topK * m.moe->capacityFactor * m.hidden * beta
             / (s.shape.sequenceParallel ? s.shape.tensorParallel : 1.0);
-        epOne = groupCollectiveS(Collective::AllToAll, a2aBytes, s.spans.ep, s.c.fabric);
+        epOne = expertAllToAllS(a2aBytes, m.moe->topK, s.shape.deepEpDispatch, s.spans.ep, s.c.fabric);
     }
     // Async TP pipelines the forward's collectives (and the recomputed forward's); the backward keeps its exposure.
     const double tpExposedOne = (1 - e.tpOverlap) * tpOne;
     const double tpForwardExposedOne = std::min(tpExposedOne, asyncTpExposedS(s, tpOne, lt.gemmForwardS));
-    const double epExposedOne = (1 - e.epOverlap) * epOne;
+    const double epExposedOne = std::min((1 - e.epOverlap) * epOne, pairedExpertExposedS(s, epOne, lt));
     st.forwardS += n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + 2 * epExposedOne);
     // Backward TP collectives run asynchronously under the weight-gradient GEMMs (Megatron async TP all-reduce).
     const double tpBackwardExposed = std::max(0.0, 2 * tpExposedOne - lt.backwardWeightS);
@@ -335,7 +345,7 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const bool autocast = !fused && (tr.precision == Precision::AmpBf16 || tr.precision == Precision::AmpFp16);
     const Setup s {c, tr, caps, layoutSpans(l, c.fabric.domainGpus, order),
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
-            tr.attention, tr.cpLoadBalance, double(l.ep)},
+            tr.attention, tr.cpLoadBalance, double(l.ep), moeDispatcherInEffect(tr, caps) == MoeDispatcher::DeepEp},
         withPowerCap(computePeaks(*c.gpu, tr.precision, c.efficiency, fp8RecipeInEffect(tr, caps)),
             c.cluster.gpuPowerLimitW, c.gpu->tdpW)};
     const StageTimes st = slowestStage(s);

@@ -93,6 +93,29 @@ private Q_SLOTS:
         QCOMPARE(groupCollectiveS(Collective::AllReduce, s, GroupSpan {1, 1, 1}, f), 0.0);
     }
 
+    void deduplicatedDispatchSendsOneCopyPerRemoteNode()
+    {
+        // Top-8 over two nodes: a plain all-to-all sends 8 · 1/2 = 4 copies off the node, DeepEP one whenever any
+        // of the 8 experts is remote (1 − 2^−8): share 0.996 / 4. Over eight nodes: 7·(1 − (7/8)^8) against 7.
+        QVERIFY(std::abs(deduplicatedOffDomainShare(8, 2) - (1 - std::pow(0.5, 8)) / 4) < 1e-12);
+        QVERIFY(std::abs(deduplicatedOffDomainShare(8, 8) - (1 - std::pow(7.0 / 8, 8))) < 1e-12);
+        QCOMPARE(deduplicatedOffDomainShare(1, 8), 1.0); // one copy per token: nothing to deduplicate
+        QCOMPARE(deduplicatedOffDomainShare(8, 1), 1.0);
+        Fabric f;
+        f.scaleUpGBs = 450;
+        f.scaleOutGBs = 50;
+        const double bytes = 256e6;
+        const GroupSpan twoNodes {16, 8, 2}, oneNode {8, 8, 1};
+        const double plain = expertAllToAllS(bytes, 8, false, twoNodes, f);
+        const double deduplicated = expertAllToAllS(bytes, 8, true, twoNodes, f);
+        QCOMPARE(plain, groupCollectiveS(Collective::AllToAll, bytes, twoNodes, f));
+        // Network-bound: half the bytes leave the node at 50 GB/s (2.56 ms); deduplicated a quarter of that (0.64
+        // ms), still above the NVLink fan-out (7/16 of the bytes at 450 GB/s, 0.25 ms); both plus ~70 µs latency.
+        QVERIFY(plain > 2.6e-3 && plain < 2.7e-3);
+        QVERIFY(deduplicated > 0.68e-3 && deduplicated < 0.74e-3);
+        QCOMPARE(expertAllToAllS(bytes, 8, true, oneNode, f), expertAllToAllS(bytes, 8, false, oneNode, f));
+    }
+
     void slowerLinkIsNeverFaster()
     {
         Fabric fast, slow;

@@ -98,6 +98,39 @@ private Q_SLOTS:
         QVERIFY(tallest <= fast && tallest > 0.95 * fast);
     }
 
+    void routedRowsArePermutedAndRegrouped()
+    {
+        // Top-8 over 256 experts, one rank's 4,096 tokens of 7,168: permute and unpermute move (3k + 1)·T·h·β in
+        // the forward and as much again in the backward; the all-to-all dispatcher regroups the received rows by
+        // local expert and back, 4k·T·h·β more; DeepEP delivers them in rank order and skips that (§4.25).
+        const auto p = a100Peaks();
+        const EfficiencyParams e;
+        ModelConfig m = gpt3();
+        m.hidden = 7168;
+        m.heads = m.kvHeads = 128;
+        m.seqLen = 4096;
+        m.mlp = MlpKind::SwiGlu;
+        m.moe = MoeConfig {256, 8, 2048, 0, 0, 1.0};
+        LayerShape allToAll;
+        allToAll.expertParallel = 64;
+        LayerShape deepEp = allToAll;
+        deepEp.deepEpDispatch = true;
+        const LayerTime regrouped = layerTime(m, allToAll, true, p, e);
+        const LayerTime direct = layerTime(m, deepEp, true, p, e);
+        const double rowBytes = 4096.0 * 7168 * 2;
+        const double regroupS = memoryTimeS(4 * 8 * rowBytes, p);
+        QVERIFY(std::abs(regrouped.forwardS - direct.forwardS - regroupS) < 1e-9);
+        QVERIFY(std::abs(regrouped.backwardS() - direct.backwardS() - regroupS) < 1e-9);
+        // On one rank (no regrouping) the permutation grows with k: top-8 of width 2,048 against top-4 of width 4,096
+        // (the same routed width, so the same activation passes) moves 12·T·h·β more each way.
+        LayerShape alone;
+        ModelConfig wider = m;
+        wider.moe = MoeConfig {256, 4, 4096, 0, 0, 1.0};
+        const double extraS = layerTime(m, alone, true, p, e).elementwiseForwardS
+            - layerTime(wider, alone, true, p, e).elementwiseForwardS;
+        QVERIFY(std::abs(extraS - memoryTimeS(12 * rowBytes, p)) < 1e-9);
+    }
+
     void sharedExpertAddsOneMlpNotASecondAttention()
     {
         const auto p = a100Peaks();

@@ -291,6 +291,38 @@ private Q_SLOTS:
         QCOMPARE(titanParallelism(noSp).count("enable_async_tensor_parallel"), std::size_t(0));
     }
 
+    /// The MoE dispatcher and the expert overlap are written as the estimate models them: Megatron's all-to-all
+    /// dispatcher by name (its default is allgather), flex with DeepEP, the overlap with delayed weight gradients;
+    /// where the overlap cannot apply the config says why.
+    void moeCommunicationFollowsTheEstimatesRule()
+    {
+        Scenario s = moeScenario(); // interleaved PP 4 × 2 chunks, EP 4, selective recompute
+        ArgMap args = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
+        QCOMPARE(args.find("--moe-token-dispatcher-type")->second, std::string("alltoall"));
+        QCOMPARE(args.count("--moe-enable-deepep") + args.count("--overlap-moe-expert-parallel-comm"), std::size_t(0));
+        s.training.moeDispatcher = MoeDispatcher::DeepEp;
+        s.training.moeOverlap = true;
+        const LaunchFile megatron = makeLaunchConfig(s, LaunchFramework::Megatron);
+        args = megatronArgs(megatron.text);
+        QCOMPARE(args.find("--moe-token-dispatcher-type")->second, std::string("flex"));
+        QCOMPARE(args.count("--moe-enable-deepep") + args.count("--overlap-moe-expert-parallel-comm")
+                + args.count("--delay-wgrad-compute"),
+            std::size_t(3));
+        const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"];
+        QCOMPARE(bridge["moe_token_dispatcher_type"].as<std::string>(), std::string("flex"));
+        QCOMPARE(bridge["moe_flex_dispatcher_backend"].as<std::string>(), std::string("deepep"));
+        QVERIFY(bridge["overlap_moe_expert_parallel_comm"].as<bool>());
+
+        s.training.recompute = Recompute::Full;
+        const LaunchFile full = makeLaunchConfig(s, LaunchFramework::Megatron);
+        QCOMPARE(megatronArgs(full.text).count("--overlap-moe-expert-parallel-comm"), std::size_t(0));
+        QVERIFY(std::any_of(full.notes.begin(), full.notes.end(),
+            [](const std::string& n) { return n.find("overlap") != n.npos && n.find("full recompute") != n.npos; }));
+        QVERIFY(
+            !YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"]["overlap_moe_expert_parallel_comm"]
+                 .as<bool>());
+    }
+
     /// The recipe the estimate models is the one written: torchao's recipe name in TorchTitan (float8 all-gather with
     /// tensorwise only), --fp8-recipe in Megatron, TE's mixed-precision recipe in Megatron-Bridge; a recipe the
     /// framework does not offer is written as its default and said so.

@@ -33,6 +33,8 @@ private:
         s.training.microBatch = 2;
         s.training.precision = Precision::Fp8;
         s.training.fp8Recipe = Fp8Recipe::RowwiseGwHp;
+        s.training.moeDispatcher = MoeDispatcher::DeepEp;
+        s.training.moeOverlap = true;
         s.training.optimizer = Optimizer::SgdMomentum;
         s.training.recompute = Recompute::Full;
         s.training.zeroStage = 3;
@@ -143,6 +145,9 @@ private Q_SLOTS:
         QTest::newRow("fp8 recipe") << QString::fromStdString(fileWith("/scenario/training/fp8_recipe", "blockwise"))
                                     << "training.fp8_recipe: unknown value \"blockwise\" (expected one of: "
                                        "framework_default, delayed, tensorwise, rowwise, rowwise_gw_hp)";
+        QTest::newRow("moe dispatcher")
+            << QString::fromStdString(fileWith("/scenario/training/moe_dispatcher", "allgather"))
+            << "training.moe_dispatcher: unknown value \"allgather\" (expected one of: all_to_all, deepep)";
         QTest::newRow("missing") << QString::fromStdString([] {
             auto d = nlohmann::json::parse(writeScenarioFile(defaultScenario()));
             d["scenario"]["training"]["layout"].erase("tp");

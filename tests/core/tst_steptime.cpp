@@ -2,6 +2,7 @@
 // Step time of whole layouts: the seeds' GPT-3 case, cost and energy arithmetic, bookkeeping, monotonicity.
 #include "core/io/scenariojson.h"
 #include "core/memory/memorymodel.h"
+#include "core/model/frameworkrules.h"
 #include "core/model/modelpresets.h"
 #include "core/perf/steptime.h"
 
@@ -121,6 +122,65 @@ private Q_SLOTS:
         const auto recomputed = estimate(s);
         QVERIFY(kept.valid && recomputed.valid && kept.epTotalS > 0);
         QVERIFY(std::abs(recomputed.epTotalS / kept.epTotalS - 1.5) < 1e-9);
+    }
+
+    void deepEpShortensOnlyTheNetworkPart()
+    {
+        // EP 8 inside one 8-GPU node: no network copies to save. EP 16 over two nodes: DeepEP sends each token
+        // once per remote node instead of once per remote expert, so its all-to-all is shorter.
+        Scenario s = mixtralSample();
+        s.model.moe->experts = 16;
+        s.training.recompute = Recompute::None;
+        s.training.layout = ParallelLayout {16, 1, 4, 1, 8, 1, false};
+        const auto inNode = estimate(s);
+        s.training.moeDispatcher = MoeDispatcher::DeepEp;
+        const auto inNodeDeepEp = estimate(s);
+        QVERIFY(inNode.valid && inNodeDeepEp.valid);
+        QCOMPARE(inNodeDeepEp.epTotalS, inNode.epTotalS);
+        // Without the regrouping of received rows the MoE layers' memory traffic drops (§4.25).
+        QVERIFY(inNodeDeepEp.stepTimeS < inNode.stepTimeS);
+        s.training.layout.ep = 16;
+        s.training.moeDispatcher = MoeDispatcher::AllToAll;
+        const auto acrossNodes = estimate(s);
+        s.training.moeDispatcher = MoeDispatcher::DeepEp;
+        const auto acrossNodesDeepEp = estimate(s);
+        QVERIFY(acrossNodes.valid && acrossNodesDeepEp.valid);
+        // Mixtral routes top-2: a plain all-to-all sends 2 · 1/2 copies off the node, DeepEP 1 − 1/4 = 0.75.
+        QVERIFY(std::abs(acrossNodesDeepEp.epTotalS / acrossNodes.epTotalS - 0.75) < 0.03);
+        // A framework that does not offer DeepEP runs the all-to-all.
+        s.training.framework = Framework::DeepSpeed;
+        s.training.moeDispatcher = MoeDispatcher::AllToAll;
+        const auto deepSpeed = estimate(s);
+        s.training.moeDispatcher = MoeDispatcher::DeepEp;
+        QCOMPARE(estimate(s).epTotalS, deepSpeed.epTotalS);
+    }
+
+    void pairedMicroBatchesHideTheExpertAllToAlls()
+    {
+        Scenario s = mixtralSample();
+        s.training.recompute = Recompute::Selective;
+        s.training.layout = ParallelLayout {64, 1, 1, 1, 8, 1, false};
+        s.training.schedule = PipelineSchedule::OneFOneB;
+        const auto alone = estimate(s);
+        s.training.moeOverlap = true;
+        const auto paired = estimate(s);
+        QVERIFY(alone.valid && paired.valid && alone.epExposedS > 0);
+        QCOMPARE(paired.epTotalS, alone.epTotalS); // the same traffic, hidden
+        QVERIFY(paired.epExposedS < alone.epExposedS);
+        QVERIFY(paired.stepTimeS < alone.stepTimeS);
+        // Full recompute leaves nothing to pair with; Megatron pairs interleaved chunks only when pipelined.
+        s.training.recompute = Recompute::Full;
+        QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(s.training.framework)),
+            MoeOverlapObstacle::FullRecompute);
+        s.training.recompute = Recompute::Selective;
+        s.training.layout = ParallelLayout {32, 1, 2, 1, 8, 1, false};
+        QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(Framework::Megatron)),
+            MoeOverlapObstacle::NoVirtualStages);
+        QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(Framework::Other)), MoeOverlapObstacle::None);
+        s.training.layout.virtualStages = 2;
+        QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(Framework::Megatron)), MoeOverlapObstacle::None);
+        QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(Framework::TorchTitan)),
+            MoeOverlapObstacle::NotOffered);
     }
 
     void seedGpt3Case()

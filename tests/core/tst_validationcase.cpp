@@ -87,6 +87,25 @@ private Q_SLOTS:
         }
     }
 
+    /// moe_dispatcher and moe_overlap are optional (the all-to-all without overlap) and checked when given.
+    void moeCommunicationIsOptionalAndChecked()
+    {
+        const auto training = [](const std::string& extra) {
+            return readValidationCases(tinyCase(R"("bf16")", R"("megatron")", extra)).front().scenario.training;
+        };
+        QCOMPARE(training("").moeDispatcher, MoeDispatcher::AllToAll);
+        QVERIFY(!training("").moeOverlap);
+        const TrainingConfig stated = training(R"(, "moe_dispatcher": "deepep", "moe_overlap": true)");
+        QCOMPARE(stated.moeDispatcher, MoeDispatcher::DeepEp);
+        QVERIFY(stated.moeOverlap);
+        try {
+            training(R"(, "moe_dispatcher": "pigeon")");
+            QFAIL("expected an error");
+        } catch (const std::runtime_error& error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(QLatin1String("moe_dispatcher")), error.what());
+        }
+    }
+
     void headDimIsOptionalAndChecked()
     {
         const auto headDim = [](const std::string& value) {

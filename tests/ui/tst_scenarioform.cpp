@@ -105,6 +105,9 @@ const std::vector<FieldCase>& fieldCases()
         {"training.layout.sequence_parallel", false, false, [](S s) { return s.training.layout.sequenceParallel; }},
         {"training.cp_load_balance", false, false, [](S s) { return s.training.cpLoadBalance; }},
         {"training.async_tp", true, true, [](S s) { return s.training.asyncTp; }},
+        {"training.moe_dispatcher", "DeepEP", int(core::MoeDispatcher::DeepEp),
+            [](S s) { return int(s.training.moeDispatcher); }},
+        {"training.moe_overlap", true, true, [](S s) { return s.training.moeOverlap; }},
         {"training.layout.rank_order", "PP before DP", int(core::RankOrdering::TpCpEpPpDp),
             [](S s) { return int(s.training.layout.rankOrder); }},
         // The widget shows billions of tokens: 15,000 billion = 1.5e13 tokens.

@@ -106,6 +106,17 @@ QString enumLabel(core::Fp8Recipe value)
     return {};
 }
 
+QString enumLabel(core::MoeDispatcher value)
+{
+    switch (value) {
+    case core::MoeDispatcher::AllToAll:
+        return enumTr("All-to-all (NCCL, top-k copies)");
+    case core::MoeDispatcher::DeepEp:
+        return enumTr("DeepEP / HybridEP (one copy per node)");
+    }
+    return {};
+}
+
 QString enumLabel(core::Framework value)
 {
     switch (value) {

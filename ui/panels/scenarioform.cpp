@@ -250,6 +250,16 @@ void ScenarioForm::createLayoutGroup()
     m_binder->boolField(
         form, "training.cp_load_balance", [](core::Scenario& s) -> bool& { return s.training.cpLoadBalance; });
     m_binder->boolField(form, "training.async_tp", [](core::Scenario& s) -> bool& { return s.training.asyncTp; });
+    QComboBox* dispatcher = m_binder->enumField<core::MoeDispatcher>(form, "training.moe_dispatcher",
+        [](core::Scenario& s) -> core::MoeDispatcher& { return s.training.moeDispatcher; });
+    QCheckBox* moeOverlap = m_binder->boolField(
+        form, "training.moe_overlap", [](core::Scenario& s) -> bool& { return s.training.moeOverlap; });
+    m_binder->addRefresher([this, dispatcher, moeOverlap](core::Scenario&) {
+        // Only a MoE model reads them.
+        const bool moe = m_document->scenario().model.moe.has_value();
+        dispatcher->setEnabled(moe);
+        moeOverlap->setEnabled(moe);
+    });
     m_binder->enumField<core::RankOrdering>(form, "training.layout.rank_order",
         [](core::Scenario& s) -> core::RankOrdering& { return s.training.layout.rankOrder; });
     m_layoutCheckLabel = new QLabel;
