@@ -189,6 +189,8 @@ private Q_SLOTS:
             QVERIFY2(scenarioPage.contains(QString::fromStdString(band.statement).toHtmlEscaped()),
                 qPrintable(QString::fromStdString(band.statement)));
         QVERIFY(scenarioPage.contains(QLatin1String("MoE"))); // Mixtral: the MoE family (or the MoE pool) is named
+        // The sample runs the all-to-all on a 1F1B pipeline: the expert communication says what was estimated.
+        QVERIFY(scenarioPage.contains(QLatin1String("all-to-all (top-k copies), not overlapped")));
         const auto throughput = core::confidenceBands(charts.document()->scenario()).front();
         QVERIFY(throughput.runs > 0);
         QVERIFY2(content.verdict.contains(QStringLiteral("±%1 %, p90").arg(throughput.p90AbsPercent, 0, 'f', 0)),

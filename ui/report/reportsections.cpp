@@ -2,6 +2,7 @@
 // The sections of the scenario report: each turns the scenario and its results into a heading, text and a chart.
 #include "core/evaluation/scenarioevaluation.h"
 #include "core/model/enumnames.h"
+#include "core/model/frameworkrules.h"
 #include "core/model/modelmath.h"
 #include "core/perf/steptime.h"
 #include "core/validation/confidence.h"
@@ -61,15 +62,28 @@ std::vector<std::pair<QString, QString>> modelFacts(const core::ModelConfig& m)
     return facts;
 }
 
+/// The MoE dispatcher and expert overlap as the estimate applies them (a setting the framework does not offer, or
+/// one its rules rule out, is not what was estimated).
+QString moeCommunicationText(const core::TrainingConfig& t)
+{
+    const core::FrameworkCapabilities& caps = core::frameworkCapabilities(t.framework);
+    const QString dispatcher = core::moeDispatcherInEffect(t, caps) == core::MoeDispatcher::DeepEp
+        ? reportTr("DeepEP (one copy per node)")
+        : reportTr("all-to-all (top-k copies)");
+    return dispatcher
+        + (core::moeOverlapApplies(t, caps) ? reportTr(", overlapped with paired micro-batches")
+                                            : reportTr(", not overlapped"));
+}
+
 std::vector<std::pair<QString, QString>> setupFacts(const core::Scenario& s)
 {
     const core::TrainingConfig& t = s.training;
-    return {{reportTr("Cluster"),
-                reportTr("%1 × %2, %3 per node (%4 nodes)")
-                    .arg(s.cluster.gpuCount)
-                    .arg(QString::fromStdString(s.cluster.gpuId))
-                    .arg(s.cluster.gpusPerNode)
-                    .arg(s.cluster.nodeCount())},
+    std::vector<std::pair<QString, QString>> facts = {{reportTr("Cluster"),
+                                                          reportTr("%1 × %2, %3 per node (%4 nodes)")
+                                                              .arg(s.cluster.gpuCount)
+                                                              .arg(QString::fromStdString(s.cluster.gpuId))
+                                                              .arg(s.cluster.gpusPerNode)
+                                                              .arg(s.cluster.nodeCount())},
         {reportTr("Scale-out network"),
             reportTr("%1 Gbit/s per GPU, oversubscription %2")
                 .arg(s.cluster.nicGbps, 0, 'f', 0)
@@ -83,6 +97,9 @@ std::vector<std::pair<QString, QString>> setupFacts(const core::Scenario& s)
                 + name(core::toString(t.schedule))},
         {reportTr("Framework"), name(core::toString(t.framework))},
         {reportTr("Training tokens"), number(s.economics.trainingTokens / 1e9, 0) + reportTr(" B")}};
+    if (s.model.moe)
+        facts.insert(facts.end() - 1, {reportTr("Expert communication"), moeCommunicationText(t)});
+    return facts;
 }
 
 QStringList layoutRow(int rank, const core::LayoutResult& r)
