@@ -249,8 +249,11 @@ ValidationCase readCase(const json& object)
         = clusterReader.positive("gpus_per_node", std::min(8, cluster.gpuCount), &c.unknown.gpusPerNode);
     // A board power limit below TDP (Meta's Grand Teton H100s run at 500 W of 700 W); absent = the catalog's TDP.
     cluster.gpuPowerLimitW = clusterReader.optionalNumber("gpu_power_limit_w", 1, 1e5);
-    // Cases do not state the network: take the GPU's reference system (DGX A100: 200 Gb/s HDR per GPU, ...).
-    if (const GpuSpec* gpu = GpuCatalog::builtin().find(cluster.gpuId); gpu && gpu->scaleoutGbpsPerGpu > 0)
+    // A case that does not state its network takes the GPU's reference system (DGX A100: 200 Gb/s HDR per GPU,
+    // ...); one that does (BLOOM's 4 × 100 Gb/s Omni-Path per 8-GPU node) gives Gb/s per GPU.
+    if (const auto nicGbps = clusterReader.optionalNumber("nic_gbps_per_gpu", 1, 1e5))
+        cluster.nicGbps = *nicGbps;
+    else if (const GpuSpec* gpu = GpuCatalog::builtin().find(cluster.gpuId); gpu && gpu->scaleoutGbpsPerGpu > 0)
         cluster.nicGbps = gpu->scaleoutGbpsPerGpu;
     readModel(root.object("model"), c);
     readTraining(root.object("training"), c);

@@ -106,6 +106,19 @@ private Q_SLOTS:
         }
     }
 
+    /// nic_gbps_per_gpu is optional: absent, the GPU's reference system (DGX H100: 400 Gb/s per GPU).
+    void networkIsOptionalAndChecked()
+    {
+        const auto nic = [](const std::string& extra) {
+            return readValidationCases(tinyCase(R"("bf16")", R"("megatron")", "", extra))
+                .front()
+                .scenario.cluster.nicGbps;
+        };
+        QCOMPARE(nic(""), 400.0);
+        QCOMPARE(nic(R"(, "nic_gbps_per_gpu": 50)"), 50.0);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, nic(R"(, "nic_gbps_per_gpu": 0)"));
+    }
+
     void headDimIsOptionalAndChecked()
     {
         const auto headDim = [](const std::string& value) {
