@@ -50,9 +50,6 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
         y << "  moe_token_dispatcher_type: " << (p.deepEpInEffect() ? "flex" : "alltoall") << "\n";
         if (p.deepEpInEffect())
             y << "  moe_flex_dispatcher_backend: deepep\n";
-        y << "  overlap_moe_expert_parallel_comm: " << yamlBool(p.moeOverlapInEffect()) << "\n";
-        if (p.moeOverlapInEffect())
-            y << "  delay_wgrad_compute: true\n";
     }
     y << "  sequence_parallel: " << yamlBool(l.sequenceParallel && l.tp > 1) << "\n";
     y << "  tp_comm_overlap: " << yamlBool(p.asyncTpInEffect()) << "\n";
@@ -93,6 +90,11 @@ LaunchFile writeBridgeYaml(const LaunchPlan& plan)
     y << "# launch: " << file.launchLine << "\n";
     writeModel(plan, y);
     writeBridgeTraining(plan, y);
+    if (plan.model().moe) {
+        // CommOverlapConfig copies its flags onto the model config: set here, a recipe's own section cannot undo them.
+        y << "comm_overlap:\n  overlap_moe_expert_parallel_comm: " << yamlBool(plan.moeOverlapInEffect())
+          << "\n  delay_wgrad_compute: " << yamlBool(plan.moeOverlapInEffect()) << "\n";
+    }
     file.text = y.str();
     file.notes.push_back(
         "data-parallel size is derived by Megatron-Bridge from the world size: " + std::to_string(plan.layout().dp));

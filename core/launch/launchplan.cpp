@@ -152,7 +152,9 @@ std::string LaunchPlan::moeLeftOutNote() const
     const std::string name(toString(framework));
     std::string note;
     if (training().moeDispatcher == MoeDispatcher::DeepEp && !deepEpInEffect())
-        note = "the DeepEP dispatcher is left out: " + name + " does not offer it";
+        note = "the DeepEP dispatcher is left out: "
+            + (frameworkCapabilities(framework).deepEp ? std::string("it needs TP × EP > 1")
+                                                       : name + " does not offer it");
     const std::string lead = (note.empty() ? "" : "; ") + std::string("the MoE communication overlap is left off: ");
     switch (moeOverlapObstacle(training(), frameworkCapabilities(framework))) {
     case MoeOverlapObstacle::None:
@@ -165,10 +167,14 @@ std::string LaunchPlan::moeLeftOutNote() const
         note += lead + "it hides expert all-to-alls and ep is 1";
         break;
     case MoeOverlapObstacle::FullRecompute:
-        note += lead + "it pairs forward and backward chunks, which full recompute rules out";
+        note += lead + name + " refuses it with full recompute";
+        break;
+    case MoeOverlapObstacle::Fp32:
+        note += lead + name + " runs it in bf16 or fp16 only";
         break;
     case MoeOverlapObstacle::NoVirtualStages:
-        note += lead + "with pipeline parallelism " + name + " pairs the chunks of the interleaved schedule";
+        note += lead + "with pipeline parallelism " + name
+            + " pairs the chunks of the interleaved schedule (virtual stages > 1)";
         break;
     }
     return note;

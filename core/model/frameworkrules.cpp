@@ -42,8 +42,9 @@ Fp8Recipe fp8RecipeInEffect(const TrainingConfig& training, const FrameworkCapab
 
 MoeDispatcher moeDispatcherInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
-    return training.moeDispatcher == MoeDispatcher::DeepEp && caps.deepEp ? MoeDispatcher::DeepEp
-                                                                          : MoeDispatcher::AllToAll;
+    // Megatron's flex dispatcher refuses TP × EP = 1: with nothing to dispatch to it is the all-to-all's no-op.
+    const bool offered = caps.deepEp && training.layout.tp * training.layout.ep > 1;
+    return training.moeDispatcher == MoeDispatcher::DeepEp && offered ? MoeDispatcher::DeepEp : MoeDispatcher::AllToAll;
 }
 
 MoeOverlapObstacle moeOverlapObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps)
@@ -57,7 +58,10 @@ MoeOverlapObstacle moeOverlapObstacle(const TrainingConfig& training, const Fram
         return O::NoExpertParallel;
     if (training.recompute == Recompute::Full)
         return O::FullRecompute;
-    if (caps.moeOverlapNeedsVirtualStages && training.layout.pp > 1 && training.layout.virtualStages < 2)
+    if (training.precision == Precision::Fp32)
+        return O::Fp32;
+    const bool interleaved = training.schedule == PipelineSchedule::Interleaved && training.layout.virtualStages > 1;
+    if (caps.moeOverlapNeedsVirtualStages && training.layout.pp > 1 && !interleaved)
         return O::NoVirtualStages;
     return O::None;
 }

@@ -24,14 +24,14 @@ bool asyncTpApplies(const TrainingConfig& training, const FrameworkCapabilities&
 /// (docs/methods-time.md §4.16). Never FrameworkDefault.
 Fp8Recipe fp8RecipeInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
-/// The MoE dispatcher a run uses: DeepEP where asked for and offered, else the all-to-all (docs/methods-time.md
-/// §4.25).
+/// The MoE dispatcher a run uses: DeepEP where asked for and offered (and TP × EP > 1), else the all-to-all
+/// (docs/methods-time.md §4.25).
 MoeDispatcher moeDispatcherInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
 /// What keeps the paired-micro-batch expert overlap, asked for, from applying (docs/methods-time.md §4.25): a
-/// framework that offers it, EP > 1, no full recompute (the recomputed forward would have nothing to pair with),
-/// and interleaved stages where the framework pairs their chunks (Megatron-Core's combined 1F1B).
-enum class MoeOverlapObstacle { None, NotAsked, NotOffered, NoExpertParallel, FullRecompute, NoVirtualStages };
+/// framework that offers it, EP > 1, no full recompute and 16-bit training (Megatron-Core refuses both), and an
+/// interleaved schedule where the framework pairs its chunks (Megatron-Core's combined 1F1B).
+enum class MoeOverlapObstacle { None, NotAsked, NotOffered, NoExpertParallel, FullRecompute, Fp32, NoVirtualStages };
 MoeOverlapObstacle moeOverlapObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
 /// Whether the expert overlap is in effect: asked for and nothing in its way.

@@ -55,12 +55,12 @@ double tierS(Collective c, double bytes, int ranks, int nodes, double bandwidthG
     return best;
 }
 
-/// All-to-all over several domains: bound by the bytes leaving the domain (offDomainShare of the plain share) or by
-/// those staying in it, whichever link is the busier.
-double hierarchicalAllToAllS(double bytes, double offDomainShare, const GroupSpan& span, const Fabric& f)
+/// All-to-all over several domains: bound by the bytes leaving the domain or by those staying in it, whichever link
+/// is the busier.
+double hierarchicalAllToAllS(double bytes, const GroupSpan& span, const Fabric& f)
 {
     const double ranks = span.size, g = span.ranksPerDomain;
-    const double offDomainS = offDomainShare * bytes * (ranks - g) / ranks / (f.scaleOutGBs * kGB);
+    const double offDomainS = bytes * (ranks - g) / ranks / (f.scaleOutGBs * kGB);
     const double inDomainS = bytes * (g - 1) / ranks / (f.scaleUpGBs * kGB);
     return std::max(offDomainS, inDomainS)
         + ncclRingLatencyUs(Collective::AllToAll, NcclProtocol::Simple, span.size, span.domains, f.intraLink) * 1e-6
@@ -81,7 +81,7 @@ double hierarchicalS(Collective c, double bytes, const GroupSpan& span, const Fa
     case Collective::AllGather:
         return tierS(c, bytes, g, 1, up, il, scale) + tierS(c, bytes / g, n, n, out, il, scale);
     case Collective::AllToAll:
-        return hierarchicalAllToAllS(bytes, 1.0, span, f);
+        return hierarchicalAllToAllS(bytes, span, f);
     case Collective::Broadcast:
     case Collective::Reduce:
     case Collective::SendRecv:
@@ -210,26 +210,38 @@ double groupCollectiveS(Collective c, double bytes, const GroupSpan& span, const
     return hierarchicalS(c, bytes, span, f);
 }
 
-double deduplicatedOffDomainShare(int topK, int domains)
+double deduplicatedShare(int topK, int targets)
 {
-    if (domains <= 1 || topK <= 1)
+    if (targets <= 1 || topK <= 1)
         return 1.0;
-    const double n = domains, k = topK;
-    const double distinctRemote = (n - 1) * (1 - std::pow(1 - 1 / n, k));
-    return distinctRemote / (k * (n - 1) / n);
+    const double n = targets, k = topK;
+    // Expected distinct targets hit by k uniform picks, against the k copies a plain all-to-all sends; the remote
+    // share (n − 1)/n is the same for both and cancels.
+    return n * (1 - std::pow(1 - 1 / n, k)) / k;
 }
 
 double expertAllToAllS(double bytes, int topK, bool deduplicated, const GroupSpan& span, const Fabric& f)
 {
-    if (!deduplicated || span.domains <= 1)
+    if (!deduplicated)
         return groupCollectiveS(Collective::AllToAll, bytes, span, f);
-    if (bytes <= 0)
+    if (bytes <= 0 || span.size <= 1)
         return 0.0;
-    const double share = deduplicatedOffDomainShare(topK, span.domains);
-    if (span.ranksPerDomain <= 1) // one rank per domain: every copy it saves is a network copy
+    // DeepEP inside a node: one copy per destination rank. One rank per node: one per destination node.
+    const double rankShare = deduplicatedShare(topK, span.size);
+    if (span.domains <= 1)
+        return tierS(Collective::AllToAll, rankShare * bytes, span.size, 1, f.scaleUpGBs, f.intraLink, f.latencyScale);
+    if (span.ranksPerDomain <= 1)
         return tierS(
-            Collective::AllToAll, share * bytes, span.size, span.size, f.scaleOutGBs, f.intraLink, f.latencyScale);
-    return hierarchicalAllToAllS(bytes, share, span, f);
+            Collective::AllToAll, rankShare * bytes, span.size, span.size, f.scaleOutGBs, f.intraLink, f.latencyScale);
+    // Across nodes: one copy per destination node to the GPU of the same local index there, which forwards it over
+    // NVLink to each destination rank of its node but itself: (g − 1)/g of the per-rank copies cross NVLink.
+    const double g = span.ranksPerDomain, ranks = span.size;
+    const double offDomainS
+        = deduplicatedShare(topK, span.domains) * bytes * (ranks - g) / ranks / (f.scaleOutGBs * kGB);
+    const double inDomainS = rankShare * bytes * (g - 1) / g / (f.scaleUpGBs * kGB);
+    return std::max(offDomainS, inDomainS)
+        + ncclRingLatencyUs(Collective::AllToAll, NcclProtocol::Simple, span.size, span.domains, f.intraLink) * 1e-6
+        * f.latencyScale;
 }
 
 } // namespace clusterplanner::core::perf

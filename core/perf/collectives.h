@@ -91,15 +91,15 @@ struct GroupSpan
 /// cheapest protocol for the size.
 double groupCollectiveS(Collective collective, double bytes, const GroupSpan& span, const Fabric& fabric);
 
-/// Share of a token's top-k copies that a deduplicating dispatcher (DeepEP, HybridEP) sends out of its domain,
-/// relative to a plain all-to-all: it sends a token once per destination domain and fans it out over the scale-up
-/// links there. With k experts spread uniformly over n domains the expected distinct remote domains are
-/// (n − 1)·(1 − (1 − 1/n)^k), against k·(n − 1)/n copies (docs/methods-time.md §4.25). 1 for one domain.
-double deduplicatedOffDomainShare(int topK, int domains);
+/// Share of a token's top-k copies that a deduplicating dispatcher (DeepEP, HybridEP) sends to `targets` (nodes, or
+/// the ranks of one node), relative to a plain all-to-all: one copy per destination target. With k experts spread
+/// uniformly over n targets the expected distinct remote targets are (n − 1)·(1 − (1 − 1/n)^k), against k·(n − 1)/n
+/// copies (docs/methods-time.md §4.25). 1 for one target or k = 1.
+double deduplicatedShare(int topK, int targets);
 
 /// One expert all-to-all (dispatch or combine) of `bytes` per rank (its tokens × top-k copies) over the EP group.
-/// deduplicated: only deduplicatedOffDomainShare of the off-domain bytes cross the network; the fan-out inside the
-/// domain is the plain all-to-all's.
+/// deduplicated (DeepEP): inside one node one copy per destination rank; across nodes one copy per destination node
+/// over the network, forwarded there over NVLink to the destination ranks (docs/methods-time.md §4.25).
 double expertAllToAllS(double bytes, int topK, bool deduplicated, const GroupSpan& span, const Fabric& fabric);
 
 } // namespace clusterplanner::core::perf

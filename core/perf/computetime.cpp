@@ -2,6 +2,7 @@
 #include "core/perf/computetime.h"
 
 #include "core/model/modelmath.h"
+#include "core/perf/collectives.h"
 
 #include <algorithm>
 
@@ -50,21 +51,36 @@ double expertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, do
     return oneExpert * heldExperts + router + shared;
 }
 
-/// Bytes a MoE layer's forward moves to put its tokens in expert order and back (docs/methods-time.md §4.25), per GPU
-/// and micro-batch. Permute gathers each token's k rows (read and write k·T·h); unpermute reads them and writes the
+/// Bytes a MoE layer moves to put its tokens in expert order and back (docs/methods-time.md §4.25), per GPU and
+/// micro-batch. Permute gathers each token's k rows (read and write k·T·h); unpermute reads them and writes the
 /// probability-weighted sum (k + 1). Megatron's all-to-all dispatcher also regroups the received rows from source-rank
-/// order to local-expert order and back (sort_chunks_by_idxs, 2k each) when a rank holds several experts; a
-/// deduplicating dispatcher (DeepEP) delivers them once per rank and permutes them there instead. The router's
-/// top-k and softmax are small against these (T·experts values, not T·k·h). The backward moves the gradients back
-/// through the same gathers and scatters.
-double permutationBytes(const ModelConfig& m, const LayerShape& s, double tokens, double beta)
+/// order to local-expert order and back (sort_chunks_by_idxs, 2k each, after the TP all-gather: on all T rows) when a
+/// rank holds several experts; a deduplicating dispatcher (DeepEP) delivers d copies per token (its distinct
+/// destination ranks) and permutes them there: 3k + d. The router's top-k and softmax are small against these
+/// (T·experts values, not T·k·h). The backward moves the gradients back through the same gathers and scatters and
+/// reads the k rows once more for the gradient of the routing probabilities.
+struct PermutationBytes
+{
+    double forward = 0, backward = 0;
+};
+
+PermutationBytes permutationBytes(const ModelConfig& m, const LayerShape& s, double tokens, double beta)
 {
     const MoeConfig& moe = *m.moe;
     const double k = moe.topK * moe.capacityFactor;
-    const double rows = tokens / (s.sequenceParallel ? s.tensorParallel : 1.0);
-    const bool regroup = !s.deepEpDispatch && s.expertParallel > 1 && moe.experts > s.expertParallel;
-    const double passes = 3 * k + 1 + (regroup ? 4 * k : 0);
-    return passes * rows * m.hidden * beta;
+    const double rowBytes = m.hidden * beta;
+    const double scattered = tokens / (s.sequenceParallel ? s.tensorParallel : 1.0) * rowBytes;
+    const int ep = int(std::clamp(s.expertParallel, 1.0, double(moe.experts)));
+    PermutationBytes b;
+    if (s.deepEpDispatch) {
+        const double distinctRanks = moe.topK * deduplicatedShare(moe.topK, ep);
+        b.forward = (3 * k + distinctRanks) * scattered;
+    } else {
+        const bool regroup = ep > 1 && moe.experts > ep;
+        b.forward = (3 * k + 1) * scattered + (regroup ? 4 * k * tokens * rowBytes : 0.0);
+    }
+    b.backward = b.forward + k * scattered;
+    return b;
 }
 
 /// Context parallelism (docs/methods-time.md §4.10): how much more than the mean causal attention the slowest rank
@@ -259,11 +275,12 @@ LayerTime layerTime(
     // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused
     // frameworks are bounded by that floor alone; eager PyTorch's host issue time is compared per phase in the step.
     const double kernels = s.fusedKernels ? e.kernelsPerLayerFused : eagerOpsPerLayer(m, s);
-    const double permuteS = moe ? memoryTimeS(permutationBytes(m, s, tokens, beta), p) : 0.0;
+    const PermutationBytes permute = moe ? permutationBytes(m, s, tokens, beta) : PermutationBytes {};
+    const double permuteS = memoryTimeS(permute.forward, p);
     lt.elementwiseForwardS += permuteS;
     lt.forwardS = std::max(gemmsS + elementS + permuteS + lt.attentionCoreForwardS, kernels * p.kernelLaunchS);
-    const double backwardS = std::max(
-        gemmsS + weightGradS + 2 * elementS + permuteS + p.attentionBackwardFactor * attentionS + merge.backwardS,
+    const double backwardS = std::max(gemmsS + weightGradS + 2 * elementS + memoryTimeS(permute.backward, p)
+            + p.attentionBackwardFactor * attentionS + merge.backwardS,
         2 * kernels * p.kernelLaunchS);
     lt.hostForwardS = s.fusedKernels ? 0.0 : kernels * e.hostOpS;
     // The weight-gradient GEMMs' share of the backward (all of it bounded by the launch floor); bf16 weight

@@ -52,6 +52,7 @@ struct Setup
     LayoutSpans spans;
     LayerShape shape;
     ComputePeaks peaks;
+    int microBatches = 1; ///< per pipeline and step
 };
 
 /// Exposed time of one forward TP collective under async TP (docs/methods-time.md §4.13): the collective moves in tp
@@ -64,14 +65,24 @@ double asyncTpExposedS(const Setup& s, double tpOneS, double gemmForwardS)
     return std::max(tpOneS / s.tr.layout.tp, tpOneS - gemmForwardS / 2);
 }
 
-/// Exposed time of one expert all-to-all when paired micro-batches overlap them (docs/methods-time.md §4.25): a
-/// layer's four (dispatch and combine, forward and backward) run under the paired micro-batch's forward and backward
-/// of the same layer, each behind about a quarter of that compute. Without the overlap: no bound.
-double pairedExpertExposedS(const Setup& s, double epOneS, const LayerTime& lt)
+/// Exposed time of one expert all-to-all, forward and backward (docs/methods-time.md §4.25). Alone, the family's
+/// ep_overlap hides a share (shared experts). With paired micro-batches (Megatron-Core's combined 1F1B, DualPipe)
+/// the forward's dispatch and combine run under the partner's backward of the layer, the backward's two under its
+/// forward, each behind half of that; the first forward and the last backward of the m micro-batches have no partner.
+struct ExpertExposure
 {
+    double forwardOneS = 0, backwardOneS = 0;
+};
+
+ExpertExposure expertExposure(const Setup& s, double epOneS, const LayerTime& lt)
+{
+    const double aloneS = (1 - s.c.efficiency.epOverlap) * epOneS;
     if (!moeOverlapApplies(s.tr, s.caps))
-        return std::numeric_limits<double>::infinity();
-    return std::max(0.0, epOneS - (lt.forwardS + lt.backwardS()) / 4);
+        return {aloneS, aloneS};
+    const double unpaired = 1.0 / std::max(1, s.microBatches);
+    const auto paired
+        = [&](double windowS) { return (1 - unpaired) * std::max(0.0, epOneS - windowS / 2) + unpaired * epOneS; };
+    return {paired(lt.backwardS()), paired(lt.forwardS)};
 }
 
 /// Adds n layers of one kind (dense or MoE) to the stage, with their TP / CP / EP communication.
@@ -110,11 +121,11 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     // Async TP pipelines the forward's collectives (and the recomputed forward's); the backward keeps its exposure.
     const double tpExposedOne = (1 - e.tpOverlap) * tpOne;
     const double tpForwardExposedOne = std::min(tpExposedOne, asyncTpExposedS(s, tpOne, lt.gemmForwardS));
-    const double epExposedOne = std::min((1 - e.epOverlap) * epOne, pairedExpertExposedS(s, epOne, lt));
-    st.forwardS += n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + 2 * epExposedOne);
+    const ExpertExposure ep = expertExposure(s, epOne, lt);
+    st.forwardS += n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + 2 * ep.forwardOneS);
     // Backward TP collectives run asynchronously under the weight-gradient GEMMs (Megatron async TP all-reduce).
     const double tpBackwardExposed = std::max(0.0, 2 * tpExposedOne - lt.backwardWeightS);
-    st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + cpBwdExposed + 2 * epExposedOne);
+    st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + cpBwdExposed + 2 * ep.backwardOneS);
     st.backwardWeightS += n * lt.backwardWeightS;
     st.computeForwardS += n * lt.forwardS;
     st.computeBackwardS += n * lt.backwardS();
@@ -123,7 +134,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     // (docs/methods-time.md §4.7).
     const double selectiveS
         = s.caps.selectiveIsOpLevel ? 0.5 * lt.gemmForwardS + lt.elementwiseForwardS : lt.attentionCoreForwardS;
-    st.recomputeS += full ? n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + 2 * epExposedOne)
+    st.recomputeS += full ? n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + 2 * ep.forwardOneS)
                           : (selective ? n * selectiveS : 0.0);
     st.computeRecomputeS += full ? n * lt.forwardS : (selective ? n * selectiveS : 0.0);
     // Eager host: the backward issues about twice the forward's ops; full recompute (checkpointing) issues the
@@ -137,10 +148,11 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.cpTotalS += n * (full ? 4 : 3) * cpFwd;
     st.cpExposedS += n * ((full ? 2 : 1) * cpFwdExposed + cpBwdExposed);
     st.epTotalS += n * epCount * epOne;
-    st.epExposedS += n * epCount * epExposedOne;
+    const double epExposedS = (full ? 4 : 2) * ep.forwardOneS + 2 * ep.backwardOneS; // per layer and micro-batch
+    st.epExposedS += n * epExposedS;
     st.hiddenCommS += n
         * (tpCount * tpOne - (tpCount - 2) * tpForwardExposedOne - tpBackwardExposed + 3 * cpFwd - cpFwdExposed
-            - cpBwdExposed + epCount * (epOne - epExposedOne));
+            - cpBwdExposed + epCount * epOne - epExposedS);
 }
 
 /// Eager PyTorch enqueues kernels asynchronously: each phase (forward; backward with its recompute) takes
@@ -347,7 +359,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
             tr.attention, tr.cpLoadBalance, double(l.ep), moeDispatcherInEffect(tr, caps) == MoeDispatcher::DeepEp},
         withPowerCap(computePeaks(*c.gpu, tr.precision, c.efficiency, fp8RecipeInEffect(tr, caps)),
-            c.cluster.gpuPowerLimitW, c.gpu->tdpW)};
+            c.cluster.gpuPowerLimitW, c.gpu->tdpW),
+        m};
     const StageTimes st = slowestStage(s);
 
     // PP: one activation (or its gradient) per micro-batch per stage boundary each way; scattered over TP with SP.

@@ -305,22 +305,39 @@ private Q_SLOTS:
         const LaunchFile megatron = makeLaunchConfig(s, LaunchFramework::Megatron);
         args = megatronArgs(megatron.text);
         QCOMPARE(args.find("--moe-token-dispatcher-type")->second, std::string("flex"));
-        QCOMPARE(args.count("--moe-enable-deepep") + args.count("--overlap-moe-expert-parallel-comm")
-                + args.count("--delay-wgrad-compute"),
-            std::size_t(3));
-        const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"];
-        QCOMPARE(bridge["moe_token_dispatcher_type"].as<std::string>(), std::string("flex"));
-        QCOMPARE(bridge["moe_flex_dispatcher_backend"].as<std::string>(), std::string("deepep"));
-        QVERIFY(bridge["overlap_moe_expert_parallel_comm"].as<bool>());
+        for (const char* flag : {"--moe-enable-deepep", "--overlap-moe-expert-parallel-comm", "--delay-wgrad-compute"})
+            QVERIFY2(args.count(flag) == 1, flag);
+        const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text);
+        QCOMPARE(bridge["model"]["moe_token_dispatcher_type"].as<std::string>(), std::string("flex"));
+        QCOMPARE(bridge["model"]["moe_flex_dispatcher_backend"].as<std::string>(), std::string("deepep"));
+        QVERIFY(bridge["comm_overlap"]["overlap_moe_expert_parallel_comm"].as<bool>());
+        QVERIFY(bridge["comm_overlap"]["delay_wgrad_compute"].as<bool>());
+
+        // Megatron pairs the chunks of the interleaved schedule: a 1F1B pipeline (whatever its virtual stages say)
+        // gets no overlap flag, which Megatron would refuse without a virtual pipeline size.
+        Scenario plain = s;
+        plain.training.schedule = PipelineSchedule::OneFOneB;
+        const LaunchFile oneFOneB = makeLaunchConfig(plain, LaunchFramework::Megatron);
+        QCOMPARE(megatronArgs(oneFOneB.text).count("--overlap-moe-expert-parallel-comm"), std::size_t(0));
+        QVERIFY(std::any_of(oneFOneB.notes.begin(), oneFOneB.notes.end(),
+            [](const std::string& n) { return n.find("interleaved") != n.npos; }));
 
         s.training.recompute = Recompute::Full;
         const LaunchFile full = makeLaunchConfig(s, LaunchFramework::Megatron);
         QCOMPARE(megatronArgs(full.text).count("--overlap-moe-expert-parallel-comm"), std::size_t(0));
         QVERIFY(std::any_of(full.notes.begin(), full.notes.end(),
             [](const std::string& n) { return n.find("overlap") != n.npos && n.find("full recompute") != n.npos; }));
-        QVERIFY(
-            !YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"]["overlap_moe_expert_parallel_comm"]
-                 .as<bool>());
+        QVERIFY(!YAML::Load(
+            makeLaunchConfig(s, LaunchFramework::NeMo).text)["comm_overlap"]["overlap_moe_expert_parallel_comm"]
+                     .as<bool>());
+
+        // The flex dispatcher needs TP × EP > 1: with neither it is not written, and the config says why.
+        s.training.recompute = Recompute::Selective;
+        s.training.layout = ParallelLayout {16, 1, 4, 1, 1, 2, false};
+        const LaunchFile single = makeLaunchConfig(s, LaunchFramework::Megatron);
+        QCOMPARE(megatronArgs(single.text).find("--moe-token-dispatcher-type")->second, std::string("alltoall"));
+        QVERIFY(std::any_of(single.notes.begin(), single.notes.end(),
+            [](const std::string& n) { return n.find("TP × EP > 1") != n.npos; }));
     }
 
     /// The recipe the estimate models is the one written: torchao's recipe name in TorchTitan (float8 all-gather with

@@ -124,10 +124,10 @@ private Q_SLOTS:
         QVERIFY(std::abs(recomputed.epTotalS / kept.epTotalS - 1.5) < 1e-9);
     }
 
-    void deepEpShortensOnlyTheNetworkPart()
+    void deepEpSendsOneCopyPerDestination()
     {
-        // EP 8 inside one 8-GPU node: no network copies to save. EP 16 over two nodes: DeepEP sends each token
-        // once per remote node instead of once per remote expert, so its all-to-all is shorter.
+        // EP 8 inside one 8-GPU node: DeepEP sends a token once per destination rank (top-2 of 16 experts over 8
+        // ranks: 8·(1 − (7/8)²)/2 = 0.9375 of the copies). EP 16 over two nodes: once per remote node.
         Scenario s = mixtralSample();
         s.model.moe->experts = 16;
         s.training.recompute = Recompute::None;
@@ -135,8 +135,8 @@ private Q_SLOTS:
         const auto inNode = estimate(s);
         s.training.moeDispatcher = MoeDispatcher::DeepEp;
         const auto inNodeDeepEp = estimate(s);
-        QVERIFY(inNode.valid && inNodeDeepEp.valid);
-        QCOMPARE(inNodeDeepEp.epTotalS, inNode.epTotalS);
+        QVERIFY(inNode.valid && inNodeDeepEp.valid && inNode.epTotalS > 0);
+        QVERIFY(std::abs(inNodeDeepEp.epTotalS / inNode.epTotalS - 0.9375) < 0.03);
         // Without the regrouping of received rows the MoE layers' memory traffic drops (§4.25).
         QVERIFY(inNodeDeepEp.stepTimeS < inNode.stepTimeS);
         s.training.layout.ep = 16;
@@ -152,7 +152,9 @@ private Q_SLOTS:
         s.training.moeDispatcher = MoeDispatcher::AllToAll;
         const auto deepSpeed = estimate(s);
         s.training.moeDispatcher = MoeDispatcher::DeepEp;
-        QCOMPARE(estimate(s).epTotalS, deepSpeed.epTotalS);
+        const auto deepSpeedAsked = estimate(s);
+        QVERIFY(deepSpeed.valid && deepSpeedAsked.valid && deepSpeed.epTotalS > 0);
+        QCOMPARE(deepSpeedAsked.epTotalS, deepSpeed.epTotalS);
     }
 
     void pairedMicroBatchesHideTheExpertAllToAlls()
@@ -168,16 +170,29 @@ private Q_SLOTS:
         QCOMPARE(paired.epTotalS, alone.epTotalS); // the same traffic, hidden
         QVERIFY(paired.epExposedS < alone.epExposedS);
         QVERIFY(paired.stepTimeS < alone.stepTimeS);
+        // One micro-batch per step has no partner: every all-to-all shows (and the flex dispatcher's schedule has no
+        // shared-expert overlap to credit either).
+        s.training.globalBatch = 64;
+        const auto single = estimate(s);
+        QVERIFY(single.valid && single.epTotalS > 0);
+        QVERIFY(std::abs(single.epExposedS / single.epTotalS - 1) < 1e-9);
+        s.training.globalBatch = 1024;
         // Full recompute leaves nothing to pair with; Megatron pairs interleaved chunks only when pipelined.
         s.training.recompute = Recompute::Full;
         QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(s.training.framework)),
             MoeOverlapObstacle::FullRecompute);
         s.training.recompute = Recompute::Selective;
+        s.training.precision = Precision::Fp32;
+        QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(s.training.framework)), MoeOverlapObstacle::Fp32);
+        s.training.precision = Precision::AmpBf16;
         s.training.layout = ParallelLayout {32, 1, 2, 1, 8, 1, false};
         QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(Framework::Megatron)),
             MoeOverlapObstacle::NoVirtualStages);
         QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(Framework::Other)), MoeOverlapObstacle::None);
-        s.training.layout.virtualStages = 2;
+        s.training.layout.virtualStages = 2; // still the 1F1B schedule: its chunks are not interleaved
+        QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(Framework::Megatron)),
+            MoeOverlapObstacle::NoVirtualStages);
+        s.training.schedule = PipelineSchedule::Interleaved;
         QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(Framework::Megatron)), MoeOverlapObstacle::None);
         QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(Framework::TorchTitan)),
             MoeOverlapObstacle::NotOffered);
