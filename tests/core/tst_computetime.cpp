@@ -27,6 +27,18 @@ ModelConfig gpt3()
     return gpt3Padded();
 }
 
+/// DeepSeek-V3-like MoE layer: hidden 7,168, 128 heads, 256 fine-grained experts of FFN 2,048, top-8, 4,096 tokens.
+ModelConfig deepSeekLikeLayer()
+{
+    ModelConfig m = gpt3();
+    m.hidden = 7168;
+    m.heads = m.kvHeads = 128;
+    m.seqLen = 4096;
+    m.mlp = MlpKind::SwiGlu;
+    m.moe = MoeConfig {256, 8, 2048, 0, 0, 1.0};
+    return m;
+}
+
 } // namespace
 
 class TestComputeTime : public QObject
@@ -76,12 +88,7 @@ private Q_SLOTS:
         // DeepSeek-V3-like layer: 256 fine-grained experts of FFN 2,048, top-8, one rank's 4,096 tokens.
         const auto p = a100Peaks();
         const EfficiencyParams e;
-        ModelConfig m = gpt3();
-        m.hidden = 7168;
-        m.heads = m.kvHeads = 128;
-        m.seqLen = 4096;
-        m.mlp = MlpKind::SwiGlu;
-        m.moe = MoeConfig {256, 8, 2048, 0, 0, 1.0};
+        const ModelConfig m = deepSeekLikeLayer();
         LayerShape alone; // ep 1: the rank runs 256 GEMMs of 4,096·8/256 = 128 rows
         LayerShape spread = alone;
         spread.expertParallel = 64; // 4 experts held, each fed 128 rows by each of 64 ranks
@@ -105,12 +112,7 @@ private Q_SLOTS:
         // local expert and back, 4k·T·h·β more each way; DeepEP delivers them in rank order and skips that (§4.25).
         const auto p = a100Peaks();
         const EfficiencyParams e;
-        ModelConfig m = gpt3();
-        m.hidden = 7168;
-        m.heads = m.kvHeads = 128;
-        m.seqLen = 4096;
-        m.mlp = MlpKind::SwiGlu;
-        m.moe = MoeConfig {256, 8, 2048, 0, 0, 1.0};
+        const ModelConfig m = deepSeekLikeLayer();
         LayerShape allToAll;
         allToAll.expertParallel = 64;
         LayerShape deepEp = allToAll;
