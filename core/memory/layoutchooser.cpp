@@ -62,6 +62,17 @@ bool completeLayout(const ValidationCase& c, TrainingConfig& t)
     return true;
 }
 
+/// Chunks per pipeline rank to try: the stated count, or, where an interleaved schedule leaves it open, every power
+/// of two up to the layers per stage (more chunks: a smaller bubble, more activations in flight).
+std::vector<int> virtualStageCandidates(const ValidationCase& c, int pp)
+{
+    const TrainingConfig& t = c.scenario.training;
+    const bool interleavable = c.unknown.schedule || t.schedule == PipelineSchedule::Interleaved;
+    if (!c.unknown.virtualStages || !interleavable || pp < 2)
+        return {t.layout.virtualStages};
+    return candidates(true, 1, c.scenario.model.layers / pp);
+}
+
 std::vector<Recompute> recomputeOptions(const ValidationCase& c)
 {
     if (!c.unknown.recompute)
@@ -78,21 +89,32 @@ LayoutChoice chooseLayout(const ValidationCase& c, const MemoryContext& ctx)
     const int nodeGpus = std::min(s.cluster.gpusPerNode, s.cluster.gpuCount);
     LayoutChoice best;
     bool haveValid = false;
+    double leastPeakBytes = 0;
     for (int tp : candidates(u.tp, s.training.layout.tp, nodeGpus)) {
         for (int pp : pipelineCandidates(c, tp)) {
-            for (Recompute recompute : recomputeOptions(c)) {
-                TrainingConfig t = s.training;
-                t.layout.tp = tp;
-                t.layout.pp = pp;
-                t.recompute = recompute;
-                if (!completeLayout(c, t) || checkLayout(s.model, t, s.cluster.gpuCount) != 0)
-                    continue;
-                haveValid = true;
-                best.training = t;
-                if (evaluateMemory(ctx, t).fits) {
-                    best.found = true;
-                    describeChoices(c, best);
-                    return best;
+            for (int chunks : virtualStageCandidates(c, pp)) {
+                for (Recompute recompute : recomputeOptions(c)) {
+                    TrainingConfig t = s.training;
+                    t.layout.tp = tp;
+                    t.layout.pp = pp;
+                    t.layout.virtualStages = chunks;
+                    t.recompute = recompute;
+                    if (!completeLayout(c, t) || checkLayout(s.model, t, s.cluster.gpuCount) != 0)
+                        continue;
+                    const MemoryEstimate memory = evaluateMemory(ctx, t);
+                    if (memory.fits) {
+                        best.training = t;
+                        best.found = true;
+                        describeChoices(c, best);
+                        return best;
+                    }
+                    // Nothing fits yet: keep the valid layout that comes closest; on a tie the later one, which has
+                    // more chunks per rank (a smaller bubble for the same memory) or more recompute.
+                    if (!haveValid || memory.peakAllocatedBytes <= leastPeakBytes) {
+                        best.training = t;
+                        leastPeakBytes = memory.peakAllocatedBytes;
+                    }
+                    haveValid = true;
                 }
             }
         }
