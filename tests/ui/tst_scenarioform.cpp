@@ -458,6 +458,17 @@ private Q_SLOTS:
         field<QCheckBox>("model.moe")->setChecked(true);
         QCOMPARE(m_doc->scenario().model.moe->experts, 64);
     }
+
+    /// The expert-communication settings only mean something for a MoE model: greyed out for a dense one.
+    void moeCommunicationFollowsTheMoeSwitch()
+    {
+        QVERIFY(field("training.moe_dispatcher")->isEnabled() && field("training.moe_overlap")->isEnabled());
+        field<QCheckBox>("model.moe")->setChecked(false);
+        QVERIFY(!field("training.moe_dispatcher")->isEnabled());
+        QVERIFY(!field("training.moe_overlap")->isEnabled());
+        field<QCheckBox>("model.moe")->setChecked(true);
+        QVERIFY(field("training.moe_dispatcher")->isEnabled() && field("training.moe_overlap")->isEnabled());
+    }
 };
 
 QTEST_MAIN(TestScenarioForm)
