@@ -5,6 +5,7 @@
 #include "core/io/inputlimits.h"
 #include "core/io/jsonfields.h"
 #include "core/io/jsontext.h"
+#include "core/model/gpucatalog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -46,7 +47,7 @@ NodeGroup readGroup(const JsonFields& r)
 {
     NodeGroup g;
     g.name = r.nonEmptyText("name", kMaxText);
-    g.gpuId = r.nonEmptyText("gpu", kMaxText);
+    g.gpuId = GpuCatalog::builtin().currentId(r.nonEmptyText("gpu", kMaxText)); // a renamed entry keeps opening
     g.nodeCount = r.integer("nodes", 1, limits::kMaxPlannedNodes);
     g.gpusPerNode = r.integer("gpus_per_node", 1, limits::kMaxGpusPerNode);
     g.scaleUpDomainGpus = r.integer("scale_up_domain_gpus", 1, limits::kMaxClusterGpus);

@@ -144,7 +144,7 @@ ModelConfig readModel(const JsonFields& r)
 ClusterConfig readClusterView(const JsonFields& r)
 {
     ClusterConfig cluster;
-    cluster.gpuId = text(r, "cluster.gpu");
+    cluster.gpuId = GpuCatalog::builtin().currentId(text(r, "cluster.gpu")); // a renamed entry keeps opening
     cluster.gpuCount = integer(r, "cluster.gpu_count");
     cluster.gpusPerNode = integer(r, "cluster.gpus_per_node");
     cluster.nicGbps = number(r, "cluster.nic_gbps");

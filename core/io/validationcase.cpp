@@ -243,7 +243,7 @@ ValidationCase readCase(const json& object)
     const NullableReader root(object, c.id);
     auto& cluster = c.scenario.cluster;
     const auto clusterReader = root.object("cluster");
-    cluster.gpuId = clusterReader.get<std::string>("gpu", "");
+    cluster.gpuId = GpuCatalog::builtin().currentId(clusterReader.get<std::string>("gpu", ""));
     cluster.gpuCount = clusterReader.positive("num_gpus", 1);
     cluster.gpusPerNode
         = clusterReader.positive("gpus_per_node", std::min(8, cluster.gpuCount), &c.unknown.gpusPerNode);

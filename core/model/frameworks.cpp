@@ -93,6 +93,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
         = optionalChoice(entry, "selective_recompute", {"attention", "op_level"}, where) == "op_level";
     caps.keepsGatheredParamsWithPipeline = entry.value("keeps_gathered_params_with_pipeline", false);
     caps.compileFuses = entry.value("compile_fuses", false);
+    caps.flashIsFa2Generation = optionalChoice(entry, "flash_kernel", {"fused", "flash2"}, where) == "flash2";
     caps.asyncTp = entry.value("async_tp", false);
     caps.deepEp = entry.value("deepep", false);
     caps.moeOverlap = entry.value("moe_overlap", false);

@@ -23,6 +23,12 @@ struct FrameworkCapabilities
     bool sequenceParallel = true; ///< Megatron-style norm/dropout activations split over TP
     bool distributedOptimizer = false; ///< stage 1 is Megatron's distributed optimizer (over DP×CP)
     AttentionKind defaultAttention = AttentionKind::Flash; ///< used when the attention kernel is not stated
+    /// The kernel generation this framework's "flash" and "sdpa" attention run (docs/methods-time.md §4.27): the
+    /// PyTorch stacks of the version described (TorchTitan of 2024-12, llm-foundry, DeepSpeed) call
+    /// FlashAttention-2-generation kernels (FA2, Triton flash, SDPA's flash backend), which use none of Hopper's or
+    /// Blackwell's new tensor-core instructions; Transformer Engine stacks and PyTorch >= 2.11's SDPA run cuDNN's
+    /// fused attention there. False = the fused kernel (the calibrated attention rate).
+    bool flashIsFa2Generation = false;
     bool zero3GathersOnRecompute = false; ///< a recomputed forward gathers ZeRO-3 parameters once more
     bool autocast = false; ///< 16-bit training is torch.autocast over fp32 parameters (else 16-bit parameters)
     std::optional<double> zero3Overlap; ///< replaces the family's zero3_overlap for frameworks that prefetch

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace clusterplanner::core {
@@ -32,6 +33,7 @@ GpuSpec parseGpu(const nlohmann::json& g)
 {
     GpuSpec spec;
     spec.id = g.at("id").get<std::string>();
+    spec.formerIds = g.value("former_ids", std::vector<std::string> {});
     spec.name = g.at("name").get<std::string>();
     spec.vendor = g.value("vendor", "");
     spec.memoryGB = g.at("memory_gb").get<double>();
@@ -110,7 +112,16 @@ const GpuSpec* GpuCatalog::find(const std::string& id) const
     for (const auto& gpu : m_gpus)
         if (gpu.id == id)
             return &gpu;
+    for (const auto& gpu : m_gpus)
+        if (std::find(gpu.formerIds.begin(), gpu.formerIds.end(), id) != gpu.formerIds.end())
+            return &gpu;
     return nullptr;
+}
+
+std::string GpuCatalog::currentId(const std::string& id) const
+{
+    const GpuSpec* gpu = find(id);
+    return gpu ? gpu->id : id;
 }
 
 } // namespace clusterplanner::core

@@ -21,6 +21,7 @@ struct PriceRange
 struct GpuSpec
 {
     std::string id; ///< stable id used by scenarios and the validation set, e.g. "H100-SXM-80GB"
+    std::vector<std::string> formerIds; ///< ids the entry had before; files that name them still find it
     std::string name;
     std::string vendor;
     double memoryGB = 0; ///< datasheet capacity, 1e9 bytes
@@ -60,7 +61,10 @@ public:
     static GpuCatalog fromJson(const std::string& text);
 
     const std::vector<GpuSpec>& gpus() const { return m_gpus; }
+    /// The entry with this id or a former id of it; nullptr if none.
     const GpuSpec* find(const std::string& id) const;
+    /// The current id of the entry `id` names (a former id maps to the entry's id); unknown ids come back as given.
+    std::string currentId(const std::string& id) const;
 
 private:
     std::vector<GpuSpec> m_gpus;

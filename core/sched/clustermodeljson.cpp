@@ -4,6 +4,7 @@
 
 #include "core/io/jsonfields.h"
 #include "core/io/jsontext.h"
+#include "core/model/gpucatalog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -58,7 +59,7 @@ NodeType readNodeType(const JsonFields& r)
 {
     NodeType type;
     type.name = r.nonEmptyText("name", kMaxText);
-    type.gpuId = r.nonEmptyText("gpu", kMaxText);
+    type.gpuId = GpuCatalog::builtin().currentId(r.nonEmptyText("gpu", kMaxText)); // a renamed entry keeps opening
     type.gpuCount = r.integer("gpus", 1, limits::kMaxGpusPerNode);
     type.nvlinkDomains = readDomains(r, type.gpuCount);
     type.cpuCores = r.integer("cpu_cores", 0, 1'000'000);

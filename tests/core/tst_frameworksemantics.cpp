@@ -24,7 +24,7 @@ Scenario torchtitan8b(Recompute recompute)
 {
     Scenario s;
     s.model = ModelConfig {}; // the default model is Llama 3 8B (same shape as 3.1)
-    s.cluster.gpuId = "H100-SXM-96GB-HBM2e"; // Meta's Grand Teton part
+    s.cluster.gpuId = "H100-SXM-96GB"; // Meta's Grand Teton part
     s.cluster.gpuCount = 8;
     s.training.framework = Framework::TorchTitan;
     s.training.precision = Precision::AmpBf16;

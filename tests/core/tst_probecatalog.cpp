@@ -97,9 +97,9 @@ private Q_SLOTS:
         GpuProbe gpu = syntheticGpu("NVIDIA H100", 132, 97871);
         gpu.memoryBusWidthBits = 5120;
         gpu.memoryClockMaxMHz = 1875;
-        QCOMPARE(matchCatalog(gpu, catalog).catalogId, std::string("H100-SXM-96GB-HBM2e"));
-        gpu.memoryClockMaxMHz = 2619;
         QCOMPARE(matchCatalog(gpu, catalog).catalogId, std::string("H100-SXM-96GB"));
+        gpu.memoryClockMaxMHz = 2619;
+        QCOMPARE(matchCatalog(gpu, catalog).catalogId, std::string("H100-SXM-96GB-HBM3"));
     }
 
     void unknownGpuBecomesALocalEntry()
