@@ -41,19 +41,25 @@ int runValidate(const Args& args, std::ostream& out, std::ostream&)
         ->type_name("FILE");
     app->add_option("--check-truth", checkTruthPath, "with --confidence-table: their measured values")
         ->type_name("FILE");
+    bool schemaKeysOnly = false;
+    app->add_flag("--schema-keys-only", schemaKeysOnly,
+        "read only the development-set schema's keys (data/validation/README.md) from the cases, as a case written "
+        "to that schema states them: compile, async TP and the MoE dispatcher and overlap are then the planner's");
     parseCommand(*app, args, out);
+    const CaseKeys keys = schemaKeysOnly ? CaseKeys::DevelopmentSchema : CaseKeys::All;
     if (checkCasesPath.empty() != checkTruthPath.empty())
         throw UsageError("--check-cases and --check-truth go together");
     const std::string title = titleOption.value_or("Validation on the development set");
     const auto efficiency = efficiencyOption(efficiencyPath);
-    const auto cases = readValidationCases(readTextFile(casesPath));
+    const auto cases = readValidationCases(readTextFile(casesPath), keys);
     const auto truths = readValidationTruths(readTextFile(truthPath));
     const ValidationReport report = buildValidationReport(cases, truths, &efficiencyTable(efficiency));
     if (confidenceTable) {
         std::vector<ValidationReport> reports {report};
-        std::string producedBy = "clusterplanner validate --cases " + casesPath + " --truth " + truthPath;
+        std::string producedBy = "clusterplanner validate --cases " + casesPath + " --truth " + truthPath
+            + (schemaKeysOnly ? " --schema-keys-only" : "");
         if (!checkCasesPath.empty()) {
-            reports.push_back(buildValidationReport(readValidationCases(readTextFile(checkCasesPath)),
+            reports.push_back(buildValidationReport(readValidationCases(readTextFile(checkCasesPath), keys),
                 readValidationTruths(readTextFile(checkTruthPath)), &efficiencyTable(efficiency)));
             producedBy += " --check-cases " + checkCasesPath + " --check-truth " + checkTruthPath;
         }
@@ -62,7 +68,7 @@ int runValidate(const Args& args, std::ostream& out, std::ostream&)
     }
     if (markdown) // the whole docs/validation.md, so that the committed file is exactly this output
         out << "<!-- Produced by: clusterplanner validate --cases " << casesPath << " --truth " << truthPath
-            << " --markdown" << (titleOption ? " --title \"" + title + "\"" : std::string()) << " -->\n\n# " << title
+            << (schemaKeysOnly ? " --schema-keys-only" : "") << " --markdown" << (titleOption ? " --title \"" + title + "\"" : std::string()) << " -->\n\n# " << title
             << "\n\n"
             << reportMarkdown(report);
     else

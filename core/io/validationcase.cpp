@@ -106,6 +106,13 @@ public:
         return m_object.contains(key) ? get<T>(key, fallback) : fallback;
     }
 
+    /// Whether an optional field is there with a value (absent and null both leave it open).
+    bool stated(const char* key) const
+    {
+        const auto it = m_object.find(key);
+        return it != m_object.end() && !it->is_null();
+    }
+
     /// A whole number in [min, max] that case files written before it existed leave out: absent and null both mean
     /// `fallback`.
     int optionalInteger(const char* key, int fallback, long long min, long long max) const
@@ -186,11 +193,17 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     t.attention = r.choice("attention", AttentionKind::Flash, &u.attention);
     t.framework = r.choice("framework", Framework::Other, &u.framework);
     t.cpLoadBalance = r.optional<bool>("cp_load_balance", true);
-    t.compile = r.optional<bool>("compile", true); // unstated: as the framework's fused path (before issue 16)
+    // Unstated, these four are the planner's to choose (casepredictor.cpp chooseSoftwareSettings); until then they
+    // read as the scenario defaults.
+    t.compile = r.optional<bool>("compile", true);
     t.asyncTp = r.optional<bool>("async_tp", false);
     t.fp8Recipe = r.optionalChoice("fp8_recipe", Fp8Recipe::FrameworkDefault);
     t.moeDispatcher = r.optionalChoice("moe_dispatcher", MoeDispatcher::AllToAll);
     t.moeOverlap = r.optional<bool>("moe_overlap", false);
+    u.compile = !r.stated("compile");
+    u.asyncTp = !r.stated("async_tp");
+    u.moeDispatcher = !r.stated("moe_dispatcher");
+    u.moeOverlap = !r.stated("moe_overlap");
 }
 
 void readParallelism(const NullableReader& r, ValidationCase& c)
@@ -221,6 +234,8 @@ void applyDependentDefaults(ValidationCase& c)
         t.attention = caps.defaultAttention;
     if (c.unknown.globalBatch)
         t.globalBatch = t.layout.dp * t.microBatch;
+    if (c.unknown.asyncTp)
+        t.asyncTp = caps.defaultAsyncTp;
     c.scenario.name = c.id;
 }
 
@@ -306,9 +321,48 @@ private:
     std::string m_path;
 };
 
+/// The case with only the development-set schema's keys (data/validation/README.md, "Input schema"); what a case
+/// file adds beyond them is dropped, so the case reads as one written to that schema would.
+json developmentSchemaKeys(const json& entry)
+{
+    static const std::vector<std::pair<const char*, std::vector<const char*>>> kSchema = {
+        {"model",
+            {"name", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "seq_len", "mlp", "norm",
+                "tied_embeddings", "params", "moe"}},
+        {"training",
+            {"global_batch_seqs", "micro_batch", "precision", "optimizer", "recompute", "sequence_parallel",
+                "zero_stage", "distributed_optimizer", "attention", "framework"}},
+        {"cluster", {"gpu", "num_gpus", "gpus_per_node"}},
+        {"parallelism", {"tp", "pp", "cp", "dp", "ep", "vpp", "schedule"}},
+    };
+    if (!entry.is_object())
+        return entry; // readCase names the problem
+    json kept = json::object();
+    if (const auto id = entry.find("id"); id != entry.end())
+        kept["id"] = *id;
+    for (const auto& [section, keys] : kSchema) {
+        const auto found = entry.find(section);
+        if (found == entry.end() || !found->is_object()) {
+            if (found != entry.end())
+                kept[section] = *found;
+            continue;
+        }
+        json& target = kept[section] = json::object();
+        for (const char* key : keys)
+            if (const auto value = found->find(key); value != found->end())
+                target[key] = *value;
+    }
+    return kept;
+}
+
+ValidationCase readCase(const json& object, CaseKeys keys)
+{
+    return keys == CaseKeys::DevelopmentSchema ? readCase(developmentSchemaKeys(object)) : readCase(object);
+}
+
 } // namespace
 
-std::vector<ValidationCase> readValidationCases(const std::string& jsonText)
+std::vector<ValidationCase> readValidationCases(const std::string& jsonText, CaseKeys keys)
 {
     const json document = parseJsonText(jsonText, "cases", &throwCaseError);
     if (document.is_array() && document.size() > limits::kMaxValidationCases)
@@ -317,9 +371,9 @@ std::vector<ValidationCase> readValidationCases(const std::string& jsonText)
     std::vector<ValidationCase> cases;
     if (document.is_array()) {
         for (const auto& entry : document)
-            cases.push_back(readCase(entry));
+            cases.push_back(readCase(entry, keys));
     } else {
-        cases.push_back(readCase(document));
+        cases.push_back(readCase(document, keys));
     }
     return cases;
 }

@@ -18,6 +18,9 @@ struct UnknownFields
     bool sequenceParallel = false, zeroStage = false, distributedOptimizer = false, attention = false;
     bool framework = false, gpusPerNode = false;
     bool tp = false, pp = false, cp = false, dp = false, ep = false, virtualStages = false, schedule = false;
+    /// Software settings the development-set schema has no key for (case files may add them): absent or null, the
+    /// planner takes the fastest the framework offers for the chosen layout (docs/methods-time.md §4.27).
+    bool compile = false, asyncTp = false, moeDispatcher = false, moeOverlap = false;
 
     /// True when any of the parallel degrees must be chosen.
     bool anyLayout() const { return tp || pp || cp || dp; }
@@ -49,9 +52,15 @@ struct ValidationTruth
 /// batch = DP × micro-batch, micro-batch 1, amp_bf16, AdamW, no recompute, sequence parallel when TP > 1 under
 /// Megatron, ZeRO 0, no distributed optimizer, flash attention, framework "other", 8 GPUs per node (capped at the
 /// GPU count), degrees 1 (DP = GPUs / (TP·PP·CP)), 1F1B (interleaved when vpp > 1). Keys later case files may add
-/// (compile, async_tp, fp8_recipe, cluster.gpu_power_limit_w, ...) take the scenario's default when absent.
+/// take the scenario's default when absent (fp8_recipe, cp_load_balance, cluster.gpu_power_limit_w, ...) or are
+/// left to the planner (compile, async_tp, moe_dispatcher, moe_overlap: UnknownFields).
 /// Throws std::runtime_error naming the case id and the field.
-std::vector<ValidationCase> readValidationCases(const std::string& jsonText);
+/// What a case file may say beyond the development-set schema (data/validation/README.md).
+enum class CaseKeys {
+    All, ///< every key the reader knows: compile, async_tp, fp8_recipe, head_dim, gpu_power_limit_w, ...
+    DevelopmentSchema ///< only the schema's keys, the rest ignored: what a case written to that schema gets
+};
+std::vector<ValidationCase> readValidationCases(const std::string& jsonText, CaseKeys keys = CaseKeys::All);
 std::vector<ValidationTruth> readValidationTruths(const std::string& jsonText);
 
 } // namespace clusterplanner::core

@@ -51,6 +51,14 @@ struct FrameworkCapabilities
     bool compileFuses = false;
     /// Offers asynchronous tensor parallelism (TrainingConfig::asyncTp): TorchTitan, Megatron-LM, NeMo.
     bool asyncTp = false;
+    /// What a case that does not say runs (docs/methods-time.md §4.27): NeMo's performance recipes overlap TP
+    /// communication (MegatronCommOverlapCallback, "required for performance"); Megatron-LM and TorchTitan need it
+    /// asked for.
+    bool defaultAsyncTp = false;
+    /// Software settings a case leaves open (compile, async TP, MoE dispatcher and overlap) are the fastest this
+    /// entry offers, as the planner chooses an open layout, instead of the framework's defaults: the entry for
+    /// frameworks the project does not know ("other"), whose defaults are unknown too.
+    bool openSettingsFastest = false;
     /// Offers a deduplicating MoE dispatcher (TrainingConfig::moeDispatcher DeepEp): Megatron-Core's flex
     /// dispatcher with DeepEP or HybridEP (Megatron-LM, NeMo), DeepSeek's and NeMo AutoModel's stacks (other).
     bool deepEp = false;

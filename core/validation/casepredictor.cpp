@@ -4,6 +4,7 @@
 
 #include "core/memory/layoutchooser.h"
 #include "core/memory/memorymodel.h"
+#include "core/model/enumnames.h"
 #include "core/model/frameworks.h"
 #include "core/model/gpucatalog.h"
 #include "core/model/layoutcheck.h"
@@ -11,6 +12,7 @@
 #include "core/perf/steptime.h"
 #include "core/sweep/layoutevaluator.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace clusterplanner::core {
@@ -96,7 +98,78 @@ std::optional<int> defaultVirtualStages(const ValidationCase& c)
     return chunks;
 }
 
+/// The case's open software settings (UnknownFields::compile, asyncTp, moeDispatcher, moeOverlap), each way the
+/// framework offers it, combined with what the case states: base first. Only for an entry whose open settings are
+/// the planner's (FrameworkCapabilities::openSettingsFastest); a named framework's are its defaults.
+std::vector<TrainingConfig> softwareVariants(const ValidationCase& c, const TrainingConfig& base)
+{
+    const UnknownFields& u = c.unknown;
+    const FrameworkCapabilities& caps = frameworkCapabilities(base.framework);
+    const bool moe = c.scenario.model.moe.has_value();
+    std::vector<TrainingConfig> variants {base};
+    if (!caps.openSettingsFastest)
+        return variants; // a named framework runs its defaults (validationcase.cpp applyDependentDefaults)
+    auto branch = [&variants](bool open, auto flip) {
+        if (!open)
+            return;
+        const std::size_t count = variants.size();
+        for (std::size_t i = 0; i < count; ++i) {
+            TrainingConfig other = variants[i];
+            flip(other);
+            variants.push_back(other);
+        }
+    };
+    branch(u.compile && caps.compileFuses, [](TrainingConfig& t) { t.compile = !t.compile; });
+    branch(u.asyncTp && caps.asyncTp && base.layout.tp > 1, [](TrainingConfig& t) { t.asyncTp = !t.asyncTp; });
+    branch(moe && u.moeDispatcher && caps.deepEp, [](TrainingConfig& t) {
+        t.moeDispatcher = t.moeDispatcher == MoeDispatcher::DeepEp ? MoeDispatcher::AllToAll : MoeDispatcher::DeepEp;
+    });
+    branch(moe && u.moeOverlap && caps.moeOverlap, [](TrainingConfig& t) { t.moeOverlap = !t.moeOverlap; });
+    return variants;
+}
+
+bool sameSoftware(const TrainingConfig& a, const TrainingConfig& b)
+{
+    return a.compile == b.compile && a.asyncTp == b.asyncTp && a.moeDispatcher == b.moeDispatcher
+        && a.moeOverlap == b.moeOverlap;
+}
+
+/// What the planner chose for the open software settings, in the words of the prediction's choices list.
+void describeSoftware(const ValidationCase& c, const TrainingConfig& chosen, std::vector<std::string>& choices)
+{
+    const std::vector<TrainingConfig> offered = softwareVariants(c, chosen);
+    auto offers = [&offered, &chosen](auto differs) {
+        return std::any_of(offered.begin(), offered.end(), [&](const TrainingConfig& t) { return differs(t, chosen); });
+    };
+    const char* open = " (not stated: the faster the framework offers)";
+    if (offers([](const auto& a, const auto& b) { return a.compile != b.compile; }))
+        choices.push_back(std::string("compile ") + (chosen.compile ? "on" : "off") + open);
+    if (offers([](const auto& a, const auto& b) { return a.asyncTp != b.asyncTp; }))
+        choices.push_back(std::string("async TP ") + (chosen.asyncTp ? "on" : "off") + open);
+    if (offers([](const auto& a, const auto& b) { return a.moeDispatcher != b.moeDispatcher; }))
+        choices.push_back(std::string("MoE dispatcher ") + std::string(toString(chosen.moeDispatcher)) + open);
+    if (offers([](const auto& a, const auto& b) { return a.moeOverlap != b.moeOverlap; }))
+        choices.push_back(std::string("MoE overlap ") + (chosen.moeOverlap ? "on" : "off") + open);
+}
+
 } // namespace
+
+TrainingConfig fastestSoftware(
+    const ValidationCase& c, const TrainingConfig& layout, const GpuSpec& gpu, const perf::EfficiencyTable* table)
+{
+    const perf::StepTimeContext context = perf::makeStepTimeContext(
+        c.scenario, gpu, (table ? *table : perf::EfficiencyTable::builtin()).forGpu(gpu.id));
+    TrainingConfig best = layout;
+    double bestTokensPerS = 0;
+    for (const TrainingConfig& variant : softwareVariants(c, layout)) {
+        const perf::StepTimeResult time = perf::estimateStepTime(context, variant);
+        if (time.valid && time.tokensPerSPerGpu > bestTokensPerS * (1 + 1e-12)) {
+            best = variant;
+            bestTokensPerS = time.tokensPerSPerGpu;
+        }
+    }
+    return best;
+}
 
 SweepConstraints caseConstraints(const ValidationCase& c)
 {
@@ -170,14 +243,28 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
     }
     const MemoryContext ctx = makeMemoryContext(s.model, gpu);
     LayoutChoice choice;
-    if (const auto swept = sweepChoice(c, table)) {
+    if (auto swept = sweepChoice(c, table)) {
+        // The open software settings are chosen for the swept layout, and the layout swept again under them.
+        const TrainingConfig software = fastestSoftware(c, *swept, *gpu, table);
+        if (!sameSoftware(software, *swept)) {
+            ValidationCase tuned = c;
+            tuned.scenario.training.compile = software.compile;
+            tuned.scenario.training.asyncTp = software.asyncTp;
+            tuned.scenario.training.moeDispatcher = software.moeDispatcher;
+            tuned.scenario.training.moeOverlap = software.moeOverlap;
+            swept = sweepChoice(tuned, table).value_or(software);
+        }
         choice.training = *swept;
         choice.found = true;
         describeChoices(c, choice);
+        describeSoftware(c, choice.training, choice.chosen);
     } else {
         choice = chooseLayout(c, ctx);
-        if (choice.found)
+        if (choice.found) {
             choice.chosen.push_back("no fitting layout in the sweep: memory-first choice");
+            choice.training = fastestSoftware(c, choice.training, *gpu, table);
+            describeSoftware(c, choice.training, choice.chosen);
+        }
     }
     p.chosen = choice.training;
     p.choices = choice.chosen;

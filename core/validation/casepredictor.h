@@ -55,6 +55,12 @@ SweepConstraints predictionConstraints(const ValidationCase& c);
 /// The best fitting layout by tokens/s per GPU under predictionConstraints(c), or nothing when none fits.
 std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table = nullptr);
 
+/// The layout with the case's open software settings (compile, async TP, MoE dispatcher and overlap: the keys the
+/// development-set schema lacks) set to the fastest combination the framework offers for it; stated ones kept
+/// (docs/methods-time.md §4.27).
+TrainingConfig fastestSoftware(
+    const ValidationCase& c, const TrainingConfig& layout, const GpuSpec& gpu, const perf::EfficiencyTable* table);
+
 /// Fills the time fields of p (for p.chosen) from the step-time model with the GPU family's efficiency
 /// parameters (table nullptr = the built-in table).
 void fillTime(CasePrediction& p, const Scenario& scenario, const GpuSpec& gpu, const perf::EfficiencyTable* table);
