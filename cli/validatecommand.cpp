@@ -68,8 +68,8 @@ int runValidate(const Args& args, std::ostream& out, std::ostream&)
     }
     if (markdown) // the whole docs/validation.md, so that the committed file is exactly this output
         out << "<!-- Produced by: clusterplanner validate --cases " << casesPath << " --truth " << truthPath
-            << (schemaKeysOnly ? " --schema-keys-only" : "") << " --markdown" << (titleOption ? " --title \"" + title + "\"" : std::string()) << " -->\n\n# " << title
-            << "\n\n"
+            << (schemaKeysOnly ? " --schema-keys-only" : "") << " --markdown"
+            << (titleOption ? " --title \"" + title + "\"" : std::string()) << " -->\n\n# " << title << "\n\n"
             << reportMarkdown(report);
     else
         out << reportJson(report) << "\n";

@@ -252,6 +252,41 @@ private Q_SLOTS:
         QCOMPARE(constraintsOf(megatron).virtualStages, std::optional<int>());
     }
 
+    /// Software settings a case leaves open (docs/methods-time.md §4.27): for the unknown framework "other" the
+    /// fastest it offers, named in the choices; a named framework runs its defaults. DeepSeek-V3 on 2,048 H800 read
+    /// with the schema's keys only: the deduplicating dispatcher and the paired-micro-batch overlap are what make it
+    /// fast, as DeepSeek ran it (node-limited dispatch, DualPipe).
+    void openSoftwareSettingsOfAnUnknownFrameworkAreTheFastest()
+    {
+        auto cases = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/checks/cases.json"));
+        const auto found = std::find_if(
+            cases.begin(), cases.end(), [](const auto& e) { return e["id"] == "deepseek_v3_671b_2048_h800"; });
+        QVERIFY(found != cases.end());
+        const auto predict = [](const nlohmann::json& c) {
+            return predictCase(
+                readValidationCases(nlohmann::json::array({c}).dump(), CaseKeys::DevelopmentSchema).front());
+        };
+        const CasePrediction open = predict(*found);
+        QVERIFY2(open.ok, open.error.c_str());
+        QCOMPARE(open.chosen.moeDispatcher, MoeDispatcher::DeepEp);
+        QVERIFY(open.chosen.moeOverlap);
+        QVERIFY(std::any_of(open.choices.begin(), open.choices.end(), [](const std::string& c) {
+            return c == "MoE dispatcher deepep (not stated: the faster the framework offers)";
+        }));
+        auto stated = *found; // stating the all-to-all without overlap keeps it, and is slower
+        stated["training"]["moe_dispatcher"] = "all_to_all";
+        stated["training"]["moe_overlap"] = false;
+        const CasePrediction plain = predictCase(readValidationCases(nlohmann::json::array({stated}).dump()).front());
+        QCOMPARE(plain.chosen.moeDispatcher, MoeDispatcher::AllToAll);
+        QVERIFY(*open.tokensPerSPerGpu > 1.2 * *plain.tokensPerSPerGpu);
+        auto megatron = *found; // Megatron-LM offers both, but a case that does not say runs its defaults
+        megatron["training"]["framework"] = "megatron";
+        const CasePrediction defaults = predict(megatron);
+        QVERIFY2(defaults.ok, defaults.error.c_str());
+        QCOMPARE(defaults.chosen.moeDispatcher, MoeDispatcher::AllToAll);
+        QVERIFY(!defaults.chosen.moeOverlap);
+    }
+
     void estimateReportsAnInvalidLayout()
     {
         const std::string path = QDir::tempPath().toStdString() + "/clusterplanner_bad_case.json";

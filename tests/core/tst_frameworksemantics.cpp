@@ -130,6 +130,33 @@ private Q_SLOTS:
         QCOMPARE(timeOf(megatronEager).stepTimeS, timeOf(megatron).stepTimeS);
     }
 
+    /// "flash" and "sdpa" name the kernel generation the framework's version calls (docs/methods-time.md §4.27):
+    /// FlashAttention-2 in TorchTitan of 2024-12, llm-foundry and DeepSpeed, cuDNN's fused attention under
+    /// Transformer Engine and PyTorch >= 2.11's SDPA (the development set's Hugging Face runs).
+    void flashNamesTheFrameworksKernelGeneration()
+    {
+        TrainingConfig t;
+        for (const AttentionKind named : {AttentionKind::Flash, AttentionKind::Sdpa}) {
+            t.attention = named;
+            QCOMPARE(attentionKernelInEffect(t, frameworkCapabilities(Framework::TorchTitan)), AttentionKind::Flash2);
+            QCOMPARE(attentionKernelInEffect(t, frameworkCapabilities(Framework::Fsdp)), AttentionKind::Flash2);
+            QCOMPARE(attentionKernelInEffect(t, frameworkCapabilities(Framework::DeepSpeed)), AttentionKind::Flash2);
+            QCOMPARE(attentionKernelInEffect(t, frameworkCapabilities(Framework::Megatron)), named);
+            QCOMPARE(attentionKernelInEffect(t, frameworkCapabilities(Framework::HuggingFace)), named);
+        }
+        t.attention = AttentionKind::Math; // a stated kernel is itself everywhere
+        QCOMPARE(attentionKernelInEffect(t, frameworkCapabilities(Framework::TorchTitan)), AttentionKind::Math);
+        t.attention = AttentionKind::Flash2;
+        QCOMPARE(attentionKernelInEffect(t, frameworkCapabilities(Framework::Megatron)), AttentionKind::Flash2);
+
+        // The time model follows: TorchTitan's "sdpa" on Hopper takes as long as a stated "flash2".
+        Scenario sdpa = torchtitan8b(Recompute::Selective);
+        sdpa.training.attention = AttentionKind::Sdpa;
+        Scenario flash2 = sdpa;
+        flash2.training.attention = AttentionKind::Flash2;
+        QCOMPARE(timeOf(sdpa).stepTimeS, timeOf(flash2).stepTimeS);
+    }
+
     void asyncTpHidesTensorParallelTraffic()
     {
         // Llama 3.1 70B, FSDP 32 × TP 8 on 256 GPUs (TorchTitan docs/performance.md Table 4: 829 → 876 tokens/s

@@ -157,6 +157,56 @@ private Q_SLOTS:
         }
     }
 
+    /// Settings the development-set schema has no key for are recorded as open when absent or null, and a named
+    /// framework runs its default there (NeMo's performance recipes overlap TP communication; Megatron-LM does
+    /// not unless asked).
+    void softwareSettingsOutsideTheSchemaAreOpen()
+    {
+        const auto read = [](const char* framework, const std::string& extra) {
+            return readValidationCases(tinyCase(R"("bf16")", framework, extra)).front();
+        };
+        const ValidationCase open = read(R"("nemo")", "");
+        QVERIFY(open.unknown.compile && open.unknown.asyncTp && open.unknown.moeDispatcher && open.unknown.moeOverlap);
+        QVERIFY(open.scenario.training.asyncTp);
+        QVERIFY(!read(R"("megatron")", "").scenario.training.asyncTp);
+        const ValidationCase stated = read(
+            R"("nemo")", R"(, "compile": false, "async_tp": false, "moe_dispatcher": "deepep", "moe_overlap": null)");
+        QVERIFY(!stated.unknown.compile && !stated.unknown.asyncTp && !stated.unknown.moeDispatcher);
+        QVERIFY(stated.unknown.moeOverlap);
+        QVERIFY(!stated.scenario.training.asyncTp && !stated.scenario.training.compile);
+    }
+
+    /// CaseKeys::DevelopmentSchema reads a case as one written to the schema of data/validation/README.md: what a
+    /// file adds beyond it (here a power limit, a network and an FP8 recipe) is not read.
+    void schemaKeysOnlyIgnoresTheRest()
+    {
+        const std::string text = tinyCase(R"("fp8")", R"("torchtitan")",
+            R"(, "fp8_recipe": "rowwise", "compile": false)", R"(, "gpu_power_limit_w": 500, "nic_gbps_per_gpu": 50)");
+        const ValidationCase all = readValidationCases(text).front();
+        const ValidationCase schema = readValidationCases(text, CaseKeys::DevelopmentSchema).front();
+        QCOMPARE(all.scenario.training.fp8Recipe, Fp8Recipe::Rowwise);
+        QCOMPARE(schema.scenario.training.fp8Recipe, Fp8Recipe::FrameworkDefault);
+        QVERIFY(!all.scenario.training.compile && !all.unknown.compile);
+        QVERIFY(schema.scenario.training.compile && schema.unknown.compile);
+        QCOMPARE(all.scenario.cluster.gpuPowerLimitW, std::optional(500.0));
+        QVERIFY(!schema.scenario.cluster.gpuPowerLimitW);
+        QCOMPARE(schema.scenario.cluster.nicGbps, 400.0);
+        QCOMPARE(schema.scenario.model.layers, all.scenario.model.layers); // the schema's own keys are read
+        QCOMPARE(schema.scenario.training.precision, Precision::Fp8);
+        // A required key missing is still named, whatever is dropped.
+        QVERIFY_THROWS_EXCEPTION(
+            std::runtime_error, readValidationCases(R"({"id": "q", "model": {}})", CaseKeys::DevelopmentSchema));
+    }
+
+    /// A GPU id the catalog has renamed still reads, as the entry's current id (Meta's 96 GB H100 was
+    /// H100-SXM-96GB-HBM2e until 2026-11).
+    void renamedGpuReadsAsItsCurrentId()
+    {
+        std::string text = tinyCase(R"("bf16")", R"("torchtitan")", "");
+        text.replace(text.find("H100-SXM-80GB"), 13, "H100-SXM-96GB-HBM2e");
+        QCOMPARE(readValidationCases(text).front().scenario.cluster.gpuId, std::string("H100-SXM-96GB"));
+    }
+
     void badCaseNamesIdAndField()
     {
         try {
