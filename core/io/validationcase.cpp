@@ -7,6 +7,7 @@
 #include "core/model/frameworks.h"
 #include "core/model/gpucatalog.h"
 #include "core/model/scenariofields.h"
+#include "core/perf/efficiencyparams.h"
 
 #include <nlohmann/json.hpp>
 
@@ -229,9 +230,10 @@ void applyDependentDefaults(ValidationCase& c)
     const FrameworkCapabilities& caps = frameworkCapabilities(t.framework);
     if (c.unknown.sequenceParallel)
         t.layout.sequenceParallel = t.layout.tp > 1 && caps.sequenceParallel;
-    // An unstated kernel is the one the framework uses by default (e.g. Megatron-DeepSpeed materialises scores).
+    // An unstated kernel is the one the framework uses by default (e.g. Megatron-DeepSpeed materialises scores),
+    // on this GPU generation where that differs (Megatron-LM's published A100 runs predate its flash kernels).
     if (c.unknown.attention)
-        t.attention = caps.defaultAttention;
+        t.attention = caps.defaultAttentionOn(perf::EfficiencyTable::builtin().forGpu(c.scenario.cluster.gpuId).family);
     if (c.unknown.globalBatch)
         t.globalBatch = t.layout.dp * t.microBatch;
     if (c.unknown.asyncTp)

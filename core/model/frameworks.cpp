@@ -80,6 +80,13 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.sequenceParallel = entry.at("sequence_parallel").get<bool>();
     caps.distributedOptimizer = entry.at("distributed_optimizer").get<bool>();
     caps.defaultAttention = parseName<AttentionKind>(entry.at("default_attention"), where + ".default_attention");
+    if (const auto byGeneration = entry.find("default_attention_by_generation"); byGeneration != entry.end()) {
+        if (!byGeneration->is_object())
+            throw std::runtime_error(where + ".default_attention_by_generation: an object of generation: kernel");
+        for (const auto& [generation, kernel] : byGeneration->items())
+            caps.defaultAttentionByGeneration[generation]
+                = parseName<AttentionKind>(kernel, where + ".default_attention_by_generation." + generation);
+    }
     caps.zero3GathersOnRecompute = entry.at("zero3_gathers_on_recompute").get<bool>();
     caps.gradReduceFp32 = entry.at("grad_reduce_fp32").get<bool>();
     caps.fusedKernels = entry.at("fused_kernels").get<bool>();
@@ -136,6 +143,12 @@ std::vector<FrameworkCapabilities> loadBuiltin()
 }
 
 } // namespace
+
+AttentionKind FrameworkCapabilities::defaultAttentionOn(const std::string& generation) const
+{
+    const auto it = defaultAttentionByGeneration.find(generation);
+    return it == defaultAttentionByGeneration.end() ? defaultAttention : it->second;
+}
 
 bool FrameworkCapabilities::supports(PipelineSchedule schedule) const
 {

@@ -6,6 +6,7 @@
 
 #include "core/model/scenario.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,12 @@ struct FrameworkCapabilities
     bool sequenceParallel = true; ///< Megatron-style norm/dropout activations split over TP
     bool distributedOptimizer = false; ///< stage 1 is Megatron's distributed optimizer (over DP×CP)
     AttentionKind defaultAttention = AttentionKind::Flash; ///< used when the attention kernel is not stated
+    /// Where the kernel an unstated case ran depends on the GPU generation (efficiency family name, e.g.
+    /// "Ampere"): Megatron-LM's published A100 runs of 2021-23 predate its flash kernels and materialise the
+    /// scores, its H100 runs use Transformer Engine's fused attention (docs/methods-time.md §4.27).
+    std::map<std::string, AttentionKind> defaultAttentionByGeneration;
+    /// The kernel a case that does not state one ran on a GPU of this generation.
+    AttentionKind defaultAttentionOn(const std::string& generation) const;
     /// The kernel generation this framework's "flash" and "sdpa" attention run (docs/methods-time.md §4.27): the
     /// PyTorch stacks of the version described (TorchTitan of 2024-12, llm-foundry, DeepSpeed) call
     /// FlashAttention-2-generation kernels (FA2, Triton flash, SDPA's flash backend), which use none of Hopper's or

@@ -198,6 +198,21 @@ private Q_SLOTS:
             std::runtime_error, readValidationCases(R"({"id": "q", "model": {}})", CaseKeys::DevelopmentSchema));
     }
 
+    /// An unstated attention kernel is the framework's, on the GPU generation where that differs: Megatron-LM's
+    /// published A100 runs materialise the scores, its H100 runs use fused attention.
+    void unstatedAttentionFollowsFrameworkAndGeneration()
+    {
+        const auto attention = [](const char* framework, const char* gpu) {
+            std::string text = tinyCase(R"("bf16")", framework, "");
+            text.replace(text.find("H100-SXM-80GB"), 13, gpu);
+            return readValidationCases(text).front().scenario.training.attention;
+        };
+        QCOMPARE(attention(R"("megatron")", "A100-SXM-80GB"), AttentionKind::Math);
+        QCOMPARE(attention(R"("megatron")", "H100-SXM-80GB"), AttentionKind::Flash);
+        QCOMPARE(attention(R"("nemo")", "A100-SXM-80GB"), AttentionKind::Flash);
+        QCOMPARE(attention(R"("deepspeed")", "H100-SXM-80GB"), AttentionKind::Math);
+    }
+
     /// A GPU id the catalog has renamed still reads, as the entry's current id (Meta's 96 GB H100 was
     /// H100-SXM-96GB-HBM2e until 2026-11).
     void renamedGpuReadsAsItsCurrentId()
