@@ -241,6 +241,14 @@ LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
     l.held = compute * entries;
     l.peak = l.held + 12 * entries;
     l.forwardPeak = l.held + (compute < 4 ? 4 : 0) * entries + 4 * entries;
+    if (t.layout.tp > 1 && frameworkCapabilities(t.framework).dtensorLossParallel) {
+        // DTensor's loss_parallel (torch/distributed/tensor/parallel/loss.py) spells both passes out in fp32 ops:
+        // forward x - max, exp(shifted) and the result live together with the fp32 copy; backward computes
+        // (zeros_like(x) + exp(x)) * grad, four fp32 buffers where the fused pair has three (docs/methods-memory.md
+        // §3.10).
+        l.peak = l.held + 16 * entries;
+        l.forwardPeak = l.held + (compute < 4 ? 4 : 0) * entries + 12 * entries;
+    }
     return l;
 }
 

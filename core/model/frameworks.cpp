@@ -102,6 +102,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.compileFuses = entry.value("compile_fuses", false);
     caps.flashIsFa2Generation = optionalChoice(entry, "flash_kernel", {"fused", "flash2"}, where) == "flash2";
     caps.asyncTp = entry.value("async_tp", false);
+    caps.dtensorLossParallel = entry.value("dtensor_loss_parallel", false);
     caps.defaultAsyncTp = entry.value("default_async_tp", false);
     caps.openSettingsFastest
         = optionalChoice(entry, "open_settings", {"framework_defaults", "fastest"}, where) == "fastest";

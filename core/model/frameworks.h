@@ -56,6 +56,10 @@ struct FrameworkCapabilities
     /// The fused kernels come from torch.compile (TorchTitan): with TrainingConfig::compile off the framework runs
     /// eager PyTorch ops (docs/methods-time.md §4.12).
     bool compileFuses = false;
+    /// With TP > 1 the loss runs over vocabulary-sharded logits as PyTorch DTensor's loss_parallel composes it from
+    /// unfused ops (TorchTitan, on by default): its backward materialises exp(log-probabilities) and a zeroed
+    /// one-hot gradient beside the fused kernel's buffers (docs/methods-memory.md §3.10).
+    bool dtensorLossParallel = false;
     /// Offers asynchronous tensor parallelism (TrainingConfig::asyncTp): TorchTitan, Megatron-LM, NeMo.
     bool asyncTp = false;
     /// What a case that does not say runs (docs/methods-time.md §4.27): NeMo's performance recipes overlap TP

@@ -157,6 +157,27 @@ private Q_SLOTS:
         QCOMPARE(timeOf(sdpa).stepTimeS, timeOf(flash2).stepTimeS);
     }
 
+    /// TorchTitan's loss over vocabulary-sharded logits (DTensor loss_parallel) keeps four fp32 buffers in its
+    /// backward where the fused kernels keep three (docs/methods-memory.md §3.10); without TP, or in a framework
+    /// without it, the loss is the plain one.
+    void dtensorLossParallelCostsOneMoreFp32Buffer()
+    {
+        Scenario s = torchtitan8b(Recompute::Selective);
+        const MemoryContext ctx = makeMemoryContext(s.model, GpuCatalog::builtin().find(s.cluster.gpuId));
+        TrainingConfig t = s.training;
+        t.layout = ParallelLayout {1, 8, 1, 1, 1, 1, true};
+        const double entries = 2.0 * 8192 * s.model.vocab / 8; // local batch 2, vocabulary over TP 8
+        const LogitsBytes parallel = logitsBytes(ctx, t);
+        QCOMPARE(parallel.peak - parallel.held, 16 * entries);
+        TrainingConfig plain = t;
+        plain.framework = Framework::Fsdp; // eager as well, no DTensor loss parallelism
+        const LogitsBytes fused = logitsBytes(ctx, plain);
+        QCOMPARE(fused.peak - fused.held, 12 * entries);
+        t.layout = ParallelLayout {8, 1, 1, 1, 1, 1, false};
+        const LogitsBytes unsharded = logitsBytes(ctx, t);
+        QCOMPARE(unsharded.peak - unsharded.held, 12 * 8 * entries);
+    }
+
     void asyncTpHidesTensorParallelTraffic()
     {
         // Llama 3.1 70B, FSDP 32 × TP 8 on 256 GPUs (TorchTitan docs/performance.md Table 4: 829 → 876 tokens/s
