@@ -118,7 +118,9 @@ const std::vector<ScenarioField>& table()
         {"training.distributed_optimizer", K::Boolean, "", 0, 0, "true", "Distributed optimizer",
             "Shard optimizer states across data-parallel ranks (Megatron)"},
         {"training.attention", K::Choice, "", 0, 0, R"("flash")", "Attention kernel",
-            "Whether attention scores are materialised", &names<AttentionKind>},
+            "Whether attention scores are materialised; flash and sdpa run the kernel generation of the framework "
+            "(FlashAttention-2 in TorchTitan, FSDP and DeepSpeed, cuDNN under Megatron, NeMo and PyTorch 2.11 SDPA)",
+            &names<AttentionKind>},
         {"training.schedule", K::Choice, "", 0, 0, R"("interleaved")", "Pipeline schedule",
             "Order of micro-batches across pipeline stages", &names<PipelineSchedule>},
         {"training.framework", K::Choice, "", 0, 0, R"("megatron")", "Framework",
