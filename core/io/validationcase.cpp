@@ -194,8 +194,8 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     t.attention = r.choice("attention", AttentionKind::Flash, &u.attention);
     t.framework = r.choice("framework", Framework::Other, &u.framework);
     t.cpLoadBalance = r.optional<bool>("cp_load_balance", true);
-    // Unstated, these four are the planner's to choose (casepredictor.cpp chooseSoftwareSettings); until then they
-    // read as the scenario defaults.
+    // Unstated, these four are open (UnknownFields): the framework's defaults (applyDependentDefaults), or for
+    // "other" the fastest it offers (casepredictor.cpp fastestSoftware); until then they read as the scenario's.
     t.compile = r.optional<bool>("compile", true);
     t.asyncTp = r.optional<bool>("async_tp", false);
     t.fp8Recipe = r.optionalChoice("fp8_recipe", Fp8Recipe::FrameworkDefault);
@@ -232,8 +232,12 @@ void applyDependentDefaults(ValidationCase& c)
         t.layout.sequenceParallel = t.layout.tp > 1 && caps.sequenceParallel;
     // An unstated kernel is the one the framework uses by default (e.g. Megatron-DeepSpeed materialises scores),
     // on this GPU generation where that differs (Megatron-LM's published A100 runs predate its flash kernels).
+    const std::string generation = perf::EfficiencyTable::builtin().forGpu(c.scenario.cluster.gpuId).family;
     if (c.unknown.attention)
-        t.attention = caps.defaultAttentionOn(perf::EfficiencyTable::builtin().forGpu(c.scenario.cluster.gpuId).family);
+        t.attention = caps.defaultAttentionOn(generation);
+    // A published run's "flash" or "sdpa" is the kernel its framework called then (FlashAttention-2 in TorchTitan's
+    // 2024 Hopper runs), where a scenario's names mean today's kernels (docs/methods-time.md §4.27).
+    t.attention = caps.publishedRunAttention(t.attention, generation);
     if (c.unknown.globalBatch)
         t.globalBatch = t.layout.dp * t.microBatch;
     if (c.unknown.asyncTp)

@@ -18,8 +18,9 @@ struct UnknownFields
     bool sequenceParallel = false, zeroStage = false, distributedOptimizer = false, attention = false;
     bool framework = false, gpusPerNode = false;
     bool tp = false, pp = false, cp = false, dp = false, ep = false, virtualStages = false, schedule = false;
-    /// Software settings the development-set schema has no key for (case files may add them): absent or null, the
-    /// planner takes the fastest the framework offers for the chosen layout (docs/methods-time.md §4.27).
+    /// Software settings the development-set schema has no key for (case files may add them), absent or null: the
+    /// framework's defaults, or for the unknown framework "other" the fastest it offers for the chosen layout
+    /// (docs/methods-time.md §4.27).
     bool compile = false, asyncTp = false, moeDispatcher = false, moeOverlap = false;
 
     /// True when any of the parallel degrees must be chosen.

@@ -10,12 +10,6 @@ bool fusedKernelsApply(const TrainingConfig& training, const FrameworkCapabiliti
     return caps.fusedKernels && (training.compile || !caps.compileFuses);
 }
 
-AttentionKind attentionKernelInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps)
-{
-    const bool named = training.attention == AttentionKind::Flash || training.attention == AttentionKind::Sdpa;
-    return named && caps.flashIsFa2Generation ? AttentionKind::Flash2 : training.attention;
-}
-
 AsyncTpObstacle asyncTpObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
     using O = AsyncTpObstacle;

@@ -100,7 +100,13 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
         = optionalChoice(entry, "selective_recompute", {"attention", "op_level"}, where) == "op_level";
     caps.keepsGatheredParamsWithPipeline = entry.value("keeps_gathered_params_with_pipeline", false);
     caps.compileFuses = entry.value("compile_fuses", false);
-    caps.flashIsFa2Generation = optionalChoice(entry, "flash_kernel", {"fused", "flash2"}, where) == "flash2";
+    if (const auto published = entry.find("flash2_in_published_runs"); published != entry.end()) {
+        if (!published->is_object())
+            throw std::runtime_error(where + ".flash2_in_published_runs: an object of generation: [attention names]");
+        for (const auto& [generation, names] : published->items())
+            caps.flash2InPublishedRuns[generation]
+                = parseNames<AttentionKind>(*published, generation.c_str(), where + ".flash2_in_published_runs");
+    }
     caps.asyncTp = entry.value("async_tp", false);
     caps.dtensorLossParallel = entry.value("dtensor_loss_parallel", false);
     caps.defaultAsyncTp = entry.value("default_async_tp", false);
@@ -149,6 +155,14 @@ AttentionKind FrameworkCapabilities::defaultAttentionOn(const std::string& gener
 {
     const auto it = defaultAttentionByGeneration.find(generation);
     return it == defaultAttentionByGeneration.end() ? defaultAttention : it->second;
+}
+
+AttentionKind FrameworkCapabilities::publishedRunAttention(AttentionKind named, const std::string& generation) const
+{
+    const auto it = flash2InPublishedRuns.find(generation);
+    if (it == flash2InPublishedRuns.end())
+        return named;
+    return std::find(it->second.begin(), it->second.end(), named) != it->second.end() ? AttentionKind::Flash2 : named;
 }
 
 bool FrameworkCapabilities::supports(PipelineSchedule schedule) const

@@ -30,12 +30,14 @@ struct FrameworkCapabilities
     std::map<std::string, AttentionKind> defaultAttentionByGeneration;
     /// The kernel a case that does not state one ran on a GPU of this generation.
     AttentionKind defaultAttentionOn(const std::string& generation) const;
-    /// The kernel generation this framework's "flash" and "sdpa" attention run (docs/methods-time.md §4.27): the
-    /// PyTorch stacks of the version described (TorchTitan of 2024-12, llm-foundry, DeepSpeed) call
-    /// FlashAttention-2-generation kernels (FA2, Triton flash, SDPA's flash backend), which use none of Hopper's or
-    /// Blackwell's new tensor-core instructions; Transformer Engine stacks and PyTorch >= 2.11's SDPA run cuDNN's
-    /// fused attention there. False = the fused kernel (the calibrated attention rate).
-    bool flashIsFa2Generation = false;
+    /// Attention names that, in a published run of this framework on a GPU generation, called a
+    /// FlashAttention-2-generation kernel (docs/methods-time.md §4.27): TorchTitan's, llm-foundry's and DeepSpeed's
+    /// runs on Hopper before PyTorch 2.11 (SDPA's flash backend first, flash-attn 2, Triton flash), where Transformer
+    /// Engine stacks and PyTorch >= 2.11's SDPA run cuDNN's fused attention. Case files only: a scenario's "flash"
+    /// and "sdpa" are today's kernels, and "flash2" says FA2 outright.
+    std::map<std::string, std::vector<AttentionKind>> flash2InPublishedRuns;
+    /// The kernel a published run that names `named` ran on this generation.
+    AttentionKind publishedRunAttention(AttentionKind named, const std::string& generation) const;
     bool zero3GathersOnRecompute = false; ///< a recomputed forward gathers ZeRO-3 parameters once more
     bool autocast = false; ///< 16-bit training is torch.autocast over fp32 parameters (else 16-bit parameters)
     std::optional<double> zero3Overlap; ///< replaces the family's zero3_overlap for frameworks that prefetch

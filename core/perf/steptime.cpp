@@ -357,8 +357,7 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const bool autocast = !fused && (tr.precision == Precision::AmpBf16 || tr.precision == Precision::AmpFp16);
     const Setup s {c, tr, caps, layoutSpans(l, c.fabric.domainGpus, order),
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
-            attentionKernelInEffect(tr, caps), tr.cpLoadBalance, double(l.ep),
-            moeDispatcherInEffect(tr, caps) == MoeDispatcher::DeepEp},
+            tr.attention, tr.cpLoadBalance, double(l.ep), moeDispatcherInEffect(tr, caps) == MoeDispatcher::DeepEp},
         withPowerCap(computePeaks(*c.gpu, tr.precision, c.efficiency, fp8RecipeInEffect(tr, caps)),
             c.cluster.gpuPowerLimitW, c.gpu->tdpW),
         m};

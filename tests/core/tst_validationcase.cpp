@@ -211,6 +211,9 @@ private Q_SLOTS:
         QCOMPARE(attention(R"("megatron")", "H100-SXM-80GB"), AttentionKind::Flash);
         QCOMPARE(attention(R"("nemo")", "A100-SXM-80GB"), AttentionKind::Flash);
         QCOMPARE(attention(R"("deepspeed")", "H100-SXM-80GB"), AttentionKind::Math);
+        // TorchTitan's unstated kernel (flash: SDPA's flash backend) ran FlashAttention-2 in its published Hopper runs.
+        QCOMPARE(attention(R"("torchtitan")", "H100-SXM-80GB"), AttentionKind::Flash2);
+        QCOMPARE(attention(R"("torchtitan")", "A100-SXM-80GB"), AttentionKind::Flash);
     }
 
     /// A GPU id the catalog has renamed still reads, as the entry's current id (Meta's 96 GB H100 was
