@@ -241,14 +241,19 @@ LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
     l.held = compute * entries;
     l.peak = l.held + 12 * entries;
     l.forwardPeak = l.held + (compute < 4 ? 4 : 0) * entries + 4 * entries;
-    if (t.layout.tp > 1 && frameworkCapabilities(t.framework).dtensorLossParallel) {
+    const FrameworkCapabilities& caps = frameworkCapabilities(t.framework);
+    if (t.layout.tp > 1 && caps.dtensorLossParallel) {
         // DTensor's loss_parallel (torch/distributed/tensor/parallel/loss.py) spells both passes out in fp32 ops:
-        // forward x - max, exp(shifted) and the result live together with the fp32 copy; backward computes
-        // (zeros_like(x) + exp(x)) * grad, four fp32 buffers where the fused pair has three (docs/methods-memory.md
-        // §3.10).
+        // the forward holds the fp32 copy, x - max and exp(shifted) (then the result) together; the backward
+        // computes (zeros_like(x) + exp(x)) * grad beside the saved log-probabilities: four fp32 buffers where the
+        // fused pair keeps three (docs/methods-memory.md §3.10).
         l.peak = l.held + 16 * entries;
-        l.forwardPeak = l.held + (compute < 4 ? 4 : 0) * entries + 12 * entries;
+        l.forwardPeak = l.held + (compute < 4 ? 4 : 0) * entries + 8 * entries;
     }
+    // TorchTitan drops the logits before the backward ("del pred") where it calls the loss itself; a pipeline
+    // schedule keeps the last stage's output for its backward.
+    if (caps.freesLogitsBeforeBackward && t.layout.pp == 1)
+        l.peak -= l.held;
     return l;
 }
 

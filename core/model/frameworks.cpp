@@ -109,6 +109,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     }
     caps.asyncTp = entry.value("async_tp", false);
     caps.dtensorLossParallel = entry.value("dtensor_loss_parallel", false);
+    caps.freesLogitsBeforeBackward = entry.value("frees_logits_before_backward", false);
     caps.defaultAsyncTp = entry.value("default_async_tp", false);
     caps.openSettingsFastest
         = optionalChoice(entry, "open_settings", {"framework_defaults", "fastest"}, where) == "fastest";

@@ -62,6 +62,10 @@ struct FrameworkCapabilities
     /// unfused ops (TorchTitan, on by default): its backward materialises exp(log-probabilities) and a zeroed
     /// one-hot gradient beside the fused kernel's buffers (docs/methods-memory.md §3.10).
     bool dtensorLossParallel = false;
+    /// The training loop drops its reference to the logits between loss and backward (TorchTitan's train step:
+    /// "del pred", "need to free to before bwd to avoid peaking memory"), so they are not part of the backward's
+    /// peak unless a pipeline schedule keeps them (docs/methods-memory.md §3.10).
+    bool freesLogitsBeforeBackward = false;
     /// Offers asynchronous tensor parallelism (TrainingConfig::asyncTp): TorchTitan, Megatron-LM, NeMo.
     bool asyncTp = false;
     /// What a case that does not say runs (docs/methods-time.md §4.27): NeMo's performance recipes overlap TP

@@ -172,10 +172,10 @@ private Q_SLOTS:
         }
     }
 
-    /// TorchTitan's loss over vocabulary-sharded logits (DTensor loss_parallel) keeps four fp32 buffers in its
-    /// backward where the fused kernels keep three (docs/methods-memory.md §3.10); without TP, or in a framework
-    /// without it, the loss is the plain one.
-    void dtensorLossParallelCostsOneMoreFp32Buffer()
+    /// TorchTitan's loss over vocabulary-sharded logits (DTensor loss_parallel) holds three fp32 buffers in its
+    /// forward and four in its backward where the fused kernels hold two and three, and its train step drops the
+    /// logits before the backward unless a pipeline schedule keeps them (docs/methods-memory.md §3.10).
+    void torchtitanLossMemoryFollowsItsCode()
     {
         Scenario s = torchtitan8b(Recompute::Selective);
         const MemoryContext ctx = makeMemoryContext(s.model, GpuCatalog::builtin().find(s.cluster.gpuId));
@@ -183,14 +183,19 @@ private Q_SLOTS:
         t.layout = ParallelLayout {1, 8, 1, 1, 1, 1, true};
         const double entries = 2.0 * 8192 * s.model.vocab / 8; // local batch 2, vocabulary over TP 8
         const LogitsBytes parallel = logitsBytes(ctx, t);
-        QCOMPARE(parallel.peak - parallel.held, 16 * entries);
+        QCOMPARE(parallel.held, 2 * entries);
+        QCOMPARE(parallel.peak, 16 * entries); // the bf16 logits are gone ("del pred")
+        QCOMPARE(parallel.forwardPeak, (2 + 4 + 8) * entries); // bf16, fp32 copy, x - max, exp(shifted)
+        TrainingConfig pipelined = t;
+        pipelined.layout.pp = 2; // the schedule keeps the last stage's output for its backward
+        QCOMPARE(logitsBytes(ctx, pipelined).peak, (2 + 16) * entries);
         TrainingConfig plain = t;
-        plain.framework = Framework::Fsdp; // eager as well, no DTensor loss parallelism
+        plain.framework = Framework::Fsdp; // eager too, but no DTensor loss parallelism and the logits kept
         const LogitsBytes fused = logitsBytes(ctx, plain);
-        QCOMPARE(fused.peak - fused.held, 12 * entries);
-        t.layout = ParallelLayout {8, 1, 1, 1, 1, 1, false};
-        const LogitsBytes unsharded = logitsBytes(ctx, t);
-        QCOMPARE(unsharded.peak - unsharded.held, 12 * 8 * entries);
+        QCOMPARE(fused.peak, (2 + 12) * entries);
+        QCOMPARE(fused.forwardPeak, (2 + 4 + 4) * entries);
+        t.layout = ParallelLayout {8, 1, 1, 1, 1, 1, false}; // no TP: the plain loss, logits dropped
+        QCOMPARE(logitsBytes(ctx, t).peak, 12 * 8 * entries);
     }
 
     void asyncTpHidesTensorParallelTraffic()
