@@ -2,6 +2,7 @@
 #include "core/perf/efficiencyparams.h"
 
 #include "core/io/jsontext.h"
+#include "core/model/gpucatalog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -116,7 +117,9 @@ try {
         apply(family, entry, "efficiency family " + excerpt(family.family));
         table.m_families.push_back(family);
         for (const auto& gpu : entry.value("gpus", nlohmann::json::array()))
-            table.m_gpuToFamily.emplace_back(gpu.get<std::string>(), table.m_families.size() - 1);
+            // A renamed catalog entry keeps the family an older file gives it under its former id.
+            table.m_gpuToFamily.emplace_back(
+                GpuCatalog::builtin().currentId(gpu.get<std::string>()), table.m_families.size() - 1);
     }
     return table;
 } catch (const nlohmann::json::exception& error) {
