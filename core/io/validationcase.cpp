@@ -327,26 +327,16 @@ private:
     std::string m_path;
 };
 
-/// The case with only the development-set schema's keys (data/validation/README.md, "Input schema"); what a case
-/// file adds beyond them is dropped, so the case reads as one written to that schema would.
+/// The case with only the development-set schema's keys (developmentSchemaSections()); what a case file adds beyond
+/// them is dropped, so the case reads as one written to that schema would.
 json developmentSchemaKeys(const json& entry)
 {
-    static const std::vector<std::pair<const char*, std::vector<const char*>>> kSchema = {
-        {"model",
-            {"name", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "seq_len", "mlp", "norm",
-                "tied_embeddings", "params", "moe"}},
-        {"training",
-            {"global_batch_seqs", "micro_batch", "precision", "optimizer", "recompute", "sequence_parallel",
-                "zero_stage", "distributed_optimizer", "attention", "framework"}},
-        {"cluster", {"gpu", "num_gpus", "gpus_per_node"}},
-        {"parallelism", {"tp", "pp", "cp", "dp", "ep", "vpp", "schedule"}},
-    };
     if (!entry.is_object())
         return entry; // readCase names the problem
     json kept = json::object();
     if (const auto id = entry.find("id"); id != entry.end())
         kept["id"] = *id;
-    for (const auto& [section, keys] : kSchema) {
+    for (const auto& [section, keys] : developmentSchemaSections()) {
         const auto found = entry.find(section);
         if (found == entry.end() || !found->is_object()) {
             if (found != entry.end())
@@ -354,7 +344,7 @@ json developmentSchemaKeys(const json& entry)
             continue;
         }
         json& target = kept[section] = json::object();
-        for (const char* key : keys)
+        for (const auto& key : keys)
             if (const auto value = found->find(key); value != found->end())
                 target[key] = *value;
     }
@@ -367,6 +357,21 @@ ValidationCase readCase(const json& object, CaseKeys keys)
 }
 
 } // namespace
+
+const std::vector<SchemaSection>& developmentSchemaSections()
+{
+    static const std::vector<SchemaSection> kSections = {
+        {"model",
+            {"name", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "seq_len", "mlp", "norm",
+                "tied_embeddings", "params", "moe"}},
+        {"training",
+            {"global_batch_seqs", "micro_batch", "precision", "optimizer", "recompute", "sequence_parallel",
+                "zero_stage", "distributed_optimizer", "attention", "framework"}},
+        {"cluster", {"gpu", "num_gpus", "gpus_per_node"}},
+        {"parallelism", {"tp", "pp", "cp", "dp", "ep", "vpp", "schedule"}},
+    };
+    return kSections;
+}
 
 std::vector<ValidationCase> readValidationCases(const std::string& jsonText, CaseKeys keys)
 {

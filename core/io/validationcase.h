@@ -56,6 +56,15 @@ struct ValidationTruth
 /// take the scenario's default when absent (fp8_recipe, cp_load_balance, cluster.gpu_power_limit_w, ...) or are
 /// left to the planner (compile, async_tp, moe_dispatcher, moe_overlap: UnknownFields).
 /// Throws std::runtime_error naming the case id and the field.
+/// One object of the development-set schema (data/validation/README.md, "Input schema") and its keys.
+struct SchemaSection
+{
+    std::string name; ///< "model", "training", "cluster", "parallelism"
+    std::vector<std::string> keys;
+};
+/// The development-set schema's objects and keys, besides the case's "id".
+const std::vector<SchemaSection>& developmentSchemaSections();
+
 /// What a case file may say beyond the development-set schema (data/validation/README.md).
 enum class CaseKeys {
     All, ///< every key the reader knows: compile, async_tp, fp8_recipe, head_dim, gpu_power_limit_w, ...

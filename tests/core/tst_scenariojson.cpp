@@ -88,6 +88,23 @@ private Q_SLOTS:
         QVERIFY(!(a == b));
     }
 
+    /// A scenario saved with a GPU id the catalog has since renamed opens with the entry's current id, in the
+    /// cluster and in every node group of its topology (Meta's 96 GB H100 was H100-SXM-96GB-HBM2e until 2026-11).
+    void renamedGpuOpensUnderItsCurrentId()
+    {
+        std::string text = writeScenarioFile(defaultScenario());
+        const std::string current = defaultScenario().cluster.gpuId;
+        int replaced = 0;
+        for (auto at = text.find(current); at != std::string::npos; at = text.find(current, at + 1), ++replaced)
+            text.replace(at, current.size(), "H100-SXM-96GB-HBM2e");
+        QVERIFY(replaced >= 2); // the cluster view and the topology's node group
+        const Scenario read = readScenarioFile(text);
+        QCOMPARE(read.cluster.gpuId, std::string("H100-SXM-96GB"));
+        QVERIFY(!read.topology.groups.empty());
+        for (const auto& group : read.topology.groups)
+            QCOMPARE(group.gpuId, std::string("H100-SXM-96GB"));
+    }
+
     void headDimIsOptional()
     {
         // Files written before model.head_dim existed, and null, mean hidden / heads.

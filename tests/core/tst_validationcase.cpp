@@ -4,7 +4,10 @@
 
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace clusterplanner::core;
@@ -214,6 +217,28 @@ private Q_SLOTS:
         // TorchTitan's unstated kernel (flash: SDPA's flash backend) ran FlashAttention-2 in its published Hopper runs.
         QCOMPARE(attention(R"("torchtitan")", "H100-SXM-80GB"), AttentionKind::Flash2);
         QCOMPARE(attention(R"("torchtitan")", "A100-SXM-80GB"), AttentionKind::Flash);
+    }
+
+    /// developmentSchemaSections() is the schema of data/validation/README.md: every development case has exactly
+    /// those keys ("Every case has exactly these keys"), so --schema-keys-only drops nothing a schema case says.
+    void schemaSectionsAreTheDevelopmentSetsKeys()
+    {
+        const auto cases = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/validation/dev_cases.json"));
+        QVERIFY(cases.size() >= 77);
+        for (const auto& c : cases) {
+            std::set<std::string> sections;
+            for (const auto& [key, value] : c.items())
+                if (key != "id")
+                    sections.insert(key);
+            QCOMPARE(sections.size(), developmentSchemaSections().size());
+            for (const auto& section : developmentSchemaSections()) {
+                std::set<std::string> keys;
+                for (const auto& [key, value] : c.at(section.name).items())
+                    keys.insert(key);
+                QVERIFY2(keys == std::set<std::string>(section.keys.begin(), section.keys.end()),
+                    (c.at("id").get<std::string>() + "." + section.name).c_str());
+            }
+        }
     }
 
     /// A GPU id the catalog has renamed still reads, as the entry's current id (Meta's 96 GB H100 was
