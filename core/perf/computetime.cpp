@@ -186,7 +186,8 @@ double eagerOpsHead(const ModelConfig& m)
     return 1 + normOps(m) + 1 + 1 + 1 + 2;
 }
 
-ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const EfficiencyParams& e, Fp8Recipe recipe)
+ComputePeaks computePeaks(
+    const GpuSpec& gpu, Precision precision, const EfficiencyParams& e, Fp8Recipe recipe, bool transformerEngine)
 {
     ComputePeaks p;
     p.tensorFlops = gpu.peakFlops(precision);
@@ -202,6 +203,13 @@ ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const Efficie
     const bool fp8 = precision == Precision::Fp8 && p.tensorFlops > sixteenBitPeak;
     p.attentionFlops = fp8 ? sixteenBitPeak : p.tensorFlops;
     p.fp8CastBytesPerInput = fp8 ? 5.0 : 0.0;
+    if (fp8 && transformerEngine) {
+        // Transformer Engine writes a GEMM's FP8 input and its transpose from the kernel that produces it
+        // (LayerNormLinear, LayerNormMLP) and casts each output gradient with one fused cast-transpose in the
+        // backward (read 2 B, write 1 + 1 B): 4 B per output element over a step's three calls (§4.27).
+        p.fp8CastBytesPerInput = 0;
+        p.fp8CastBytesPerOutput = 4.0 / 3.0;
+    }
     if (fp8 && recipe == Fp8Recipe::Rowwise) {
         // Each layout is cast on its own from bf16 with its own row scales (torchao's roofline accounting: 6 B per
         // activation element instead of tensorwise's 4, 10 B per weight element instead of 8).
@@ -224,7 +232,7 @@ ComputePeaks sixteenBitPeaks(const ComputePeaks& p)
         q.gemmHalfFlops = p.gemmHalfFlops * p.attentionFlops / p.tensorFlops;
         q.tensorFlops = p.attentionFlops;
     }
-    q.fp8CastBytesPerInput = q.fp8ExtraActivationBytes = q.fp8ExtraWeightBytes = 0;
+    q.fp8CastBytesPerInput = q.fp8CastBytesPerOutput = q.fp8ExtraActivationBytes = q.fp8ExtraWeightBytes = 0;
     q.weightGradSixteenBit = false;
     return q;
 }
@@ -241,7 +249,8 @@ double gemmTimeS(double m, double k, double n, double beta, const ComputePeaks& 
     const double flops = 2.0 * m * k * n;
     const double computeS = flops / (p.tensorFlops * gemmEfficiency(flops, p));
     const double extraBytes = (m * k + m * n) * p.fp8ExtraActivationBytes + k * n * p.fp8ExtraWeightBytes;
-    const double castS = memoryTimeS(m * k * p.fp8CastBytesPerInput + extraBytes / 3, p);
+    const double castS
+        = memoryTimeS(m * k * p.fp8CastBytesPerInput + m * n * p.fp8CastBytesPerOutput + extraBytes / 3, p);
     return std::max(computeS, memoryTimeS((m * k + k * n + m * n) * beta, p)) + castS;
 }
 

@@ -17,6 +17,9 @@ struct ComputePeaks
     /// FP8 (docs/methods-time.md §4.16): bytes moved per element of an FP8 GEMM's input (m·k) to scale and cast its
     /// operands, 0 otherwise; the same for delayed and tensorwise scaling.
     double fp8CastBytesPerInput = 0;
+    /// Transformer Engine quantizes a GEMM's input inside the kernel that produces it and casts each output
+    /// gradient once in the backward: bytes per element of the GEMM's output (m·n) per call (§4.27).
+    double fp8CastBytesPerOutput = 0;
     /// Rowwise scaling's extra traffic over a step, per element of a linear layer's activation operands (input and
     /// output gradient) and of its weight, charged a third to each of its three GEMMs.
     double fp8ExtraActivationBytes = 0;
@@ -32,9 +35,10 @@ struct ComputePeaks
     double flash2AttentionRatio = 1.0; ///< FlashAttention-2-generation kernels vs the fused one (efficiency.json)
 };
 
-/// recipe: the FP8 recipe in effect (ignored for other precisions).
-ComputePeaks computePeaks(
-    const GpuSpec& gpu, Precision precision, const EfficiencyParams& efficiency, Fp8Recipe recipe = Fp8Recipe::Delayed);
+/// recipe: the FP8 recipe in effect (ignored for other precisions); transformerEngine: FP8 goes through Transformer
+/// Engine's fused casts (FrameworkCapabilities::fp8ViaTransformerEngine) rather than torchao's.
+ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const EfficiencyParams& efficiency,
+    Fp8Recipe recipe = Fp8Recipe::Delayed, bool transformerEngine = false);
 /// The same GPU at its 16-bit GEMM peak without FP8 casts: the LM head, which every FP8 recipe leaves in bf16, and
 /// the weight-gradient GEMMs of rowwise_gw_hp. Unchanged for 16-bit and fp32 peaks.
 ComputePeaks sixteenBitPeaks(const ComputePeaks& peaks);

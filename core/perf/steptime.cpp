@@ -358,7 +358,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const Setup s {c, tr, caps, layoutSpans(l, c.fabric.domainGpus, order),
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
             tr.attention, tr.cpLoadBalance, double(l.ep), moeDispatcherInEffect(tr, caps) == MoeDispatcher::DeepEp},
-        withPowerCap(computePeaks(*c.gpu, tr.precision, c.efficiency, fp8RecipeInEffect(tr, caps)),
+        withPowerCap(
+            computePeaks(*c.gpu, tr.precision, c.efficiency, fp8RecipeInEffect(tr, caps), caps.fp8ViaTransformerEngine),
             c.cluster.gpuPowerLimitW, c.gpu->tdpW),
         m};
     const StageTimes st = slowestStage(s);

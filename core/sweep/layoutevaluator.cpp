@@ -23,12 +23,14 @@ const GpuSpec& gpuOf(const Scenario& scenario)
 
 } // namespace
 
-TrainingLayoutEvaluator::TrainingLayoutEvaluator(const Scenario& scenario, const perf::EfficiencyTable* table)
+TrainingLayoutEvaluator::TrainingLayoutEvaluator(
+    const Scenario& scenario, const perf::EfficiencyTable* table, FitCriterion fit)
     : m_scenario(scenario)
     , m_gpu(&gpuOf(m_scenario))
     , m_memory(makeMemoryContext(m_scenario.model, m_gpu))
     , m_time(perf::makeStepTimeContext(
           m_scenario, *m_gpu, (table ? *table : perf::EfficiencyTable::builtin()).forGpu(m_gpu->id)))
+    , m_fit(fit)
 { }
 
 TrainingConfig TrainingLayoutEvaluator::trainingFor(const LayoutCandidate& candidate) const
@@ -48,7 +50,7 @@ LayoutResult TrainingLayoutEvaluator::evaluate(const LayoutCandidate& candidate)
     const MemoryEstimate memory = evaluateMemory(m_memory, training);
     result.peakMemoryGiB = memory.peakReservedBytes / kGiB;
     result.capacityGiB = memory.usableBytes / kGiB;
-    result.fits = memory.fits;
+    result.fits = m_fit == FitCriterion::Allocated ? memory.allocatedFits : memory.fits;
     const auto time = perf::estimateValidLayoutStepTime(m_time, training); // checked above
     result.valid = time.valid;
     if (!time.valid)

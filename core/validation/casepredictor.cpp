@@ -203,7 +203,8 @@ SweepConstraints predictionConstraints(const ValidationCase& c)
 
 std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table)
 {
-    const TrainingLayoutEvaluator evaluator(c.scenario, table);
+    // A published run fitted: within the allocator's reserve is within what the run could have used.
+    const TrainingLayoutEvaluator evaluator(c.scenario, table, FitCriterion::Allocated);
     SweepSpec spec;
     spec.constraints = predictionConstraints(c);
     spec.topCount = 1;

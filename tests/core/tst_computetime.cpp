@@ -284,6 +284,37 @@ private Q_SLOTS:
         QVERIFY2(speedup > 1.2 && speedup < 1.8, qPrintable(QString::number(speedup)));
     }
 
+    /// Transformer Engine writes a GEMM's FP8 input from the kernel that produces it and casts each output gradient
+    /// once (4 B per output element over a step); torchao casts every input on every call (docs/methods-time.md
+    /// §4.27). A TE layer is faster than a torchao one, and still slower than its GEMMs at the FP8 peak alone.
+    void transformerEngineFusesTheInputCasts()
+    {
+        const GpuSpec& h100 = *GpuCatalog::builtin().find("H100-SXM-80GB");
+        const EfficiencyParams e;
+        const auto te = computePeaks(h100, Precision::Fp8, e, Fp8Recipe::Delayed, true);
+        const auto torchao = computePeaks(h100, Precision::Fp8, e, Fp8Recipe::Tensorwise, false);
+        QCOMPARE(te.fp8CastBytesPerInput, 0.0);
+        QCOMPARE(3 * te.fp8CastBytesPerOutput, 4.0);
+        QCOMPARE(torchao.fp8CastBytesPerOutput, 0.0);
+        QCOMPARE(computePeaks(h100, Precision::AmpBf16, e, Fp8Recipe::Delayed, true).fp8CastBytesPerOutput, 0.0);
+        // One call of a (m × k)·(k × n) GEMM: TE pays 4/3 B per output element, torchao 5 B per input element.
+        const double m = 8192, k = 8192, n = 2560;
+        ComputePeaks uncast = te;
+        uncast.fp8CastBytesPerOutput = 0;
+        QCOMPARE(gemmTimeS(m, k, n, 1, te) - gemmTimeS(m, k, n, 1, uncast), memoryTimeS(m * n * 4.0 / 3.0, te));
+        QCOMPARE(gemmTimeS(m, k, n, 1, torchao) - gemmTimeS(m, k, n, 1, uncast), memoryTimeS(m * k * 5.0, te));
+        const ModelConfig llama = modelPreset("Llama 3 70B");
+        LayerShape shape;
+        shape.tensorParallel = 4;
+        shape.sequenceParallel = true;
+        const auto stepOf = [&](const ComputePeaks& p) {
+            const LayerTime t = layerTime(llama, shape, false, p, e);
+            return t.forwardS + t.backwardInputS + t.backwardWeightS;
+        };
+        QVERIFY(stepOf(te) < stepOf(torchao));
+        QVERIFY(stepOf(uncast) < stepOf(te));
+    }
+
     /// Rowwise moves more bytes to scale and cast than tensorwise (torchao's float8 roofline accounting);
     /// rowwise_gw_hp leaves the weight-gradient GEMMs in bf16; delayed and tensorwise cost the same here
     /// (docs/methods-time.md §4.16).
