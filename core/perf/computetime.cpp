@@ -17,10 +17,23 @@ double elementwisePasses(const LayerShape& shape, const EfficiencyParams& e)
 }
 
 /// Forward GEMMs of an MLP with intermediate size f over the given rows.
-double mlpGemmsS(const ModelConfig& m, double rows, double f, double t, double beta, const ComputePeaks& p)
+/// One GEMM whose FP8 input no fused kernel writes (Transformer Engine: the attention output into the output
+/// projection, the routed tokens and the activation into grouped expert GEMMs): a cast-transpose of the input, 4 B per
+/// input element over a step's three calls (§4.27). torchao's casts are in gemmTimeS already.
+double unfusedInputGemmS(double m, double k, double n, double beta, const ComputePeaks& p)
+{
+    return gemmTimeS(m, k, n, beta, p) + memoryTimeS(m * k * p.fp8CastBytesPerUnfusedInput, p);
+}
+
+/// inputsFused: the MLP's inputs come from kernels that write them in FP8 (a dense layer's LayerNormMLP), not from
+/// the MoE dispatcher and a separate activation.
+double mlpGemmsS(
+    const ModelConfig& m, double rows, double f, double t, double beta, const ComputePeaks& p, bool inputsFused = true)
 {
     const double h = m.hidden;
     const double mlpIn = (m.mlp == MlpKind::SwiGlu ? 2 : 1) * f / t; // gate + up fused into one GEMM
+    if (!inputsFused)
+        return unfusedInputGemmS(rows, h, mlpIn, beta, p) + unfusedInputGemmS(rows, f / t, h, beta, p);
     return gemmTimeS(rows, h, mlpIn, beta, p) + gemmTimeS(rows, f / t, h, beta, p);
 }
 
@@ -28,7 +41,7 @@ double mlpGemmsS(const ModelConfig& m, double rows, double f, double t, double b
 double attentionProjectionGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
 {
     const double h = m.hidden, q = queryWidth(m);
-    return gemmTimeS(tokens, h, (q + 2 * kvWidth(m)) / t, beta, p) + gemmTimeS(tokens, q / t, h, beta, p);
+    return gemmTimeS(tokens, h, (q + 2 * kvWidth(m)) / t, beta, p) + unfusedInputGemmS(tokens, q / t, h, beta, p);
 }
 
 /// Expert GEMMs of one MoE layer: this GPU's tokens·k·cf routed rows, computed as experts/ep GEMMs of the rows the ep
@@ -43,11 +56,11 @@ double expertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, do
     const double heldExperts = moe.experts / ep;
     const double perExpertRows = std::max(1.0, routed * ep / moe.experts);
     const double f = moe.expertFfnHidden;
-    const double oneExpert = mlpGemmsS(m, perExpertRows, f, t, beta, p);
+    const double oneExpert = mlpGemmsS(m, perExpertRows, f, t, beta, p, false);
     const double router = gemmTimeS(tokens, m.hidden, moe.experts, beta, p);
     // Shared experts see every token: one dense MLP of their combined width (the attention projections are the
     // layer's, counted once by the caller).
-    const double shared = moe.sharedExperts > 0 ? mlpGemmsS(m, tokens, moe.sharedExperts * f, t, beta, p) : 0;
+    const double shared = moe.sharedExperts > 0 ? mlpGemmsS(m, tokens, moe.sharedExperts * f, t, beta, p, false) : 0;
     return oneExpert * heldExperts + router + shared;
 }
 
@@ -209,6 +222,7 @@ ComputePeaks computePeaks(
         // backward (read 2 B, write 1 + 1 B): 4 B per output element over a step's three calls (§4.27).
         p.fp8CastBytesPerInput = 0;
         p.fp8CastBytesPerOutput = 4.0 / 3.0;
+        p.fp8CastBytesPerUnfusedInput = 4.0 / 3.0;
     }
     if (fp8 && recipe == Fp8Recipe::Rowwise) {
         // Each layout is cast on its own from bf16 with its own row scales (torchao's roofline accounting: 6 B per
@@ -232,7 +246,8 @@ ComputePeaks sixteenBitPeaks(const ComputePeaks& p)
         q.gemmHalfFlops = p.gemmHalfFlops * p.attentionFlops / p.tensorFlops;
         q.tensorFlops = p.attentionFlops;
     }
-    q.fp8CastBytesPerInput = q.fp8CastBytesPerOutput = q.fp8ExtraActivationBytes = q.fp8ExtraWeightBytes = 0;
+    q.fp8CastBytesPerInput = q.fp8CastBytesPerOutput = q.fp8CastBytesPerUnfusedInput = 0;
+    q.fp8ExtraActivationBytes = q.fp8ExtraWeightBytes = 0;
     q.weightGradSixteenBit = false;
     return q;
 }

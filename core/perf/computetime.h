@@ -20,6 +20,9 @@ struct ComputePeaks
     /// Transformer Engine quantizes a GEMM's input inside the kernel that produces it and casts each output
     /// gradient once in the backward: bytes per element of the GEMM's output (m·n) per call (§4.27).
     double fp8CastBytesPerOutput = 0;
+    /// ... and casts the input of a GEMM no fused kernel feeds (the attention output, routed tokens): bytes per
+    /// element of that input (m·k) per call.
+    double fp8CastBytesPerUnfusedInput = 0;
     /// Rowwise scaling's extra traffic over a step, per element of a linear layer's activation operands (input and
     /// output gradient) and of its weight, charged a third to each of its three GEMMs.
     double fp8ExtraActivationBytes = 0;

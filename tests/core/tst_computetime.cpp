@@ -295,6 +295,7 @@ private Q_SLOTS:
         const auto torchao = computePeaks(h100, Precision::Fp8, e, Fp8Recipe::Tensorwise, false);
         QCOMPARE(te.fp8CastBytesPerInput, 0.0);
         QCOMPARE(3 * te.fp8CastBytesPerOutput, 4.0);
+        QCOMPARE(3 * te.fp8CastBytesPerUnfusedInput, 4.0); // the attention output, routed tokens: cast-transposed
         QCOMPARE(torchao.fp8CastBytesPerOutput, 0.0);
         QCOMPARE(computePeaks(h100, Precision::AmpBf16, e, Fp8Recipe::Delayed, true).fp8CastBytesPerOutput, 0.0);
         // One call of a (m × k)·(k × n) GEMM: TE pays 4/3 B per output element, torchao 5 B per input element.
@@ -313,6 +314,18 @@ private Q_SLOTS:
         };
         QVERIFY(stepOf(te) < stepOf(torchao));
         QVERIFY(stepOf(uncast) < stepOf(te));
+        // A MoE layer's expert GEMMs take routed tokens and a separate activation: their inputs are cast too.
+        const ModelConfig mixtral = modelPreset("Mixtral 8x7B");
+        ComputePeaks fusedOnly = te;
+        fusedOnly.fp8CastBytesPerUnfusedInput = 0;
+        const LayerTime moe = layerTime(mixtral, shape, true, te, e);
+        const LayerTime moeFused = layerTime(mixtral, shape, true, fusedOnly, e);
+        const LayerTime dense = layerTime(llama, shape, false, te, e);
+        const LayerTime denseFused = layerTime(llama, shape, false, fusedOnly, e);
+        const double moeCast = moe.gemmForwardS - moeFused.gemmForwardS;
+        const double denseCast = dense.gemmForwardS - denseFused.gemmForwardS; // the output projection's input only
+        QVERIFY(denseCast > 0 && moeCast > 0);
+        QVERIFY(moeCast / moe.gemmForwardS > 2 * denseCast / dense.gemmForwardS);
     }
 
     /// Rowwise moves more bytes to scale and cast than tensorwise (torchao's float8 roofline accounting);
