@@ -2,7 +2,7 @@
 #include "core/memory/modelstates.h"
 
 #include "core/memory/activations.h"
-#include "core/model/frameworks.h"
+#include "core/model/frameworkrules.h"
 
 #include <algorithm>
 
@@ -40,11 +40,12 @@ StateBytesPerParam mixedRegime(const TrainingConfig& t)
     const double states = adamLikeStates(t.optimizer);
     if (keepsLowPrecisionWeights(t.framework)) {
         r.weights = 2;
-        const bool megatron = t.framework != Framework::DeepSpeed;
-        // Megatron accumulates into fp32 main grads for bf16; fp16 keeps fp16 grads plus an fp32 copy inside
-        // the optimizer (MLM dist-opt doc: 18 and 20 bytes per parameter).
-        r.gradients = megatron && t.precision != Precision::AmpFp16 ? 4 : 2;
-        r.optimizer = 4 + 4 * states + (megatron && t.precision == Precision::AmpFp16 ? 4 : 0);
+        // Megatron accumulates bf16 training's gradients in an fp32 buffer where it reduces them in fp32; DeepSpeed,
+        // and NeMo's FP8 performance runs, keep a 16-bit buffer (frameworks.json grad_reduce_fp32*); fp16 keeps
+        // fp16 grads plus an fp32 copy inside the optimizer (MLM dist-opt doc: 18 and 20 bytes per parameter).
+        const bool fp32Grads = reducesGradientsInFp32(t, frameworkCapabilities(t.framework));
+        r.gradients = fp32Grads && t.precision != Precision::AmpFp16 ? 4 : 2;
+        r.optimizer = 4 + 4 * states + (fp32Grads && t.precision == Precision::AmpFp16 ? 4 : 0);
         r.persistentGradients = true;
         return r;
     }

@@ -89,6 +89,8 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     }
     caps.zero3GathersOnRecompute = entry.at("zero3_gathers_on_recompute").get<bool>();
     caps.gradReduceFp32 = entry.at("grad_reduce_fp32").get<bool>();
+    if (const auto fp8 = entry.find("grad_reduce_fp32_with_fp8"); fp8 != entry.end())
+        caps.gradReduceFp32WithFp8 = fp8->get<bool>();
     caps.fusedKernels = entry.at("fused_kernels").get<bool>();
     caps.autocast = entry.at("autocast").get<bool>();
     caps.asyncP2p = entry.at("async_p2p").get<bool>();

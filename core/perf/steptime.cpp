@@ -20,13 +20,13 @@ namespace {
 
 /// Bytes per gradient element on the wire: fp32 for fp32 training and for mixed precision in frameworks that
 /// reduce fp32 main gradients (Megatron, PyTorch autocast); the 16-bit dtype otherwise (DeepSpeed, FSDP recipes).
-double gradBytes(Precision p, const FrameworkCapabilities& caps)
+double gradBytes(const TrainingConfig& t, const FrameworkCapabilities& caps)
 {
-    if (p == Precision::Fp32)
+    if (t.precision == Precision::Fp32)
         return 4.0;
-    if (p == Precision::Bf16)
+    if (t.precision == Precision::Bf16)
         return 2.0;
-    return caps.gradReduceFp32 ? 4.0 : 2.0;
+    return reducesGradientsInFp32(t, caps) ? 4.0 : 2.0;
 }
 
 double weightBytes(Precision p)
@@ -238,7 +238,7 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
     if (group.size <= 1)
         return dp;
     const Precision prec = s.tr.precision;
-    const double gradS = gpuParams * gradBytes(prec, s.caps), weightS = gpuParams * weightBytes(prec);
+    const double gradS = gpuParams * gradBytes(s.tr, s.caps), weightS = gpuParams * weightBytes(prec);
     const double ov = s.c.efficiency.dpOverlap;
     const Fabric& f = s.c.fabric;
     if (s.tr.zeroStage >= 3) {

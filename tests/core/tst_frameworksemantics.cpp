@@ -198,6 +198,26 @@ private Q_SLOTS:
         QCOMPARE(logitsBytes(ctx, t).peak, 12 * 8 * entries);
     }
 
+    /// NeMo's performance scripts reduce FP8 runs' gradients in bf16 ("if fp8: ... grad_reduce_in_fp32 = False"), so
+    /// their gradient buffer is 2 B per parameter where a BF16 run's, like Megatron-LM's, is fp32 (§4.27).
+    void nemoFp8ReducesGradientsInBf16()
+    {
+        TrainingConfig t;
+        t.framework = Framework::NeMo;
+        t.precision = Precision::Fp8;
+        QVERIFY(!reducesGradientsInFp32(t, frameworkCapabilities(Framework::NeMo)));
+        QCOMPARE(stateBytesPerParam(t).gradients, 2.0);
+        t.precision = Precision::AmpBf16;
+        QVERIFY(reducesGradientsInFp32(t, frameworkCapabilities(Framework::NeMo)));
+        QCOMPARE(stateBytesPerParam(t).gradients, 4.0);
+        t.framework = Framework::Megatron;
+        t.precision = Precision::Fp8;
+        QVERIFY(reducesGradientsInFp32(t, frameworkCapabilities(Framework::Megatron)));
+        QCOMPARE(stateBytesPerParam(t).gradients, 4.0);
+        t.framework = Framework::DeepSpeed;
+        QCOMPARE(stateBytesPerParam(t).gradients, 2.0);
+    }
+
     void asyncTpHidesTensorParallelTraffic()
     {
         // Llama 3.1 70B, FSDP 32 × TP 8 on 256 GPUs (TorchTitan docs/performance.md Table 4: 829 → 876 tokens/s
