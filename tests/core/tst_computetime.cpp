@@ -13,6 +13,16 @@ using namespace clusterplanner::core::perf;
 
 namespace {
 
+/// A dense layer's forward and backward with sequence parallelism over tp GPUs.
+double denseLayerStepS(const ModelConfig& m, int tp, const ComputePeaks& p, const EfficiencyParams& e)
+{
+    LayerShape shape;
+    shape.tensorParallel = tp;
+    shape.sequenceParallel = true;
+    const LayerTime t = layerTime(m, shape, false, p, e);
+    return t.forwardS + t.backwardInputS + t.backwardWeightS;
+}
+
 ComputePeaks a100Peaks()
 {
     EfficiencyParams e;
@@ -305,15 +315,11 @@ private Q_SLOTS:
         QCOMPARE(gemmTimeS(m, k, n, 1, te) - gemmTimeS(m, k, n, 1, uncast), memoryTimeS(m * n * 4.0 / 3.0, te));
         QCOMPARE(gemmTimeS(m, k, n, 1, torchao) - gemmTimeS(m, k, n, 1, uncast), memoryTimeS(m * k * 5.0, te));
         const ModelConfig llama = modelPreset("Llama 3 70B");
+        QVERIFY(denseLayerStepS(llama, 4, te, e) < denseLayerStepS(llama, 4, torchao, e));
+        QVERIFY(denseLayerStepS(llama, 4, uncast, e) < denseLayerStepS(llama, 4, te, e));
         LayerShape shape;
         shape.tensorParallel = 4;
         shape.sequenceParallel = true;
-        const auto stepOf = [&](const ComputePeaks& p) {
-            const LayerTime t = layerTime(llama, shape, false, p, e);
-            return t.forwardS + t.backwardInputS + t.backwardWeightS;
-        };
-        QVERIFY(stepOf(te) < stepOf(torchao));
-        QVERIFY(stepOf(uncast) < stepOf(te));
         // A MoE layer's expert GEMMs take routed tokens and a separate activation: their inputs are cast too.
         const ModelConfig mixtral = modelPreset("Mixtral 8x7B");
         ComputePeaks fusedOnly = te;
@@ -348,10 +354,7 @@ private Q_SLOTS:
         LayerShape shape;
         shape.tensorParallel = 8;
         shape.sequenceParallel = true;
-        const auto stepOf = [&](const ComputePeaks& p) {
-            const LayerTime t = layerTime(llama, shape, false, p, e);
-            return t.forwardS + t.backwardInputS + t.backwardWeightS;
-        };
+        const auto stepOf = [&](const ComputePeaks& p) { return denseLayerStepS(llama, 8, p, e); };
         const double tensorwise = stepOf(peaks(Fp8Recipe::Tensorwise));
         QCOMPARE(stepOf(peaks(Fp8Recipe::Delayed)), tensorwise);
         QVERIFY(stepOf(peaks(Fp8Recipe::Rowwise)) > tensorwise);
