@@ -165,7 +165,6 @@ MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& t)
     e.peakReservedBytes = std::max(e.first.reservedBytes, e.last.reservedBytes);
     e.usableBytes = usableBytes(ctx, t);
     e.fits = ctx.valid && e.peakReservedBytes <= e.usableBytes;
-    e.allocatedFits = ctx.valid && e.peakAllocatedBytes <= e.usableBytes;
     e.gradientAccumulationSteps = m;
     return e;
 }

@@ -50,9 +50,6 @@ struct MemoryEstimate
     double peakReservedBytes = 0;
     double usableBytes = 0; ///< capacity minus the documented reserve (CUDA context, NCCL, driver)
     bool fits = false; ///< peakReservedBytes <= usableBytes
-    /// peakAllocatedBytes <= usableBytes: what a run needs at the least, the caching allocator's reserve released
-    /// (it frees cached blocks and retries before it fails an allocation).
-    bool allocatedFits = false;
     int gradientAccumulationSteps = 1; ///< micro-batches per pipeline per optimizer step (m)
 
     const StageMemory& peakStageMemory() const { return peakStage == first.stage ? first : last; }

@@ -2,7 +2,7 @@
 #include "core/memory/modelstates.h"
 
 #include "core/memory/activations.h"
-#include "core/model/frameworkrules.h"
+#include "core/model/frameworks.h"
 
 #include <algorithm>
 
@@ -40,12 +40,16 @@ StateBytesPerParam mixedRegime(const TrainingConfig& t)
     const double states = adamLikeStates(t.optimizer);
     if (keepsLowPrecisionWeights(t.framework)) {
         r.weights = 2;
-        // Megatron accumulates bf16 training's gradients in an fp32 buffer where it reduces them in fp32; DeepSpeed,
-        // and NeMo's FP8 performance runs, keep a 16-bit buffer (frameworks.json grad_reduce_fp32*); fp16 keeps
-        // fp16 grads plus an fp32 copy inside the optimizer (MLM dist-opt doc: 18 and 20 bytes per parameter).
-        const bool fp32Grads = reducesGradientsInFp32(t, frameworkCapabilities(t.framework));
-        r.gradients = fp32Grads && t.precision != Precision::AmpFp16 ? 4 : 2;
-        r.optimizer = 4 + 4 * states + (fp32Grads && t.precision == Precision::AmpFp16 ? 4 : 0);
+        // Megatron accumulates bf16 training's gradients in an fp32 buffer where it reduces them in fp32; NeMo's
+        // performance recipes keep a 16-bit buffer (frameworks.json grad_reduce_fp32), as fp16 training does, and
+        // Megatron's distributed optimizer then keeps an fp32 copy of its shard's gradients (its table: 18 bytes per
+        // parameter with fp32 gradients, 20 with 16-bit ones). DeepSpeed keeps 16-bit gradients and casts a
+        // partition's gradients to fp32 only inside the step (ZeRO's 2 + 2 + 12 bytes).
+        const bool megatron = t.framework != Framework::DeepSpeed;
+        const bool sixteenBitGrads
+            = !megatron || !frameworkCapabilities(t.framework).gradReduceFp32 || t.precision == Precision::AmpFp16;
+        r.gradients = sixteenBitGrads ? 2 : 4;
+        r.optimizer = 4 + 4 * states + (megatron && sixteenBitGrads ? 4 : 0);
         r.persistentGradients = true;
         return r;
     }

@@ -10,13 +10,6 @@ bool fusedKernelsApply(const TrainingConfig& training, const FrameworkCapabiliti
     return caps.fusedKernels && (training.compile || !caps.compileFuses);
 }
 
-bool reducesGradientsInFp32(const TrainingConfig& training, const FrameworkCapabilities& caps)
-{
-    if (training.precision == Precision::Fp8 && caps.gradReduceFp32WithFp8)
-        return *caps.gradReduceFp32WithFp8;
-    return caps.gradReduceFp32;
-}
-
 AsyncTpObstacle asyncTpObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
     using O = AsyncTpObstacle;

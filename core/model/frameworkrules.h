@@ -11,10 +11,6 @@ namespace clusterplanner::core {
 /// where they come from torch.compile (TorchTitan; docs/methods-time.md §4.12).
 bool fusedKernelsApply(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
-/// Whether mixed-precision gradients are accumulated and reduced in fp32 (else in the 16-bit dtype): the framework's
-/// choice, for FP8 training its FP8 choice where it has one.
-bool reducesGradientsInFp32(const TrainingConfig& training, const FrameworkCapabilities& caps);
-
 /// What keeps async TP, asked for, from applying (docs/methods-time.md §4.13): it needs a framework that offers it,
 /// TP > 1 with sequence parallelism (it pipelines the sequence-parallel collectives), and torch.compile on where
 /// async TP is a compiler pass (TorchTitan refuses enable_async_tensor_parallel without [compile] enable).

@@ -89,8 +89,6 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     }
     caps.zero3GathersOnRecompute = entry.at("zero3_gathers_on_recompute").get<bool>();
     caps.gradReduceFp32 = entry.at("grad_reduce_fp32").get<bool>();
-    if (const auto fp8 = entry.find("grad_reduce_fp32_with_fp8"); fp8 != entry.end())
-        caps.gradReduceFp32WithFp8 = fp8->get<bool>();
     caps.fusedKernels = entry.at("fused_kernels").get<bool>();
     caps.autocast = entry.at("autocast").get<bool>();
     caps.asyncP2p = entry.at("async_p2p").get<bool>();
@@ -111,6 +109,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     }
     caps.asyncTp = entry.value("async_tp", false);
     caps.dtensorLossParallel = entry.value("dtensor_loss_parallel", false);
+    caps.teFusedNormLinear = entry.value("te_fused_norm_linear", false);
     caps.freesLogitsBeforeBackward = entry.value("frees_logits_before_backward", false);
     caps.defaultAsyncTp = entry.value("default_async_tp", false);
     caps.openSettingsFastest

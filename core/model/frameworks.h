@@ -45,9 +45,7 @@ struct FrameworkCapabilities
     bool asyncP2p = true; ///< pipeline sends/receives overlap compute (else they run in turn, fully exposed)
     bool fusedKernels = true; ///< fused kernels (time model); false = eager PyTorch ops issued from Python
     bool gradReduceFp32 = true; ///< mixed-precision gradients are reduced as fp32 (else in the 16-bit dtype)
-    /// The same for FP8 training where it differs (NeMo's performance scripts reduce FP8 runs' gradients in bf16:
-    /// "if fp8: ... grad_reduce_in_fp32 = False"), docs/methods-time.md §4.27.
-    std::optional<bool> gradReduceFp32WithFp8;
+
     /// Eager GELU written as Python arithmetic (Hugging Face gelu_new: pow, tanh, adds, muls: 8 ops, fp32
     /// intermediates under autocast) rather than one native nn.GELU kernel (docs/methods-time.md §4.6).
     bool pythonGelu = false;
@@ -100,6 +98,9 @@ struct FrameworkCapabilities
     /// FP8 runs through Transformer Engine, which saves the FP8 copies of GEMM inputs for the backward; else torchao,
     /// which saves the bf16 inputs and casts them again in the backward (docs/methods-time.md §4.16).
     bool fp8ViaTransformerEngine = true;
+    /// Transformer Engine's fused norm-and-linear layers feed the QKV and first MLP projections (Megatron-Core's TE
+    /// spec: LayerNormColumnParallelLinear); other stacks swap in te.Linear after a separate norm (§4.27).
+    bool teFusedNormLinear = false;
     std::string source;
 
     bool supports(PipelineSchedule schedule) const;

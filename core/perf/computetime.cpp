@@ -16,25 +16,27 @@ double elementwisePasses(const LayerShape& shape, const EfficiencyParams& e)
     return shape.fusedKernels ? e.elementwisePassesFused : e.elementwisePassesEager;
 }
 
-/// Forward GEMMs of an MLP with intermediate size f over the given rows.
-/// One GEMM whose FP8 input no fused kernel writes (Transformer Engine: the attention output into the output
-/// projection, the routed tokens and the activation into grouped expert GEMMs): a cast-transpose of the input, 4 B per
-/// input element over a step's three calls (§4.27). torchao's casts are in gemmTimeS already.
+/// One GEMM whose FP8 input no norm writes (the attention output, the activation, routed tokens): its input is cast
+/// on its own, at fp8CastBytesPerUnfusedInput instead of the norm-fed rate gemmTimeS charges (§4.27).
 double unfusedInputGemmS(double m, double k, double n, double beta, const ComputePeaks& p)
 {
-    return gemmTimeS(m, k, n, beta, p) + memoryTimeS(m * k * p.fp8CastBytesPerUnfusedInput, p);
+    const double extraBytesPerInput = p.fp8CastBytesPerUnfusedInput - p.fp8CastBytesPerInput;
+    return gemmTimeS(m, k, n, beta, p) + memoryTimeS(m * k * extraBytesPerInput, p);
 }
 
-/// inputsFused: the MLP's inputs come from kernels that write them in FP8 (a dense layer's LayerNormMLP), not from
-/// the MoE dispatcher and a separate activation.
-double mlpGemmsS(
-    const ModelConfig& m, double rows, double f, double t, double beta, const ComputePeaks& p, bool inputsFused = true)
+/// Where an MLP's first projection takes its input from: the layer's norm (a dense layer) or the MoE dispatcher
+/// (routed tokens; shared experts, whose norm is the MoE layer's, behind the router).
+enum class MlpInput { Norm, Dispatcher };
+
+/// Forward GEMMs of an MLP with intermediate size f over the given rows; the second projection's input is always the
+/// activation's output, which no norm writes.
+double mlpGemmsS(const ModelConfig& m, double rows, double f, double t, double beta, const ComputePeaks& p, MlpInput in)
 {
     const double h = m.hidden;
     const double mlpIn = (m.mlp == MlpKind::SwiGlu ? 2 : 1) * f / t; // gate + up fused into one GEMM
-    if (!inputsFused)
-        return unfusedInputGemmS(rows, h, mlpIn, beta, p) + unfusedInputGemmS(rows, f / t, h, beta, p);
-    return gemmTimeS(rows, h, mlpIn, beta, p) + gemmTimeS(rows, f / t, h, beta, p);
+    const double first
+        = in == MlpInput::Norm ? gemmTimeS(rows, h, mlpIn, beta, p) : unfusedInputGemmS(rows, h, mlpIn, beta, p);
+    return first + unfusedInputGemmS(rows, f / t, h, beta, p);
 }
 
 /// Forward GEMMs of attention's projections (QKV, output) over tokens rows.
@@ -56,11 +58,13 @@ double expertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, do
     const double heldExperts = moe.experts / ep;
     const double perExpertRows = std::max(1.0, routed * ep / moe.experts);
     const double f = moe.expertFfnHidden;
-    const double oneExpert = mlpGemmsS(m, perExpertRows, f, t, beta, p, false);
-    const double router = gemmTimeS(tokens, m.hidden, moe.experts, beta, p);
+    const double oneExpert = mlpGemmsS(m, perExpertRows, f, t, beta, p, MlpInput::Dispatcher);
+    // The router is a plain linear layer (Megatron's TopKRouter), not an FP8 module: 16-bit, no casts.
+    const double router = gemmTimeS(tokens, m.hidden, moe.experts, beta, sixteenBitPeaks(p));
     // Shared experts see every token: one dense MLP of their combined width (the attention projections are the
     // layer's, counted once by the caller).
-    const double shared = moe.sharedExperts > 0 ? mlpGemmsS(m, tokens, moe.sharedExperts * f, t, beta, p, false) : 0;
+    const double shared
+        = moe.sharedExperts > 0 ? mlpGemmsS(m, tokens, moe.sharedExperts * f, t, beta, p, MlpInput::Dispatcher) : 0;
     return oneExpert * heldExperts + router + shared;
 }
 
@@ -199,8 +203,29 @@ double eagerOpsHead(const ModelConfig& m)
     return 1 + normOps(m) + 1 + 1 + 1 + 2;
 }
 
+/// Bytes per element per call of the FP8 casts (docs/methods-time.md §4.16, §4.27); a step has three calls per GEMM.
+void setFp8CastBytes(ComputePeaks& p, Fp8Recipe recipe, Fp8CastPath casts)
+{
+    if (casts == Fp8CastPath::Torchao) {
+        // 5 B per input element on each call (read 2 B, write 1 B, a transposed copy 1 + 1 B), 15 B over a step:
+        // about three times torchao's own per-step accounting, a stand-in for costs not modelled one by one.
+        p.fp8CastBytesPerInput = p.fp8CastBytesPerUnfusedInput = 5.0;
+        return;
+    }
+    // Transformer Engine, per element over a step: a cast-transpose reads 2 B and writes the FP8 tensor and its
+    // transpose (4 B); current scaling (tensorwise) first reads the tensor once more for its amax (6 B). A norm fused
+    // into the next linear layer writes the FP8 tensor itself under delayed scaling (the transpose left: 2 B) and
+    // bf16 plus the amax under current scaling (the quantize left: 4 B). Output gradients: a cast-transpose each.
+    const bool current = recipe == Fp8Recipe::Tensorwise;
+    const double castTranspose = current ? 6.0 : 4.0;
+    const double normFed = casts == Fp8CastPath::TransformerEngineFusedNorm ? (current ? 4.0 : 2.0) : castTranspose;
+    p.fp8CastBytesPerInput = normFed / 3;
+    p.fp8CastBytesPerUnfusedInput = castTranspose / 3;
+    p.fp8CastBytesPerOutput = castTranspose / 3;
+}
+
 ComputePeaks computePeaks(
-    const GpuSpec& gpu, Precision precision, const EfficiencyParams& e, Fp8Recipe recipe, bool transformerEngine)
+    const GpuSpec& gpu, Precision precision, const EfficiencyParams& e, Fp8Recipe recipe, Fp8CastPath casts)
 {
     ComputePeaks p;
     p.tensorFlops = gpu.peakFlops(precision);
@@ -209,21 +234,11 @@ ComputePeaks computePeaks(
     // F½ (the size at which fixed costs halve a GEMM's efficiency) scales with the peak: fp32 10× lower.
     const double sixteenBitPeak = gpu.peakFlops(Precision::AmpBf16);
     p.gemmHalfFlops = e.gemmHalfGflop * 1e9 * (precision == Precision::Fp32 ? 0.1 : p.tensorFlops / sixteenBitPeak);
-    // Every FP8 recipe runs the transformer's GEMMs in FP8 but attention in bf16, and quantizes the GEMM inputs:
-    // 5 B per element of m·k charged on every FP8 GEMM call (read 2 B, write 1 B, a transposed copy 1 + 1 B), so
-    // 15 B·m·k over a step's three calls: about three times torchao's per-step accounting, a stand-in for FP8 costs
-    // the engine does not model one by one (§4.16).
+    // Every FP8 recipe runs the transformer's GEMMs in FP8 but attention in bf16, and quantizes the GEMM operands.
     const bool fp8 = precision == Precision::Fp8 && p.tensorFlops > sixteenBitPeak;
     p.attentionFlops = fp8 ? sixteenBitPeak : p.tensorFlops;
-    p.fp8CastBytesPerInput = fp8 ? 5.0 : 0.0;
-    if (fp8 && transformerEngine) {
-        // Transformer Engine writes a GEMM's FP8 input and its transpose from the kernel that produces it
-        // (LayerNormLinear, LayerNormMLP) and casts each output gradient with one fused cast-transpose in the
-        // backward (read 2 B, write 1 + 1 B): 4 B per output element over a step's three calls (§4.27).
-        p.fp8CastBytesPerInput = 0;
-        p.fp8CastBytesPerOutput = 4.0 / 3.0;
-        p.fp8CastBytesPerUnfusedInput = 4.0 / 3.0;
-    }
+    if (fp8)
+        setFp8CastBytes(p, recipe, casts);
     if (fp8 && recipe == Fp8Recipe::Rowwise) {
         // Each layout is cast on its own from bf16 with its own row scales (torchao's roofline accounting: 6 B per
         // activation element instead of tensorwise's 4, 10 B per weight element instead of 8).
@@ -282,7 +297,7 @@ LayerTime layerTime(
     const double f = moe ? m.moe->expertFfnHidden * m.moe->topK * m.moe->capacityFactor : m.ffnHidden;
     auto gemmsAt = [&](const ComputePeaks& peaks) {
         return attentionProjectionGemmsS(m, tokens, t, beta, peaks)
-            + (moe ? expertGemmsS(m, s, tokens, beta, peaks) : mlpGemmsS(m, tokens, f, t, beta, peaks));
+            + (moe ? expertGemmsS(m, s, tokens, beta, peaks) : mlpGemmsS(m, tokens, f, t, beta, peaks, MlpInput::Norm));
     };
     const double gemmsS = gemmsAt(p);
     const double weightGradS = p.weightGradSixteenBit ? gemmsAt(sixteenBitPeaks(p)) : gemmsS;

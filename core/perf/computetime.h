@@ -14,15 +14,12 @@ struct ComputePeaks
 {
     double tensorFlops = 0; ///< dense peak for the GEMM precision, FLOP/s (fp32: the fp32 peak)
     double attentionFlops = 0; ///< peak the attention core runs at (FP8 recipes keep attention in bf16)
-    /// FP8 (docs/methods-time.md §4.16): bytes moved per element of an FP8 GEMM's input (m·k) to scale and cast its
-    /// operands, 0 otherwise; the same for delayed and tensorwise scaling.
+    /// FP8 (docs/methods-time.md §4.16, §4.27): bytes moved per call to scale and cast a GEMM's operands, 0
+    /// otherwise: per element of an input a norm writes (m·k; QKV, a dense MLP's first projection), of any other
+    /// input (the attention output, the activation, routed tokens), and of the output gradient (m·n).
     double fp8CastBytesPerInput = 0;
-    /// Transformer Engine quantizes a GEMM's input inside the kernel that produces it and casts each output
-    /// gradient once in the backward: bytes per element of the GEMM's output (m·n) per call (§4.27).
-    double fp8CastBytesPerOutput = 0;
-    /// ... and casts the input of a GEMM no fused kernel feeds (the attention output, routed tokens): bytes per
-    /// element of that input (m·k) per call.
     double fp8CastBytesPerUnfusedInput = 0;
+    double fp8CastBytesPerOutput = 0;
     /// Rowwise scaling's extra traffic over a step, per element of a linear layer's activation operands (input and
     /// output gradient) and of its weight, charged a third to each of its three GEMMs.
     double fp8ExtraActivationBytes = 0;
@@ -38,10 +35,14 @@ struct ComputePeaks
     double flash2AttentionRatio = 1.0; ///< FlashAttention-2-generation kernels vs the fused one (efficiency.json)
 };
 
-/// recipe: the FP8 recipe in effect (ignored for other precisions); transformerEngine: FP8 goes through Transformer
-/// Engine's fused casts (FrameworkCapabilities::fp8ViaTransformerEngine) rather than torchao's.
+/// How a framework's FP8 GEMMs get their inputs cast (docs/methods-time.md §4.27): torchao (every input, every call),
+/// Transformer Engine modules, or Transformer Engine with the norm fused into the linear layer that follows it
+/// (Megatron-Core's TE spec: LayerNormColumnParallelLinear for QKV and the first MLP projection).
+enum class Fp8CastPath { Torchao, TransformerEngine, TransformerEngineFusedNorm };
+
+/// recipe: the FP8 recipe in effect (ignored for other precisions); casts: how the framework casts FP8 inputs.
 ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const EfficiencyParams& efficiency,
-    Fp8Recipe recipe = Fp8Recipe::Delayed, bool transformerEngine = false);
+    Fp8Recipe recipe = Fp8Recipe::Delayed, Fp8CastPath casts = Fp8CastPath::Torchao);
 /// The same GPU at its 16-bit GEMM peak without FP8 casts: the LM head, which every FP8 recipe leaves in bf16, and
 /// the weight-gradient GEMMs of rowwise_gw_hp. Unchanged for 16-bit and fp32 peaks.
 ComputePeaks sixteenBitPeaks(const ComputePeaks& peaks);

@@ -20,13 +20,20 @@ namespace {
 
 /// Bytes per gradient element on the wire: fp32 for fp32 training and for mixed precision in frameworks that
 /// reduce fp32 main gradients (Megatron, PyTorch autocast); the 16-bit dtype otherwise (DeepSpeed, FSDP recipes).
-double gradBytes(const TrainingConfig& t, const FrameworkCapabilities& caps)
+double gradBytes(Precision p, const FrameworkCapabilities& caps)
 {
-    if (t.precision == Precision::Fp32)
+    if (p == Precision::Fp32)
         return 4.0;
-    if (t.precision == Precision::Bf16)
+    if (p == Precision::Bf16)
         return 2.0;
-    return reducesGradientsInFp32(t, caps) ? 4.0 : 2.0;
+    return caps.gradReduceFp32 ? 4.0 : 2.0;
+}
+
+Fp8CastPath fp8CastPath(const FrameworkCapabilities& caps)
+{
+    if (!caps.fp8ViaTransformerEngine)
+        return Fp8CastPath::Torchao;
+    return caps.teFusedNormLinear ? Fp8CastPath::TransformerEngineFusedNorm : Fp8CastPath::TransformerEngine;
 }
 
 double weightBytes(Precision p)
@@ -238,7 +245,7 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
     if (group.size <= 1)
         return dp;
     const Precision prec = s.tr.precision;
-    const double gradS = gpuParams * gradBytes(s.tr, s.caps), weightS = gpuParams * weightBytes(prec);
+    const double gradS = gpuParams * gradBytes(prec, s.caps), weightS = gpuParams * weightBytes(prec);
     const double ov = s.c.efficiency.dpOverlap;
     const Fabric& f = s.c.fabric;
     if (s.tr.zeroStage >= 3) {
@@ -358,8 +365,7 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const Setup s {c, tr, caps, layoutSpans(l, c.fabric.domainGpus, order),
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
             tr.attention, tr.cpLoadBalance, double(l.ep), moeDispatcherInEffect(tr, caps) == MoeDispatcher::DeepEp},
-        withPowerCap(
-            computePeaks(*c.gpu, tr.precision, c.efficiency, fp8RecipeInEffect(tr, caps), caps.fp8ViaTransformerEngine),
+        withPowerCap(computePeaks(*c.gpu, tr.precision, c.efficiency, fp8RecipeInEffect(tr, caps), fp8CastPath(caps)),
             c.cluster.gpuPowerLimitW, c.gpu->tdpW),
         m};
     const StageTimes st = slowestStage(s);

@@ -23,14 +23,12 @@ const GpuSpec& gpuOf(const Scenario& scenario)
 
 } // namespace
 
-TrainingLayoutEvaluator::TrainingLayoutEvaluator(
-    const Scenario& scenario, const perf::EfficiencyTable* table, FitCriterion fit)
+TrainingLayoutEvaluator::TrainingLayoutEvaluator(const Scenario& scenario, const perf::EfficiencyTable* table)
     : m_scenario(scenario)
     , m_gpu(&gpuOf(m_scenario))
     , m_memory(makeMemoryContext(m_scenario.model, m_gpu))
     , m_time(perf::makeStepTimeContext(
           m_scenario, *m_gpu, (table ? *table : perf::EfficiencyTable::builtin()).forGpu(m_gpu->id)))
-    , m_fit(fit)
 { }
 
 TrainingConfig TrainingLayoutEvaluator::trainingFor(const LayoutCandidate& candidate) const
@@ -50,7 +48,7 @@ LayoutResult TrainingLayoutEvaluator::evaluate(const LayoutCandidate& candidate)
     const MemoryEstimate memory = evaluateMemory(m_memory, training);
     result.peakMemoryGiB = memory.peakReservedBytes / kGiB;
     result.capacityGiB = memory.usableBytes / kGiB;
-    result.fits = m_fit == FitCriterion::Allocated ? memory.allocatedFits : memory.fits;
+    result.fits = memory.fits;
     const auto time = perf::estimateValidLayoutStepTime(m_time, training); // checked above
     result.valid = time.valid;
     if (!time.valid)

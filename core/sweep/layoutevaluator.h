@@ -12,19 +12,13 @@ namespace clusterplanner::core {
 
 /// Evaluates candidates of one scenario. Per-model constants (parameter counts, FLOPs, memory and time
 /// contexts) are computed once in the constructor; evaluate() allocates nothing and is thread-safe.
-/// What a layout's memory must stay under to count as fitting. Planning keeps the reserved peak (the caching
-/// allocator's overhead included); reading a published run, which did fit, takes the allocated peak, so that an
-/// estimate within the memory model's margin does not turn an unstated recompute on (docs/methods-time.md §4.27).
-enum class FitCriterion { Reserved, Allocated };
-
 class TrainingLayoutEvaluator : public LayoutEvaluator
 {
 public:
     /// Throws std::invalid_argument ("field: problem") for a field outside the file format's range or a GPU type
     /// missing from the catalog. table: the efficiency
     /// table to use (nullptr = the built-in one); only read in the constructor.
-    explicit TrainingLayoutEvaluator(const Scenario& scenario, const perf::EfficiencyTable* table = nullptr,
-        FitCriterion fit = FitCriterion::Reserved);
+    explicit TrainingLayoutEvaluator(const Scenario& scenario, const perf::EfficiencyTable* table = nullptr);
     TrainingLayoutEvaluator(const TrainingLayoutEvaluator&) = delete;
     TrainingLayoutEvaluator& operator=(const TrainingLayoutEvaluator&) = delete;
 
@@ -38,7 +32,6 @@ private:
     const GpuSpec* m_gpu;
     MemoryContext m_memory;
     perf::StepTimeContext m_time;
-    FitCriterion m_fit;
 };
 
 std::unique_ptr<LayoutEvaluator> makeLayoutEvaluator(const Scenario& scenario);

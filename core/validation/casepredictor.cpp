@@ -203,8 +203,7 @@ SweepConstraints predictionConstraints(const ValidationCase& c)
 
 std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table)
 {
-    // A published run fitted: within the allocator's reserve is within what the run could have used.
-    const TrainingLayoutEvaluator evaluator(c.scenario, table, FitCriterion::Allocated);
+    const TrainingLayoutEvaluator evaluator(c.scenario, table);
     SweepSpec spec;
     spec.constraints = predictionConstraints(c);
     spec.topCount = 1;
