@@ -49,13 +49,6 @@ struct ValidationTruth
     std::string source;
 };
 
-/// Parses one case object or an array of them. Defaults for nulls: ffn 4h (gelu) , gelu/layernorm, untied, global
-/// batch = DP × micro-batch, micro-batch 1, amp_bf16, AdamW, no recompute, sequence parallel when TP > 1 under
-/// Megatron, ZeRO 0, no distributed optimizer, flash attention, framework "other", 8 GPUs per node (capped at the
-/// GPU count), degrees 1 (DP = GPUs / (TP·PP·CP)), 1F1B (interleaved when vpp > 1). Keys later case files may add
-/// take the scenario's default when absent (fp8_recipe, cp_load_balance, cluster.gpu_power_limit_w, ...) or are
-/// left to the planner (compile, async_tp, moe_dispatcher, moe_overlap: UnknownFields).
-/// Throws std::runtime_error naming the case id and the field.
 /// One object of the development-set schema (data/validation/README.md, "Input schema") and its keys.
 struct SchemaSection
 {
@@ -70,6 +63,13 @@ enum class CaseKeys {
     All, ///< every key the reader knows: compile, async_tp, fp8_recipe, head_dim, gpu_power_limit_w, ...
     DevelopmentSchema ///< only the schema's keys, the rest ignored: what a case written to that schema gets
 };
+/// Parses one case object or an array of them. Defaults for nulls: ffn 4h (gelu) , gelu/layernorm, untied, global
+/// batch = DP × micro-batch, micro-batch 1, amp_bf16, AdamW, no recompute, sequence parallel when TP > 1 under
+/// Megatron, ZeRO 0, no distributed optimizer, flash attention, framework "other", 8 GPUs per node (capped at the
+/// GPU count), degrees 1 (DP = GPUs / (TP·PP·CP)), 1F1B (interleaved when vpp > 1). Keys later case files may add
+/// take the scenario's default when absent (fp8_recipe, cp_load_balance, cluster.gpu_power_limit_w, ...) or are
+/// open (compile, async_tp, moe_dispatcher, moe_overlap: UnknownFields); `keys` says whether to read them at all.
+/// Throws std::runtime_error naming the case id and the field.
 std::vector<ValidationCase> readValidationCases(const std::string& jsonText, CaseKeys keys = CaseKeys::All);
 std::vector<ValidationTruth> readValidationTruths(const std::string& jsonText);
 
