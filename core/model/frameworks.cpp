@@ -35,6 +35,22 @@ std::vector<Enum> parseNames(const nlohmann::json& entry, const char* key, const
     return values;
 }
 
+/// An optional object keyed by GPU generation (an efficiency family's name), each value read by parseValue.
+template <typename Value, typename Parse>
+std::map<std::string, Value> byGeneration(
+    const nlohmann::json& entry, const char* key, const std::string& where, Parse parseValue)
+{
+    std::map<std::string, Value> values;
+    const auto found = entry.find(key);
+    if (found == entry.end())
+        return values;
+    if (!found->is_object())
+        throw std::runtime_error(where + "." + key + ": an object keyed by GPU generation");
+    for (const auto& [generation, value] : found->items())
+        values[generation] = parseValue(value, where + "." + key + "." + generation);
+    return values;
+}
+
 /// A share in [0, 1] or null.
 std::optional<double> optionalShare(const nlohmann::json& entry, const char* key, const std::string& where)
 {
@@ -80,13 +96,8 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.sequenceParallel = entry.at("sequence_parallel").get<bool>();
     caps.distributedOptimizer = entry.at("distributed_optimizer").get<bool>();
     caps.defaultAttention = parseName<AttentionKind>(entry.at("default_attention"), where + ".default_attention");
-    if (const auto byGeneration = entry.find("default_attention_by_generation"); byGeneration != entry.end()) {
-        if (!byGeneration->is_object())
-            throw std::runtime_error(where + ".default_attention_by_generation: an object of generation: kernel");
-        for (const auto& [generation, kernel] : byGeneration->items())
-            caps.defaultAttentionByGeneration[generation]
-                = parseName<AttentionKind>(kernel, where + ".default_attention_by_generation." + generation);
-    }
+    caps.defaultAttentionByGeneration = byGeneration<AttentionKind>(entry, "default_attention_by_generation", where,
+        [](const nlohmann::json& v, const std::string& at) { return parseName<AttentionKind>(v, at); });
     caps.zero3GathersOnRecompute = entry.at("zero3_gathers_on_recompute").get<bool>();
     caps.gradReduceFp32 = entry.at("grad_reduce_fp32").get<bool>();
     caps.fusedKernels = entry.at("fused_kernels").get<bool>();
@@ -100,13 +111,13 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
         = optionalChoice(entry, "selective_recompute", {"attention", "op_level"}, where) == "op_level";
     caps.keepsGatheredParamsWithPipeline = entry.value("keeps_gathered_params_with_pipeline", false);
     caps.compileFuses = entry.value("compile_fuses", false);
-    if (const auto published = entry.find("flash2_in_published_runs"); published != entry.end()) {
-        if (!published->is_object())
-            throw std::runtime_error(where + ".flash2_in_published_runs: an object of generation: [attention names]");
-        for (const auto& [generation, names] : published->items())
-            caps.flash2InPublishedRuns[generation]
-                = parseNames<AttentionKind>(*published, generation.c_str(), where + ".flash2_in_published_runs");
-    }
+    caps.flash2InPublishedRuns = byGeneration<std::vector<AttentionKind>>(
+        entry, "flash2_in_published_runs", where, [](const nlohmann::json& v, const std::string& at) {
+            std::vector<AttentionKind> names;
+            for (const auto& name : v)
+                names.push_back(parseName<AttentionKind>(name, at));
+            return names;
+        });
     caps.asyncTp = entry.value("async_tp", false);
     caps.dtensorLossParallel = entry.value("dtensor_loss_parallel", false);
     caps.teFusedNormLinear = entry.value("te_fused_norm_linear", false);

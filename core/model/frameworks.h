@@ -45,7 +45,6 @@ struct FrameworkCapabilities
     bool asyncP2p = true; ///< pipeline sends/receives overlap compute (else they run in turn, fully exposed)
     bool fusedKernels = true; ///< fused kernels (time model); false = eager PyTorch ops issued from Python
     bool gradReduceFp32 = true; ///< mixed-precision gradients are reduced as fp32 (else in the 16-bit dtype)
-
     /// Eager GELU written as Python arithmetic (Hugging Face gelu_new: pow, tanh, adds, muls: 8 ops, fp32
     /// intermediates under autocast) rather than one native nn.GELU kernel (docs/methods-time.md §4.6).
     bool pythonGelu = false;

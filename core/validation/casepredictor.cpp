@@ -12,7 +12,6 @@
 #include "core/perf/steptime.h"
 #include "core/sweep/layoutevaluator.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace clusterplanner::core {
@@ -98,19 +97,32 @@ std::optional<int> defaultVirtualStages(const ValidationCase& c)
     return chunks;
 }
 
-/// The case's open software settings (UnknownFields::compile, asyncTp, moeDispatcher, moeOverlap), each way the
-/// framework offers it, combined with what the case states: base first. Only for an entry whose open settings are
-/// the planner's (FrameworkCapabilities::openSettingsFastest); a named framework's are its defaults.
-std::vector<TrainingConfig> softwareVariants(const ValidationCase& c, const TrainingConfig& base)
+/// Which of the software settings the development-set schema cannot state (UnknownFields::compile, asyncTp,
+/// moeDispatcher, moeOverlap) the planner chooses for this case and layout: those left open and offered, where the
+/// framework's open settings are the planner's (FrameworkCapabilities::openSettingsFastest); a named framework's are
+/// its defaults (validationcase.cpp applyDependentDefaults).
+struct OpenSoftware
+{
+    bool compile = false, asyncTp = false, moeDispatcher = false, moeOverlap = false;
+};
+
+OpenSoftware openSoftware(const ValidationCase& c, const TrainingConfig& layout)
 {
     const UnknownFields& u = c.unknown;
-    const FrameworkCapabilities& caps = frameworkCapabilities(base.framework);
-    const bool moe = c.scenario.model.moe.has_value();
-    std::vector<TrainingConfig> variants {base};
+    const FrameworkCapabilities& caps = frameworkCapabilities(layout.framework);
     if (!caps.openSettingsFastest)
-        return variants; // a named framework runs its defaults (validationcase.cpp applyDependentDefaults)
-    auto branch = [&variants](bool open, auto flip) {
-        if (!open)
+        return {};
+    const bool moe = c.scenario.model.moe.has_value();
+    return {u.compile && caps.compileFuses, u.asyncTp && caps.asyncTp && layout.layout.tp > 1,
+        moe && u.moeDispatcher && caps.deepEp, moe && u.moeOverlap && caps.moeOverlap};
+}
+
+/// Each combination of the open settings, with what the case states: base first.
+std::vector<TrainingConfig> softwareVariants(const OpenSoftware& open, const TrainingConfig& base)
+{
+    std::vector<TrainingConfig> variants {base};
+    auto branch = [&variants](bool isOpen, auto flip) {
+        if (!isOpen)
             return;
         const std::size_t count = variants.size();
         for (std::size_t i = 0; i < count; ++i) {
@@ -119,37 +131,39 @@ std::vector<TrainingConfig> softwareVariants(const ValidationCase& c, const Trai
             variants.push_back(other);
         }
     };
-    branch(u.compile && caps.compileFuses, [](TrainingConfig& t) { t.compile = !t.compile; });
-    branch(u.asyncTp && caps.asyncTp && base.layout.tp > 1, [](TrainingConfig& t) { t.asyncTp = !t.asyncTp; });
-    branch(moe && u.moeDispatcher && caps.deepEp, [](TrainingConfig& t) {
+    branch(open.compile, [](TrainingConfig& t) { t.compile = !t.compile; });
+    branch(open.asyncTp, [](TrainingConfig& t) { t.asyncTp = !t.asyncTp; });
+    branch(open.moeDispatcher, [](TrainingConfig& t) {
         t.moeDispatcher = t.moeDispatcher == MoeDispatcher::DeepEp ? MoeDispatcher::AllToAll : MoeDispatcher::DeepEp;
     });
-    branch(moe && u.moeOverlap && caps.moeOverlap, [](TrainingConfig& t) { t.moeOverlap = !t.moeOverlap; });
+    branch(open.moeOverlap, [](TrainingConfig& t) { t.moeOverlap = !t.moeOverlap; });
     return variants;
 }
 
-bool sameSoftware(const TrainingConfig& a, const TrainingConfig& b)
+/// target with the four software settings of from.
+TrainingConfig withSoftwareOf(TrainingConfig target, const TrainingConfig& from)
 {
-    return a.compile == b.compile && a.asyncTp == b.asyncTp && a.moeDispatcher == b.moeDispatcher
-        && a.moeOverlap == b.moeOverlap;
+    target.compile = from.compile;
+    target.asyncTp = from.asyncTp;
+    target.moeDispatcher = from.moeDispatcher;
+    target.moeOverlap = from.moeOverlap;
+    return target;
 }
 
 /// What the planner chose for the open software settings, in the words of the prediction's choices list.
 void describeSoftware(const ValidationCase& c, const TrainingConfig& chosen, std::vector<std::string>& choices)
 {
-    const std::vector<TrainingConfig> offered = softwareVariants(c, chosen);
-    auto offers = [&offered, &chosen](auto differs) {
-        return std::any_of(offered.begin(), offered.end(), [&](const TrainingConfig& t) { return differs(t, chosen); });
-    };
-    const char* open = " (not stated: the faster the framework offers)";
-    if (offers([](const auto& a, const auto& b) { return a.compile != b.compile; }))
-        choices.push_back(std::string("compile ") + (chosen.compile ? "on" : "off") + open);
-    if (offers([](const auto& a, const auto& b) { return a.asyncTp != b.asyncTp; }))
-        choices.push_back(std::string("async TP ") + (chosen.asyncTp ? "on" : "off") + open);
-    if (offers([](const auto& a, const auto& b) { return a.moeDispatcher != b.moeDispatcher; }))
-        choices.push_back(std::string("MoE dispatcher ") + std::string(toString(chosen.moeDispatcher)) + open);
-    if (offers([](const auto& a, const auto& b) { return a.moeOverlap != b.moeOverlap; }))
-        choices.push_back(std::string("MoE overlap ") + (chosen.moeOverlap ? "on" : "off") + open);
+    const OpenSoftware open = openSoftware(c, chosen);
+    const std::string why = " (not stated: the faster the framework offers)";
+    const auto onOff = [](bool on) { return std::string(on ? "on" : "off"); };
+    if (open.compile)
+        choices.push_back("compile " + onOff(chosen.compile) + why);
+    if (open.asyncTp)
+        choices.push_back("async TP " + onOff(chosen.asyncTp) + why);
+    if (open.moeDispatcher)
+        choices.push_back("MoE dispatcher " + std::string(toString(chosen.moeDispatcher)) + why);
+    if (open.moeOverlap)
+        choices.push_back("MoE overlap " + onOff(chosen.moeOverlap) + why);
 }
 
 } // namespace
@@ -157,11 +171,14 @@ void describeSoftware(const ValidationCase& c, const TrainingConfig& chosen, std
 TrainingConfig fastestSoftware(
     const ValidationCase& c, const TrainingConfig& layout, const GpuSpec& gpu, const perf::EfficiencyTable* table)
 {
+    const std::vector<TrainingConfig> variants = softwareVariants(openSoftware(c, layout), layout);
+    if (variants.size() == 1)
+        return layout; // nothing open: no step time to compare
     const perf::StepTimeContext context = perf::makeStepTimeContext(
         c.scenario, gpu, (table ? *table : perf::EfficiencyTable::builtin()).forGpu(gpu.id));
     TrainingConfig best = layout;
     double bestTokensPerS = 0;
-    for (const TrainingConfig& variant : softwareVariants(c, layout)) {
+    for (const TrainingConfig& variant : variants) {
         const perf::StepTimeResult time = perf::estimateStepTime(context, variant);
         if (time.valid && time.tokensPerSPerGpu > bestTokensPerS * (1 + 1e-12)) {
             best = variant;
@@ -246,12 +263,9 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
     if (auto swept = sweepChoice(c, table)) {
         // The open software settings are chosen for the swept layout, and the layout swept again under them.
         const TrainingConfig software = fastestSoftware(c, *swept, *gpu, table);
-        if (!sameSoftware(software, *swept)) {
+        if (withSoftwareOf(*swept, software) != *swept) {
             ValidationCase tuned = c;
-            tuned.scenario.training.compile = software.compile;
-            tuned.scenario.training.asyncTp = software.asyncTp;
-            tuned.scenario.training.moeDispatcher = software.moeDispatcher;
-            tuned.scenario.training.moeOverlap = software.moeOverlap;
+            tuned.scenario.training = withSoftwareOf(tuned.scenario.training, software);
             swept = sweepChoice(tuned, table).value_or(software);
         }
         choice.training = *swept;
