@@ -135,6 +135,24 @@ void readQwen3Moe(const JsonFields& f, HfImport& out)
     setMoeLayers(out, qwenMoeLayers(f, out.model.layers));
 }
 
+/// DeepSeek's group-limited routing: topk_method "group_limited_greedy" (V2: a token's experts on at most
+/// topk_group of n_group device groups) or "noaux_tc" (V3: at most 4 of 8 node groups); "greedy" routes freely.
+void readGroupLimitedRouting(const JsonFields& f, HfImport& out)
+{
+    MoeConfig& moe = *out.model.moe;
+    const int groups = countOr(f, "n_group", 0), allowed = countOr(f, "topk_group", 0);
+    const bool greedy = f.has("topk_method") && !f.isNull("topk_method") && f.text("topk_method", 64) == "greedy";
+    if (greedy || groups <= 1 || allowed <= 0 || allowed >= groups)
+        return;
+    if (moe.experts % groups != 0) {
+        out.notes.push_back("n_group " + std::to_string(groups) + " does not divide the " + std::to_string(moe.experts)
+            + " routed experts; routing is taken as unlimited");
+        return;
+    }
+    moe.expertGroups = groups;
+    moe.groupsPerToken = allowed;
+}
+
 void readDeepSeek(const JsonFields& f, HfImport& out)
 {
     readDecoderCore(f, out);
@@ -146,6 +164,7 @@ void readDeepSeek(const JsonFields& f, HfImport& out)
     for (int i = firstDense; i < out.model.layers; ++i)
         sparse += i % frequency == 0;
     setMoeLayers(out, sparse);
+    readGroupLimitedRouting(f, out);
     if (f.has("kv_lora_rank"))
         out.notes.push_back("multi-head latent attention (kv_lora_rank, q_lora_rank) is counted as full attention "
                             "of num_attention_heads heads");

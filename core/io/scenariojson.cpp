@@ -49,6 +49,12 @@ double number(const JsonFields& r, std::string_view path)
     return r.number(f.key(), f.min, f.max);
 }
 
+/// An optional whole number missing from the file keeps `fallback` (files written before the field existed).
+int optionalInteger(const JsonFields& r, std::string_view path, int fallback, long long upTo)
+{
+    return r.has(field(path).key()) ? integer(r, path, upTo) : fallback;
+}
+
 /// An optional number: missing or null = unset.
 std::optional<double> optionalNumber(const JsonFields& r, std::string_view path)
 {
@@ -100,6 +106,11 @@ MoeConfig readMoe(const JsonFields& r)
     moe.sharedExperts = integer(r, "model.moe.shared_experts");
     moe.moeLayers = integer(r, "model.moe.moe_layers");
     moe.capacityFactor = number(r, "model.moe.capacity_factor");
+    moe.expertGroups = optionalInteger(r, "model.moe.expert_groups", 0, moe.experts);
+    if (moe.expertGroups > 0 && moe.experts % moe.expertGroups != 0)
+        r.fail(
+            "expert_groups", "must divide model.moe.experts (" + std::to_string(moe.experts) + ") into equal groups");
+    moe.groupsPerToken = optionalInteger(r, "model.moe.groups_per_token", 0, moe.expertGroups);
     return moe;
 }
 
@@ -229,7 +240,8 @@ EconomicsConfig readEconomics(const JsonFields& r)
 json moeToJson(const MoeConfig& moe)
 {
     return {{"experts", moe.experts}, {"top_k", moe.topK}, {"expert_ffn_hidden", moe.expertFfnHidden},
-        {"shared_experts", moe.sharedExperts}, {"moe_layers", moe.moeLayers}, {"capacity_factor", moe.capacityFactor}};
+        {"shared_experts", moe.sharedExperts}, {"moe_layers", moe.moeLayers}, {"capacity_factor", moe.capacityFactor},
+        {"expert_groups", moe.expertGroups}, {"groups_per_token", moe.groupsPerToken}};
 }
 
 json modelToJson(const ModelConfig& m)

@@ -137,7 +137,10 @@ public:
         return *it;
     }
 
-    NullableReader object(const char* key) const { return NullableReader(field(key), m_path + "." + key); }
+    NullableReader object(const char* key) const { return NullableReader(field(key), path(key)); }
+
+    /// The field's path in messages ("cases[3].model.moe.top_k").
+    std::string path(const char* key) const { return m_path + "." + key; }
 
 private:
     const json& m_object;
@@ -155,6 +158,12 @@ std::optional<MoeConfig> readMoe(const NullableReader& r, int hidden)
     config.expertFfnHidden = moe.positive("expert_ffn_hidden", 4 * hidden);
     config.sharedExperts = moe.integer("shared_experts", 0, 0, kMaxCaseCount);
     config.moeLayers = moe.integer("moe_layers", 0, 0, kMaxCaseCount);
+    // Beyond the development-set schema (absent: unlimited routing); CaseKeys::DevelopmentSchema drops them.
+    config.expertGroups = moe.optionalInteger("expert_groups", 0, 0, config.experts);
+    if (config.expertGroups > 0 && config.experts % config.expertGroups != 0)
+        throwCaseError(moe.path("expert_groups") + ": must divide experts (" + std::to_string(config.experts)
+            + ") into equal groups");
+    config.groupsPerToken = moe.optionalInteger("groups_per_token", 0, 0, config.expertGroups);
     return config;
 }
 
@@ -348,6 +357,14 @@ json developmentSchemaKeys(const json& entry)
             if (const auto value = found->find(key); value != found->end())
                 target[key] = *value;
     }
+    if (auto moe = kept.find("model"); moe != kept.end() && moe->contains("moe") && moe->at("moe").is_object()) {
+        json& routed = moe->at("moe");
+        json schemaOnly = json::object();
+        for (const auto& key : developmentSchemaMoeKeys())
+            if (const auto value = routed.find(key); value != routed.end())
+                schemaOnly[key] = *value;
+        routed = std::move(schemaOnly);
+    }
     return kept;
 }
 
@@ -371,6 +388,13 @@ const std::vector<SchemaSection>& developmentSchemaSections()
         {"parallelism", {"tp", "pp", "cp", "dp", "ep", "vpp", "schedule"}},
     };
     return kSections;
+}
+
+const std::vector<std::string>& developmentSchemaMoeKeys()
+{
+    static const std::vector<std::string> kKeys
+        = {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "moe_layers"};
+    return kKeys;
 }
 
 std::vector<ValidationCase> readValidationCases(const std::string& jsonText, CaseKeys keys)

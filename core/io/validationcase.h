@@ -57,6 +57,8 @@ struct SchemaSection
 };
 /// The development-set schema's objects and keys, besides the case's "id".
 const std::vector<SchemaSection>& developmentSchemaSections();
+/// The keys of the development-set schema's model.moe object.
+const std::vector<std::string>& developmentSchemaMoeKeys();
 
 /// What a case file may say beyond the development-set schema (data/validation/README.md).
 enum class CaseKeys {

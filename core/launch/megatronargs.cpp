@@ -79,6 +79,10 @@ void addMoe(const LaunchPlan& p, ArgList& a, std::vector<std::string>& notes)
     a.push_back({"--num-experts", std::to_string(m.moe->experts)});
     a.push_back({"--moe-router-topk", std::to_string(m.moe->topK)});
     a.push_back({"--moe-ffn-hidden-size", std::to_string(m.moe->expertFfnHidden)});
+    if (m.moe->expertGroups > 0 && m.moe->groupsPerToken > 0) {
+        a.push_back({"--moe-router-num-groups", std::to_string(m.moe->expertGroups)});
+        a.push_back({"--moe-router-group-topk", std::to_string(m.moe->groupsPerToken)});
+    }
     if (m.moe->sharedExperts > 0)
         a.push_back(
             {"--moe-shared-expert-intermediate-size", std::to_string(m.moe->sharedExperts * m.moe->expertFfnHidden)});

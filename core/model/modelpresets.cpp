@@ -26,8 +26,12 @@ Enum enumField(const json& entry, const char* key)
 
 MoeConfig parseMoe(const json& m)
 {
-    return {m.at("experts").get<int>(), m.at("top_k").get<int>(), m.at("expert_ffn_hidden").get<int>(),
+    MoeConfig moe {m.at("experts").get<int>(), m.at("top_k").get<int>(), m.at("expert_ffn_hidden").get<int>(),
         m.at("shared_experts").get<int>(), m.at("moe_layers").get<int>(), m.at("capacity_factor").get<double>()};
+    // Optional: group-limited routing (DeepSeek).
+    moe.expertGroups = m.value("expert_groups", 0);
+    moe.groupsPerToken = m.value("groups_per_token", 0);
+    return moe;
 }
 
 ModelConfig parseModel(const json& e)

@@ -66,6 +66,13 @@ const std::vector<ScenarioField>& table()
             "Layers with experts; the others are dense. 0 = every layer", nullptr, false, "≤ model.layers"},
         {"model.moe.capacity_factor", K::Number, "", 0.1, 64, "1.0", "Capacity factor",
             "Token slots per expert relative to a balanced load"},
+        {"model.moe.expert_groups", K::Integer, "", 0, kMaxWidth, "0", "Expert groups",
+            "Groups the experts form for group-limited routing (Hugging Face n_group; DeepSeek-V3: 8). 0 = none",
+            nullptr, true, "divides model.moe.experts"},
+        {"model.moe.groups_per_token", K::Integer, "", 0, kMaxWidth, "0", "Groups per token",
+            "Expert groups a token may use (topk_group; DeepSeek-V3: 4, so each token reaches at most 4 nodes). "
+            "0 = unlimited",
+            nullptr, true, "≤ model.moe.expert_groups"},
         {"cluster.name", K::Text, "", 0, 200, R"("256 × H100-SXM-80GB")", "Cluster name",
             "Name of the cluster (topology panel, simulator output)"},
         {"cluster.node_groups", K::List, "", 0, 0, "", "Node groups",

@@ -220,25 +220,38 @@ double deduplicatedShare(int topK, int targets)
     return n * (1 - std::pow(1 - 1 / n, k)) / k;
 }
 
-double expertAllToAllS(double bytes, int topK, bool deduplicated, const GroupSpan& span, const Fabric& f)
+int reachableDomains(const ExpertRoute& route, int domains)
 {
-    if (!deduplicated)
+    const int groups = route.expertGroups, allowed = route.groupsPerToken;
+    if (groups <= 0 || allowed <= 0 || allowed >= groups || domains <= 1)
+        return domains;
+    const int domainsPerGroup = std::max(1, domains / groups);
+    return std::clamp(allowed * domainsPerGroup, 1, domains);
+}
+
+double expertAllToAllS(double bytes, const ExpertRoute& route, const GroupSpan& span, const Fabric& f)
+{
+    if (!route.deduplicated)
         return groupCollectiveS(Collective::AllToAll, bytes, span, f);
     if (bytes <= 0 || span.size <= 1)
         return 0.0;
+    const int topK = route.topK;
     // DeepEP inside a node: one copy per destination rank. One rank per node: one per destination node.
-    const double rankShare = deduplicatedShare(topK, span.size);
     if (span.domains <= 1)
-        return tierS(Collective::AllToAll, rankShare * bytes, span.size, 1, f.scaleUpGBs, f.intraLink, f.latencyScale);
+        return tierS(Collective::AllToAll, deduplicatedShare(topK, span.size) * bytes, span.size, 1, f.scaleUpGBs,
+            f.intraLink, f.latencyScale);
     if (span.ranksPerDomain <= 1)
-        return tierS(
-            Collective::AllToAll, rankShare * bytes, span.size, span.size, f.scaleOutGBs, f.intraLink, f.latencyScale);
+        return tierS(Collective::AllToAll, deduplicatedShare(topK, reachableDomains(route, span.size)) * bytes,
+            span.size, span.size, f.scaleOutGBs, f.intraLink, f.latencyScale);
     // Across nodes: one copy per destination node to the GPU of the same local index there, which forwards it over
-    // NVLink to each destination rank of its node but itself: (g − 1)/g of the per-rank copies cross NVLink.
+    // NVLink to each destination rank of its node but itself: (g − 1)/g of the per-rank copies cross NVLink. The
+    // routing spreads a token's k copies over the nodes (and their ranks) it can reach; every node is equally likely
+    // to be one of them, so the remote share (ranks − g)/ranks holds either way.
     const double g = span.ranksPerDomain, ranks = span.size;
-    const double offDomainS
-        = deduplicatedShare(topK, span.domains) * bytes * (ranks - g) / ranks / (f.scaleOutGBs * kGB);
-    const double inDomainS = rankShare * bytes * (g - 1) / g / (f.scaleUpGBs * kGB);
+    const int nodes = reachableDomains(route, span.domains);
+    const double offDomainS = deduplicatedShare(topK, nodes) * bytes * (ranks - g) / ranks / (f.scaleOutGBs * kGB);
+    const double inDomainS
+        = deduplicatedShare(topK, nodes * span.ranksPerDomain) * bytes * (g - 1) / g / (f.scaleUpGBs * kGB);
     return std::max(offDomainS, inDomainS)
         + ncclRingLatencyUs(Collective::AllToAll, NcclProtocol::Simple, span.size, span.domains, f.intraLink) * 1e-6
         * f.latencyScale;

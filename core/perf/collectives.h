@@ -97,9 +97,25 @@ double groupCollectiveS(Collective collective, double bytes, const GroupSpan& sp
 /// copies (docs/methods-time.md §4.25). 1 for one target or k = 1.
 double deduplicatedShare(int topK, int targets);
 
+/// How a MoE layer's tokens reach their experts.
+struct ExpertRoute
+{
+    int topK = 1;
+    bool deduplicated = false; ///< DeepEP / HybridEP: one copy per destination node (or rank inside a node)
+    int expertGroups = 0; ///< group-limited routing (MoeConfig): the experts' groups, 0 = none
+    int groupsPerToken = 0; ///< the groups a token may use; 0 or ≥ expertGroups = unlimited
+};
+
+/// The EP group's nodes (or ranks, when each holds one) that one token's copies can reach: all `domains` under
+/// unlimited routing; under group-limited routing the nodes holding the groups it may use. Experts sit on the EP
+/// ranks in order, so a group spans domains / groups nodes when groups are fewer than nodes, and at most one group's
+/// worth of nodes each otherwise (docs/methods-time.md §4.25).
+int reachableDomains(const ExpertRoute& route, int domains);
+
 /// One expert all-to-all (dispatch or combine) of `bytes` per rank (its tokens × top-k copies) over the EP group.
 /// deduplicated (DeepEP): inside one node one copy per destination rank; across nodes one copy per destination node
-/// over the network, forwarded there over NVLink to the destination ranks (docs/methods-time.md §4.25).
-double expertAllToAllS(double bytes, int topK, bool deduplicated, const GroupSpan& span, const Fabric& fabric);
+/// over the network, forwarded there over NVLink to the destination ranks, over the nodes the routing can reach
+/// (docs/methods-time.md §4.25). A plain all-to-all sends every copy, wherever it goes.
+double expertAllToAllS(double bytes, const ExpertRoute& route, const GroupSpan& span, const Fabric& fabric);
 
 } // namespace clusterplanner::core::perf

@@ -123,7 +123,8 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     if (moe && s.spans.ep.size > 1) {
         const double a2aBytes = tokens * m.moe->topK * m.moe->capacityFactor * m.hidden * beta
             / (s.shape.sequenceParallel ? s.shape.tensorParallel : 1.0);
-        epOne = expertAllToAllS(a2aBytes, m.moe->topK, s.shape.deepEpDispatch, s.spans.ep, s.c.fabric);
+        const ExpertRoute route {m.moe->topK, s.shape.deepEpDispatch, m.moe->expertGroups, m.moe->groupsPerToken};
+        epOne = expertAllToAllS(a2aBytes, route, s.spans.ep, s.c.fabric);
     }
     // Async TP pipelines the forward's collectives (and the recomputed forward's); the backward keeps its exposure.
     const double tpExposedOne = (1 - e.tpOverlap) * tpOne;

@@ -108,8 +108,8 @@ private Q_SLOTS:
         f.scaleOutGBs = 50;
         const double bytes = 256e6;
         const GroupSpan twoNodes {16, 8, 2}, oneNode {8, 8, 1};
-        const double plain = expertAllToAllS(bytes, 8, false, twoNodes, f);
-        const double deduplicated = expertAllToAllS(bytes, 8, true, twoNodes, f);
+        const double plain = expertAllToAllS(bytes, ExpertRoute {8, false}, twoNodes, f);
+        const double deduplicated = expertAllToAllS(bytes, ExpertRoute {8, true}, twoNodes, f);
         QCOMPARE(plain, groupCollectiveS(Collective::AllToAll, bytes, twoNodes, f));
         // Network-bound: half the bytes leave the node at 50 GB/s (2.56 ms); deduplicated a quarter of that (0.64
         // ms), above the NVLink forwarding (7/8 of the per-rank copies, 0.81 of the bytes, at 450 GB/s: 0.40 ms);
@@ -119,14 +119,43 @@ private Q_SLOTS:
         // On a fast network the forwarding over NVLink binds instead.
         Fabric fastNetwork = f;
         fastNetwork.scaleOutGBs = 400;
-        const double forwarded = expertAllToAllS(bytes, 8, true, twoNodes, fastNetwork);
+        const double forwarded = expertAllToAllS(bytes, ExpertRoute {8, true}, twoNodes, fastNetwork);
         QVERIFY(forwarded > 0.40e-3 && forwarded < 0.48e-3);
         // Inside one node DeepEP sends one copy per destination rank: 8·(1 − (7/8)^8) / 8 = 0.656 of the bytes (the
         // same ~30 µs of latency on both sides lifts the ratio a little).
-        const double inNode = expertAllToAllS(bytes, 8, false, oneNode, f);
-        const double inNodeDeduplicated = expertAllToAllS(bytes, 8, true, oneNode, f);
+        const double inNode = expertAllToAllS(bytes, ExpertRoute {8, false}, oneNode, f);
+        const double inNodeDeduplicated = expertAllToAllS(bytes, ExpertRoute {8, true}, oneNode, f);
         QVERIFY(inNodeDeduplicated / inNode > deduplicatedShare(8, 8));
         QVERIFY(inNodeDeduplicated / inNode < deduplicatedShare(8, 8) + 0.04);
+    }
+
+    /// DeepSeek-V3's node-limited routing (arXiv 2412.19437 §2.1.2): 256 experts in 8 groups, a token's 8 among at
+    /// most 4 groups; over EP 64 on 8 nodes each group is one node's experts, so a token reaches at most 4 nodes.
+    void groupLimitedRoutingReachesFewerNodes()
+    {
+        const ExpertRoute free {8, true}, limited {8, true, 8, 4};
+        QCOMPARE(reachableDomains(free, 8), 8);
+        QCOMPARE(reachableDomains(limited, 8), 4);
+        QCOMPARE(reachableDomains(limited, 2), 2); // fewer nodes than allowed groups: every node
+        QCOMPARE(reachableDomains(limited, 16), 8); // a group spans two nodes
+        QCOMPARE(reachableDomains(ExpertRoute {8, true, 8, 8}, 8), 8); // every group allowed: unlimited
+        QCOMPARE(reachableDomains(ExpertRoute {8, true, 8, 0}, 8), 8);
+        Fabric f;
+        f.scaleUpGBs = 450;
+        f.scaleOutGBs = 50;
+        const double bytes = 256e6;
+        const GroupSpan eightNodes {64, 8, 8};
+        // Network-bound: distinct remote nodes per token 5.25·7/8 against 4·(1 − (3/4)^8)·7/8 = 3.60·7/8.
+        const double freeS = expertAllToAllS(bytes, free, eightNodes, f);
+        const double limitedS = expertAllToAllS(bytes, limited, eightNodes, f);
+        const double expected = (4 * (1 - std::pow(0.75, 8))) / (8 * (1 - std::pow(7.0 / 8, 8)));
+        QVERIFY(std::abs(limitedS / freeS - expected) < 0.03);
+        // A plain all-to-all sends every copy wherever it goes: the limit saves nothing.
+        QCOMPARE(expertAllToAllS(bytes, ExpertRoute {8, false, 8, 4}, eightNodes, f),
+            expertAllToAllS(bytes, ExpertRoute {8, false}, eightNodes, f));
+        // Inside one node there is no network to spare.
+        const GroupSpan oneNode {8, 8, 1};
+        QCOMPARE(expertAllToAllS(bytes, limited, oneNode, f), expertAllToAllS(bytes, free, oneNode, f));
     }
 
     void slowerLinkIsNeverFaster()

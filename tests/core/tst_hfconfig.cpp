@@ -119,6 +119,9 @@ private Q_SLOTS:
         QVERIFY(imported.model == preset);
         QVERIFY(mentions(imported.notes, "latent attention"));
         QVERIFY(mentions(imported.notes, "multi-token-prediction"));
+        // Node-limited routing: n_group 8, topk_group 4 (the preset carries the same).
+        QCOMPARE(imported.model.moe->expertGroups, 8);
+        QCOMPARE(imported.model.moe->groupsPerToken, 4);
         // 671B published (main model without MTP); MLA counted as full attention is within 1%.
         QVERIFY(clitest::closeRelative(countParameters(imported.model).total, 671e9, 0.01));
     }
@@ -130,6 +133,8 @@ private Q_SLOTS:
         QCOMPARE(m.moe->topK, 6);
         QCOMPARE(m.moe->sharedExperts, 2);
         QCOMPARE(moeLayerCount(m), 59); // first_k_dense_replace = 1
+        QCOMPARE(m.moe->expertGroups, 8); // device-limited routing: group_limited_greedy over 3 of 8 groups
+        QCOMPARE(m.moe->groupsPerToken, 3);
         // 236B published; MLA's larger projections (head dims 192/128) make the engine's count 1.2% low.
         QVERIFY(clitest::closeRelative(countParameters(m).total, 236e9, 0.02));
     }

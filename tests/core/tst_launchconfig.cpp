@@ -180,6 +180,15 @@ private Q_SLOTS:
         const ArgMap args = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
         QCOMPARE(args.find("--moe-layer-freq")->second, std::string("([0]*3+[1]*58)"));
         QCOMPARE(intArg(args, "--moe-shared-expert-intermediate-size"), 2048);
+        // Node-limited routing: 8 groups, 4 per token (DeepSeek-V3's Megatron and Megatron-Bridge recipes).
+        QCOMPARE(intArg(args, "--moe-router-num-groups"), 8);
+        QCOMPARE(intArg(args, "--moe-router-group-topk"), 4);
+        const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text);
+        QCOMPARE(bridge["model"]["moe_router_num_groups"].as<int>(), 8);
+        QCOMPARE(bridge["model"]["moe_router_group_topk"].as<int>(), 4);
+        // A model routing freely says nothing.
+        const ArgMap mixtral = megatronArgs(makeLaunchConfig(moeScenario(), LaunchFramework::Megatron).text);
+        QCOMPARE(mixtral.count("--moe-router-num-groups") + mixtral.count("--moe-router-group-topk"), std::size_t(0));
     }
 
     void bridgeYaml()

@@ -20,7 +20,7 @@ private:
         Scenario s = defaultScenario();
         s.name = "Mixtral on H200 — ünïcode";
         s.model = {"Mixtral 8x7B", 32, 4096, 32, 8, 14336, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, true,
-            MoeConfig {8, 2, 14336, 1, 30, 1.25}, 256};
+            MoeConfig {8, 2, 14336, 1, 30, 1.25, 4, 2}, 256};
         s.cluster.gpuId = "H200-SXM-141GB";
         s.cluster.gpuCount = 128;
         s.cluster.gpusPerNode = 4;
@@ -86,6 +86,35 @@ private Q_SLOTS:
         b = a;
         b.model.moe = MoeConfig {};
         QVERIFY(!(a == b));
+    }
+
+    /// Group-limited routing is optional (files written before it existed route freely) and checked against the
+    /// experts it groups.
+    void expertGroupsAreOptionalAndChecked()
+    {
+        Scenario withMoe = defaultScenario();
+        withMoe.model.moe = MoeConfig {256, 8, 2048, 1, 0, 1.0, 8, 4};
+        auto document = nlohmann::json::parse(writeScenarioFile(withMoe));
+        QCOMPARE(readScenarioFile(document.dump()).model.moe->groupsPerToken, 4);
+        auto& moe = document["scenario"]["model"]["moe"];
+        const auto rejects = [&document](const std::string& expected) {
+            try {
+                readScenarioFile(document.dump());
+            } catch (const std::exception& e) {
+                return std::string(e.what()).find(expected) != std::string::npos;
+            }
+            return false;
+        };
+        moe["expert_groups"] = 3;
+        QVERIFY(rejects("model.moe.expert_groups: must divide model.moe.experts (256) into equal groups"));
+        moe["expert_groups"] = 8;
+        moe["groups_per_token"] = 9;
+        QVERIFY(rejects("model.moe.groups_per_token: must be at most 8"));
+        moe.erase("expert_groups");
+        moe.erase("groups_per_token");
+        const MoeConfig read = *readScenarioFile(document.dump()).model.moe;
+        QCOMPARE(read.expertGroups, 0);
+        QCOMPARE(read.groupsPerToken, 0);
     }
 
     /// A scenario saved with a GPU id the catalog has since renamed opens with the entry's current id, in the

@@ -196,6 +196,19 @@ private Q_SLOTS:
         QCOMPARE(schema.scenario.cluster.nicGbps, 400.0);
         QCOMPARE(schema.scenario.model.layers, all.scenario.model.layers); // the schema's own keys are read
         QCOMPARE(schema.scenario.training.precision, Precision::Fp8);
+        // Inside model.moe too: the schema's five keys stay, group-limited routing goes.
+        std::string moeText = text;
+        moeText.replace(moeText.find(R"("moe": null)"), 11,
+            R"("moe": {"experts": 8, "top_k": 2, "expert_ffn_hidden": null, "shared_experts": null, "moe_layers": null,
+                "expert_groups": 4, "groups_per_token": 2})");
+        QCOMPARE(readValidationCases(moeText).front().scenario.model.moe->groupsPerToken, 2);
+        const MoeConfig schemaMoe
+            = *readValidationCases(moeText, CaseKeys::DevelopmentSchema).front().scenario.model.moe;
+        QCOMPARE(schemaMoe.topK, 2);
+        QCOMPARE(schemaMoe.expertGroups, 0);
+        QCOMPARE(schemaMoe.groupsPerToken, 0);
+        moeText.replace(moeText.find(R"("expert_groups": 4)"), 18, R"("expert_groups": 3)");
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, readValidationCases(moeText));
         // A required key missing is still named, whatever is dropped.
         QVERIFY_THROWS_EXCEPTION(
             std::runtime_error, readValidationCases(R"({"id": "q", "model": {}})", CaseKeys::DevelopmentSchema));

@@ -76,6 +76,8 @@ const std::vector<FieldCase>& fieldCases()
         {"model.moe.shared_experts", 2, 2, [](S s) { return s.model.moe->sharedExperts; }},
         {"model.moe.moe_layers", 16, 16, [](S s) { return s.model.moe->moeLayers; }},
         {"model.moe.capacity_factor", 1.25, 1.25, [](S s) { return s.model.moe->capacityFactor; }},
+        {"model.moe.expert_groups", 8, 8, [](S s) { return s.model.moe->expertGroups; }},
+        {"model.moe.groups_per_token", 4, 4, [](S s) { return s.model.moe->groupsPerToken; }},
         {"cluster.gpu", "H200", "H200-SXM-141GB", [](S s) { return text(s.cluster.gpuId); }},
         {"cluster.gpu_count", 512, 512, [](S s) { return s.cluster.gpuCount; }},
         {"cluster.gpus_per_node", 4, 4, [](S s) { return s.cluster.gpusPerNode; }},
