@@ -158,10 +158,14 @@ void ScenarioForm::createMoeGroup()
     m_binder->intField(form, "model.moe.moe_layers", [](core::Scenario& s) -> int& { return s.model.moe->moeLayers; });
     m_binder->numberField(
         form, "model.moe.capacity_factor", [](core::Scenario& s) -> double& { return s.model.moe->capacityFactor; }, 2);
-    m_binder->intField(
-        form, "model.moe.expert_groups", [](core::Scenario& s) -> int& { return s.model.moe->expertGroups; });
-    m_binder->intField(
-        form, "model.moe.groups_per_token", [](core::Scenario& s) -> int& { return s.model.moe->groupsPerToken; });
+    // 0 routes freely: say so rather than show a count of nothing.
+    m_binder
+        ->intField(form, "model.moe.expert_groups", [](core::Scenario& s) -> int& { return s.model.moe->expertGroups; })
+        ->setSpecialValueText(tr("none"));
+    m_binder
+        ->intField(
+            form, "model.moe.groups_per_token", [](core::Scenario& s) -> int& { return s.model.moe->groupsPerToken; })
+        ->setSpecialValueText(tr("unlimited"));
 }
 
 void ScenarioForm::createClusterGroup()
