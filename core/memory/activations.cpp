@@ -111,15 +111,19 @@ bool hasDropout(const MemoryContext& ctx, const TrainingConfig& t)
     return kernelStyle(t.framework) == KernelStyle::Fused && ctx.model.norm == NormKind::LayerNorm;
 }
 
+/// Transformer Engine saves every GEMM input for the backward as its FP8 copy (1 byte); torchao saves the bf16 input
+/// and casts it again in the backward (docs/methods-time.md §4.16).
+bool fp8InputsSaved(const TrainingConfig& t)
+{
+    return t.precision == Precision::Fp8 && frameworkCapabilities(t.framework).fp8ViaTransformerEngine;
+}
+
 PerToken fusedLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
 {
     const double scale = dtypesOf(t).compute / 2; // K22 counts 2-byte activations
     const bool dropout = hasDropout(ctx, t);
-    // Transformer Engine saves every GEMM input for the backward as its FP8 copy (1 byte): the QKV and MLP inputs,
-    // the projection input and the second MLP GEMM's input. torchao saves the bf16 input and casts it again in the
-    // backward (docs/methods-time.md §4.16).
-    const bool fp8Saved = t.precision == Precision::Fp8 && frameworkCapabilities(t.framework).fp8ViaTransformerEngine;
-    const double gemmInput = fp8Saved ? 1 : 2 * scale;
+    // The QKV and MLP inputs, the projection input and the second MLP GEMM's input (fp8InputsSaved).
+    const double gemmInput = fp8InputsSaved(t) ? 1 : 2 * scale;
     PerToken p;
     // Two norm inputs, QKV input, MLP input (+ two 1-byte dropout masks): K22's replicated 10sbh.
     p.replicated = scale * 4 * ctx.h + 2 * gemmInput * ctx.h + (dropout ? 2 * ctx.h : 0);
@@ -180,8 +184,13 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, b
     const double f = moeLayer ? ctx.expertF * expertTokensFactor(ctx, moeLayer) : ctx.f;
     PerToken p = kernelStyle(t.framework) == KernelStyle::Fused ? fusedLayer(ctx, t, f) : eagerLayer(ctx, t, f);
     attentionCore(ctx, t, p);
-    if (moeLayer)
-        p.sharded += 2 * dtypesOf(t).compute * ctx.h * expertTokensFactor(ctx, moeLayer); // permuted tokens
+    if (moeLayer) {
+        // Permuted tokens, each of the k copies twice: the experts' first GEMM keeps its input for the weight
+        // gradient (Transformer Engine's FP8 copy under FP8, as every GEMM input of fusedLayer), the weighted combine
+        // keeps the expert outputs for the gradient of the routing probabilities.
+        const double compute = dtypesOf(t).compute;
+        p.sharded += (fp8InputsSaved(t) ? 1 + compute : 2 * compute) * ctx.h * expertTokensFactor(ctx, moeLayer);
+    }
     const double tp = std::max(1, t.layout.tp);
     const double tokens = tokensPerRank(ctx, t);
     const double keys = ctx.seq / std::max(1, t.layout.cp);

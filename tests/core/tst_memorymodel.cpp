@@ -100,6 +100,28 @@ private Q_SLOTS:
         QVERIFY2(std::abs((fp8 - lse) / (bf16 - lse) - 27.0 / 34.0) < 1e-9, qPrintable(QString::number(fp8 / bf16)));
     }
 
+    /// The permuted tokens of a MoE layer: the first expert GEMM's input (FP8 under TE's recipe, like every GEMM
+    /// input above) and the expert outputs the weighted combine keeps (16-bit either way): per token and copy
+    /// 2h + 2h bytes in bf16, 1h + 2h in FP8.
+    void fp8SavesThePermutedExpertInputsAsOneByte()
+    {
+        ModelConfig m = gpt3Padded();
+        m.moe = MoeConfig {64, 8, 1024, 0, 0, 1.0};
+        const MemoryContext ctx = makeMemoryContext(m, nullptr);
+        TrainingConfig t = megatron(8, true, Recompute::Selective);
+        const auto moeOverDense
+            = [&] { return layerActivationBytes(ctx, t, true) - layerActivationBytes(ctx, t, false); };
+        const double bf16 = moeOverDense();
+        t.precision = Precision::Fp8;
+        const double fp8 = moeOverDense();
+        // FP8 also saves the down-projection input as one byte, in the k expert MLPs (f = 1,024 each) as in the
+        // dense one (4h): the MoE-over-dense difference moves by (k·f − 4h) for that, plus k·h for the first expert
+        // GEMM's input. Per token, sharded over TP 8.
+        const double tokens = 2048, k = 8, h = m.hidden, tp = 8;
+        const double expected = tokens * ((k * 1024 - m.ffnHidden) + k * h) / tp;
+        QVERIFY2(std::abs((bf16 - fp8) - expected) < 1e-9 * bf16, qPrintable(QString::number(bf16 - fp8)));
+    }
+
     void korthikantiFullRecomputeKeepsLayerInput()
     {
         const MemoryContext ctx = makeMemoryContext(gpt3Padded(), nullptr);
