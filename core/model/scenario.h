@@ -53,7 +53,7 @@ struct MoeConfig
     /// Group-limited routing (DeepSeek-V2's device-limited, DeepSeek-V3's node-limited routing; Hugging Face
     /// n_group / topk_group): the experts form expertGroups equal groups in expert order and a token takes its
     /// top-k among the groupsPerToken groups it scores highest, so its copies reach at most that many groups' nodes
-    /// (docs/methods-time.md §4.25). 0 groups, or groupsPerToken 0 or ≥ expertGroups: unlimited routing.
+    /// (docs/methods-time.md §4.28). 0 groups, or groupsPerToken 0 or ≥ expertGroups: unlimited routing.
     int expertGroups = 0;
     int groupsPerToken = 0;
     bool operator==(const MoeConfig&) const = default;

@@ -109,13 +109,13 @@ struct ExpertRoute
 /// The EP group's nodes (or ranks, when each holds one) that one token's copies can reach: all `domains` under
 /// unlimited routing; under group-limited routing the nodes holding the groups it may use. Experts sit on the EP
 /// ranks in order, so a group spans domains / groups nodes when groups are fewer than nodes, and at most one group's
-/// worth of nodes each otherwise (docs/methods-time.md §4.25).
+/// worth of nodes each otherwise (docs/methods-time.md §4.28).
 int reachableDomains(const ExpertRoute& route, int domains);
 
 /// One expert all-to-all (dispatch or combine) of `bytes` per rank (its tokens × top-k copies) over the EP group.
 /// deduplicated (DeepEP): inside one node one copy per destination rank; across nodes one copy per destination node
 /// over the network, forwarded there over NVLink to the destination ranks, over the nodes the routing can reach
-/// (docs/methods-time.md §4.25). A plain all-to-all sends every copy, wherever it goes.
+/// (docs/methods-time.md §4.25, §4.28). A plain all-to-all sends every copy, wherever it goes.
 double expertAllToAllS(double bytes, const ExpertRoute& route, const GroupSpan& span, const Fabric& fabric);
 
 } // namespace clusterplanner::core::perf

@@ -197,6 +197,19 @@ private Q_SLOTS:
             qPrintable(content.verdict));
     }
 
+    /// The scenario page names group-limited routing when the model has it, and says nothing of it otherwise.
+    void reportNamesGroupLimitedRouting()
+    {
+        ChartSet charts(loadScenarioFile(kMixtral));
+        const QString routing = QStringLiteral("each token's experts within 2 of 4 groups");
+        QVERIFY(!buildReportContent(charts, 120000).sections.front().html.contains(QLatin1String("Group-limited")));
+        core::Scenario limited = charts.document()->scenario();
+        limited.model.moe->expertGroups = 4;
+        limited.model.moe->groupsPerToken = 2;
+        charts.document()->edit(limited, QStringLiteral("routing"));
+        QVERIFY(buildReportContent(charts, 120000).sections.front().html.contains(routing.toHtmlEscaped()));
+    }
+
     void reportHtmlEmbedsSvgCharts()
     {
         const QString path = m_dir.filePath(QStringLiteral("r.html"));
