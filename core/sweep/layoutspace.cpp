@@ -53,7 +53,7 @@ std::vector<int> zeroChoices(const SweepConstraints& c, const FrameworkCapabilit
     if (c.zeroStage)
         return {*c.zeroStage};
     std::vector<int> stages;
-    for (int stage = 0; stage <= 3; ++stage)
+    for (int stage = 0; stage <= c.maxZeroStage.value_or(3); ++stage)
         if (caps.supportsZeroStage(stage, pp))
             stages.push_back(stage);
     return stages;

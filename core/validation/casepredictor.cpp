@@ -32,15 +32,24 @@ std::optional<T> stated(bool unknown, T value)
     return unknown ? std::nullopt : std::optional<T>(value);
 }
 
-/// Megatron's distributed optimizer is the sweep's ZeRO stage 1; a stated flag therefore fixes the stage.
-std::optional<int> zeroConstraint(const ValidationCase& c)
+/// The ZeRO stages a case leaves to the sweep. Megatron's distributed optimizer is the sweep's stage 1, so a stated
+/// flag fixes the stage unless a ZeRO-2/3 or FSDP stage is stated beside it. The schema keeps the two apart
+/// (data/validation/README.md): a stated zero_stage 0 says that no ZeRO/FSDP sharding ran, not whether Megatron's
+/// distributed optimizer did, so with the flag unstated the sweep chooses between stage 0 and the distributed
+/// optimizer where the framework has one.
+void constrainZero(const ValidationCase& c, SweepConstraints& k)
 {
     const TrainingConfig& t = c.scenario.training;
-    if (!c.unknown.zeroStage)
-        return t.zeroStage;
-    if (frameworkCapabilities(t.framework).distributedOptimizer && !c.unknown.distributedOptimizer)
-        return t.distributedOptimizer ? 1 : 0;
-    return std::nullopt;
+    const bool offered = frameworkCapabilities(t.framework).distributedOptimizer;
+    const bool flagStated = offered && !c.unknown.distributedOptimizer;
+    if (flagStated && t.distributedOptimizer && (c.unknown.zeroStage || t.zeroStage <= 1))
+        k.zeroStage = 1;
+    else if (!c.unknown.zeroStage && t.zeroStage == 0 && offered && !flagStated)
+        k.maxZeroStage = 1;
+    else if (!c.unknown.zeroStage)
+        k.zeroStage = t.zeroStage;
+    else if (flagStated)
+        k.zeroStage = 0; // the flag stated false, the stage open
 }
 
 /// Megatron-style sequence parallelism (norm/dropout activations split over TP) exists only in the frameworks
@@ -204,7 +213,7 @@ SweepConstraints caseConstraints(const ValidationCase& c)
     k.recompute = stated(u.recompute, t.recompute);
     k.schedule = stated(u.schedule, t.schedule);
     k.sequenceParallel = sequenceParallelConstraint(c);
-    k.zeroStage = zeroConstraint(c);
+    constrainZero(c, k);
     return k;
 }
 

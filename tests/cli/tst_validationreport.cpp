@@ -210,6 +210,41 @@ private Q_SLOTS:
         QVERIFY(*open.tokensPerSPerGpu > 1.5 * *stated.tokensPerSPerGpu);
     }
 
+    /// zero_stage and distributed_optimizer are two keys of the schema: a stated stage 0 says that no ZeRO/FSDP
+    /// sharding ran, and leaves Megatron's distributed optimizer open unless the flag is stated.
+    void statedStageZeroLeavesTheDistributedOptimizerOpen()
+    {
+        auto cases = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/checks/cases.json"));
+        const auto found = std::find_if(cases.begin(), cases.end(),
+            [](const auto& e) { return e["id"] == "dgxc25021_h100_llama31_70b_bf16_64gpu"; });
+        QVERIFY(found != cases.end());
+        const auto constraintsOf = [case_ = *found](const nlohmann::json& stage, const nlohmann::json& flag) {
+            auto c = case_;
+            c["training"]["zero_stage"] = stage;
+            c["training"]["distributed_optimizer"] = flag;
+            return caseConstraints(readValidationCases(nlohmann::json::array({c}).dump()).front());
+        };
+        const SweepConstraints open = constraintsOf(0, nullptr);
+        QCOMPARE(open.zeroStage, std::optional<int>());
+        QCOMPARE(open.maxZeroStage, std::optional<int>(1));
+        QCOMPARE(constraintsOf(0, true).zeroStage, std::optional<int>(1));
+        QCOMPARE(constraintsOf(0, false).zeroStage, std::optional<int>(0));
+        QCOMPARE(constraintsOf(nullptr, true).zeroStage, std::optional<int>(1));
+        QCOMPARE(constraintsOf(nullptr, false).zeroStage, std::optional<int>(0));
+        QCOMPARE(constraintsOf(3, true).zeroStage, std::optional<int>(3)); // FSDP stated beside the flag
+        QCOMPARE(constraintsOf(nullptr, nullptr).zeroStage, std::optional<int>());
+        QCOMPARE(constraintsOf(nullptr, nullptr).maxZeroStage, std::optional<int>());
+        // The run as NVIDIA published it (distributed optimizer) whichever way the case says it.
+        auto predicted = [&](const nlohmann::json& stage, const nlohmann::json& flag) {
+            auto c = *found;
+            c["training"]["zero_stage"] = stage;
+            c["training"]["distributed_optimizer"] = flag;
+            return *predictCase(readValidationCases(nlohmann::json::array({c}).dump()).front()).tokensPerSPerGpu;
+        };
+        QCOMPARE(predicted(0, nullptr), predicted(nullptr, true));
+        QVERIFY(predicted(0, false) < 0.9 * predicted(nullptr, true)); // stated off: no optimizer sharding, no fit
+    }
+
     /// An unstated pipeline split is what the framework does by default, not the planner's best (docs/methods-time.md
     /// §4.14): TorchTitan splits each rank's batch into pp micro-batches and interleaves two chunks per rank.
     void unstatedPipelineSplitFollowsTheFramework()
