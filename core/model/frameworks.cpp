@@ -123,6 +123,8 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.teFusedNormLinear = entry.value("te_fused_norm_linear", false);
     caps.freesLogitsBeforeBackward = entry.value("frees_logits_before_backward", false);
     caps.defaultAsyncTp = entry.value("default_async_tp", false);
+    if (entry.contains("default_distributed_optimizer"))
+        caps.defaultDistributedOptimizer = entry.at("default_distributed_optimizer").get<bool>();
     caps.openSettingsFastest
         = optionalChoice(entry, "open_settings", {"framework_defaults", "fastest"}, where) == "fastest";
     caps.deepEp = entry.value("deepep", false);

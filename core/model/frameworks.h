@@ -72,6 +72,10 @@ struct FrameworkCapabilities
     /// communication (MegatronCommOverlapCallback, "required for performance"); Megatron-LM and TorchTitan need it
     /// asked for.
     bool defaultAsyncTp = false;
+    /// What a case that does not say runs for Megatron's distributed optimizer (docs/methods-time.md §4.29):
+    /// Megatron-LM's --use-distributed-optimizer is off unless given; NeMo's and Megatron-Bridge's recipes turn it
+    /// on. Empty where the framework has no such default (the sweep chooses).
+    std::optional<bool> defaultDistributedOptimizer;
     /// Software settings a case leaves open (compile, async TP, MoE dispatcher and overlap) are the fastest this
     /// entry offers, as the planner chooses an open layout, instead of the framework's defaults: the entry for
     /// frameworks the project does not know ("other"), whose defaults are unknown too.

@@ -32,24 +32,28 @@ std::optional<T> stated(bool unknown, T value)
     return unknown ? std::nullopt : std::optional<T>(value);
 }
 
-/// The ZeRO stages a case leaves to the sweep. Megatron's distributed optimizer is the sweep's stage 1, so a stated
-/// flag fixes the stage unless a ZeRO-2/3 or FSDP stage is stated beside it. The schema keeps the two apart
-/// (data/validation/README.md): a stated zero_stage 0 says that no ZeRO/FSDP sharding ran, not whether Megatron's
-/// distributed optimizer did, so with the flag unstated the sweep chooses between stage 0 and the distributed
-/// optimizer where the framework has one.
-void constrainZero(const ValidationCase& c, SweepConstraints& k)
+/// The ZeRO stages a case leaves to the sweep (docs/methods-time.md §4.29). Megatron's distributed optimizer is the
+/// sweep's stage 1, so its flag, stated or `unstatedFlag` for a case that does not say, fixes the stage unless a
+/// ZeRO-2/3 or FSDP stage is stated beside it. The schema keeps the two apart (data/validation/README.md): a
+/// stated zero_stage 0 says that no ZeRO/FSDP sharding ran, not whether the distributed optimizer did; where the
+/// flag is open, the sweep chooses between stage 0 and the distributed optimizer.
+void constrainZero(const ValidationCase& c, std::optional<bool> unstatedFlag, SweepConstraints& k)
 {
     const TrainingConfig& t = c.scenario.training;
-    const bool offered = frameworkCapabilities(t.framework).distributedOptimizer;
-    const bool flagStated = offered && !c.unknown.distributedOptimizer;
-    if (flagStated && t.distributedOptimizer && (c.unknown.zeroStage || t.zeroStage <= 1))
+    const FrameworkCapabilities& caps = frameworkCapabilities(t.framework);
+    std::optional<bool> flag;
+    if (caps.distributedOptimizer)
+        flag = c.unknown.distributedOptimizer ? unstatedFlag : t.distributedOptimizer;
+    k.zeroStage.reset();
+    k.maxZeroStage.reset();
+    if (flag && *flag && (c.unknown.zeroStage || t.zeroStage <= 1))
         k.zeroStage = 1;
-    else if (!c.unknown.zeroStage && t.zeroStage == 0 && offered && !flagStated)
+    else if (!c.unknown.zeroStage && t.zeroStage == 0 && caps.distributedOptimizer && !flag)
         k.maxZeroStage = 1;
     else if (!c.unknown.zeroStage)
         k.zeroStage = t.zeroStage;
-    else if (flagStated)
-        k.zeroStage = 0; // the flag stated false, the stage open
+    else if (flag)
+        k.zeroStage = 0; // the flag off, the stage open: Megatron's only other stage
 }
 
 /// Megatron-style sequence parallelism (norm/dropout activations split over TP) exists only in the frameworks
@@ -213,7 +217,7 @@ SweepConstraints caseConstraints(const ValidationCase& c)
     k.recompute = stated(u.recompute, t.recompute);
     k.schedule = stated(u.schedule, t.schedule);
     k.sequenceParallel = sequenceParallelConstraint(c);
-    constrainZero(c, k);
+    constrainZero(c, std::nullopt, k);
     return k;
 }
 
@@ -224,6 +228,8 @@ SweepConstraints predictionConstraints(const ValidationCase& c)
         k.microBatch = defaultPipelineMicroBatch(c);
     if (!k.virtualStages)
         k.virtualStages = defaultVirtualStages(c);
+    // An unstated distributed optimizer is the framework's default (Megatron-LM: off, NeMo: on).
+    constrainZero(c, frameworkCapabilities(c.scenario.training.framework).defaultDistributedOptimizer, k);
     return k;
 }
 

@@ -234,6 +234,19 @@ private Q_SLOTS:
         QCOMPARE(constraintsOf(3, true).zeroStage, std::optional<int>(3)); // FSDP stated beside the flag
         QCOMPARE(constraintsOf(nullptr, nullptr).zeroStage, std::optional<int>());
         QCOMPARE(constraintsOf(nullptr, nullptr).maxZeroStage, std::optional<int>());
+        // The prediction runs the framework's default where the case does not say: NeMo's recipes turn the
+        // distributed optimizer on, Megatron-LM's --use-distributed-optimizer is off unless given; `sweep --case`
+        // (caseConstraints) still explores both.
+        const auto predictedStage = [case_ = *found](const char* framework) {
+            auto c = case_;
+            c["training"]["framework"] = framework;
+            c["training"]["zero_stage"] = nullptr;
+            c["training"]["distributed_optimizer"] = nullptr;
+            return predictionConstraints(readValidationCases(nlohmann::json::array({c}).dump()).front()).zeroStage;
+        };
+        QCOMPARE(predictedStage("nemo"), std::optional<int>(1));
+        QCOMPARE(predictedStage("megatron"), std::optional<int>(0));
+        QCOMPARE(predictedStage("other"), std::optional<int>()); // no known default: the sweep chooses
         // The run as NVIDIA published it (distributed optimizer) whichever way the case says it.
         auto predicted = [&](const nlohmann::json& stage, const nlohmann::json& flag) {
             auto c = *found;
