@@ -125,6 +125,12 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.defaultAsyncTp = entry.value("default_async_tp", false);
     if (entry.contains("default_distributed_optimizer"))
         caps.defaultDistributedOptimizer = entry.at("default_distributed_optimizer").get<bool>();
+    caps.defaultDistributedOptimizerByGeneration = byGeneration<bool>(entry,
+        "default_distributed_optimizer_by_generation", where, [](const nlohmann::json& value, const std::string& at) {
+            if (!value.is_boolean())
+                throw std::runtime_error(at + ": true or false");
+            return value.get<bool>();
+        });
     caps.openSettingsFastest
         = optionalChoice(entry, "open_settings", {"framework_defaults", "fastest"}, where) == "fastest";
     caps.deepEp = entry.value("deepep", false);
@@ -170,6 +176,12 @@ AttentionKind FrameworkCapabilities::defaultAttentionOn(const std::string& gener
 {
     const auto it = defaultAttentionByGeneration.find(generation);
     return it == defaultAttentionByGeneration.end() ? defaultAttention : it->second;
+}
+
+std::optional<bool> FrameworkCapabilities::defaultDistributedOptimizerOn(const std::string& generation) const
+{
+    const auto it = defaultDistributedOptimizerByGeneration.find(generation);
+    return it == defaultDistributedOptimizerByGeneration.end() ? defaultDistributedOptimizer : it->second;
 }
 
 AttentionKind FrameworkCapabilities::publishedRunAttention(AttentionKind named, const std::string& generation) const

@@ -76,6 +76,11 @@ struct FrameworkCapabilities
     /// Megatron-LM's --use-distributed-optimizer is off unless given; NeMo's and Megatron-Bridge's recipes turn it
     /// on. Empty where the framework has no such default (the sweep chooses).
     std::optional<bool> defaultDistributedOptimizer;
+    /// Where a framework's published runs on a GPU generation ran otherwise: Megatron's Hopper and Blackwell runs
+    /// (Megatron-Core, NVIDIA's performance recipes) shard the optimizer, its Ampere-era runs did not say.
+    std::map<std::string, bool> defaultDistributedOptimizerByGeneration;
+    /// The distributed optimizer a case that does not state it ran on a GPU of this generation (empty: open).
+    std::optional<bool> defaultDistributedOptimizerOn(const std::string& generation) const;
     /// Software settings a case leaves open (compile, async TP, MoE dispatcher and overlap) are the fastest this
     /// entry offers, as the planner chooses an open layout, instead of the framework's defaults: the entry for
     /// frameworks the project does not know ("other"), whose defaults are unknown too.

@@ -9,6 +9,7 @@
 #include "core/model/gpucatalog.h"
 #include "core/model/layoutcheck.h"
 #include "core/model/modelmath.h"
+#include "core/perf/efficiencyparams.h"
 #include "core/perf/steptime.h"
 #include "core/sweep/layoutevaluator.h"
 
@@ -228,8 +229,10 @@ SweepConstraints predictionConstraints(const ValidationCase& c)
         k.microBatch = defaultPipelineMicroBatch(c);
     if (!k.virtualStages)
         k.virtualStages = defaultVirtualStages(c);
-    // An unstated distributed optimizer is the framework's default (Megatron-LM: off, NeMo: on).
-    constrainZero(c, frameworkCapabilities(c.scenario.training.framework).defaultDistributedOptimizer, k);
+    // An unstated distributed optimizer is the framework's default on this GPU generation (Megatron-LM: off, but on
+    // in its Hopper and Blackwell runs; NeMo: on).
+    const std::string generation = perf::EfficiencyTable::builtin().forGpu(c.scenario.cluster.gpuId).family;
+    constrainZero(c, frameworkCapabilities(c.scenario.training.framework).defaultDistributedOptimizerOn(generation), k);
     return k;
 }
 

@@ -235,18 +235,22 @@ private Q_SLOTS:
         QCOMPARE(constraintsOf(nullptr, nullptr).zeroStage, std::optional<int>());
         QCOMPARE(constraintsOf(nullptr, nullptr).maxZeroStage, std::optional<int>());
         // The prediction runs the framework's default where the case does not say: NeMo's recipes turn the
-        // distributed optimizer on, Megatron-LM's --use-distributed-optimizer is off unless given; `sweep --case`
-        // (caseConstraints) still explores both.
-        const auto predictedStage = [case_ = *found](const char* framework) {
+        // distributed optimizer on; Megatron-LM's --use-distributed-optimizer is off unless given, and its published
+        // Hopper and Blackwell runs give it; `sweep --case` (caseConstraints) still explores both.
+        const auto predictedStage = [case_ = *found](const char* framework, const char* gpu) {
             auto c = case_;
             c["training"]["framework"] = framework;
             c["training"]["zero_stage"] = nullptr;
             c["training"]["distributed_optimizer"] = nullptr;
+            c["cluster"]["gpu"] = gpu;
             return predictionConstraints(readValidationCases(nlohmann::json::array({c}).dump()).front()).zeroStage;
         };
-        QCOMPARE(predictedStage("nemo"), std::optional<int>(1));
-        QCOMPARE(predictedStage("megatron"), std::optional<int>(0));
-        QCOMPARE(predictedStage("other"), std::optional<int>()); // no known default: the sweep chooses
+        QCOMPARE(predictedStage("nemo", "H100-SXM-80GB"), std::optional<int>(1));
+        QCOMPARE(predictedStage("nemo", "A100-SXM-80GB"), std::optional<int>(1));
+        QCOMPARE(predictedStage("megatron", "A100-SXM-80GB"), std::optional<int>(0));
+        QCOMPARE(predictedStage("megatron", "H100-SXM-80GB"), std::optional<int>(1));
+        QCOMPARE(predictedStage("megatron", "B200"), std::optional<int>(1));
+        QCOMPARE(predictedStage("other", "H100-SXM-80GB"), std::optional<int>()); // no known default: the sweep chooses
         // The run as NVIDIA published it (distributed optimizer) whichever way the case says it.
         auto predicted = [&](const nlohmann::json& stage, const nlohmann::json& flag) {
             auto c = *found;
