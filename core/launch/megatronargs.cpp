@@ -79,7 +79,7 @@ void addMoe(const LaunchPlan& p, ArgList& a, std::vector<std::string>& notes)
     a.push_back({"--num-experts", std::to_string(m.moe->experts)});
     a.push_back({"--moe-router-topk", std::to_string(m.moe->topK)});
     a.push_back({"--moe-ffn-hidden-size", std::to_string(m.moe->expertFfnHidden)});
-    if (m.moe->expertGroups > 0 && m.moe->groupsPerToken > 0) {
+    if (m.moe->limitsGroups()) {
         a.push_back({"--moe-router-num-groups", std::to_string(m.moe->expertGroups)});
         a.push_back({"--moe-router-group-topk", std::to_string(m.moe->groupsPerToken)});
     }

@@ -41,6 +41,12 @@ enum class RankOrdering { TpCpEpDpPp, TpCpEpPpDp };
 /// The training stack: decides framework-specific memory behaviour (e.g. fp32 logits upcast, fused kernels).
 enum class Framework { Megatron, NeMo, TorchTitan, Fsdp, DeepSpeed, HuggingFace, Other };
 
+/// Whether group-limited routing narrows a token's choice: some groups, and fewer allowed than there are (MoeConfig).
+constexpr bool limitsExpertGroups(int expertGroups, int groupsPerToken)
+{
+    return expertGroups > 0 && groupsPerToken > 0 && groupsPerToken < expertGroups;
+}
+
 /// Mixture-of-experts part of a model. moeLayers == 0 means every layer is MoE.
 struct MoeConfig
 {
@@ -56,6 +62,7 @@ struct MoeConfig
     /// (docs/methods-time.md §4.28). 0 groups, or groupsPerToken 0 or ≥ expertGroups: unlimited routing.
     int expertGroups = 0;
     int groupsPerToken = 0;
+    bool limitsGroups() const { return limitsExpertGroups(expertGroups, groupsPerToken); }
     bool operator==(const MoeConfig&) const = default;
 };
 

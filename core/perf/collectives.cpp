@@ -223,7 +223,7 @@ double deduplicatedShare(int topK, int targets)
 int reachableDomains(const ExpertRoute& route, int domains)
 {
     const int groups = route.expertGroups, allowed = route.groupsPerToken;
-    if (groups <= 0 || allowed <= 0 || allowed >= groups || domains <= 1)
+    if (!limitsExpertGroups(groups, allowed) || domains <= 1)
         return domains;
     const int domainsPerGroup = std::max(1, domains / groups);
     return std::clamp(allowed * domainsPerGroup, 1, domains);

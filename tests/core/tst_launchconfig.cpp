@@ -189,6 +189,11 @@ private Q_SLOTS:
         // A model routing freely says nothing.
         const ArgMap mixtral = megatronArgs(makeLaunchConfig(moeScenario(), LaunchFramework::Megatron).text);
         QCOMPARE(mixtral.count("--moe-router-num-groups") + mixtral.count("--moe-router-group-topk"), std::size_t(0));
+        // So does one whose tokens may use every group: the same routing as none.
+        s.model.moe->groupsPerToken = s.model.moe->expertGroups;
+        const ArgMap everyGroup = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
+        QCOMPARE(everyGroup.count("--moe-router-num-groups"), std::size_t(0));
+        QVERIFY(!YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"]["moe_router_num_groups"]);
     }
 
     void bridgeYaml()

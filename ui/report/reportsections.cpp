@@ -59,7 +59,7 @@ std::vector<std::pair<QString, QString>> modelFacts(const core::ModelConfig& m)
     if (m.moe)
         facts.push_back({reportTr("Experts (top-k, shared)"),
             QStringLiteral("%1 (top-%2, %3 shared)").arg(m.moe->experts).arg(m.moe->topK).arg(m.moe->sharedExperts)});
-    if (m.moe && m.moe->expertGroups > 0 && m.moe->groupsPerToken > 0 && m.moe->groupsPerToken < m.moe->expertGroups)
+    if (m.moe && m.moe->limitsGroups())
         facts.push_back({reportTr("Group-limited routing"),
             reportTr("each token's experts within %1 of %2 groups")
                 .arg(m.moe->groupsPerToken)
