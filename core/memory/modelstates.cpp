@@ -101,6 +101,7 @@ StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, 
     s.embedding = ((first ? ctx.params.embedding : 0) + (tiedCopy ? ctx.vocab * ctx.h : 0)) / t;
     const double head = last ? (ctx.params.head + ctx.params.finalNorm) / t : 0;
     s.total = s.layers * s.perLayer + s.embedding + head;
+    s.experts = s.layers * experts / (ep * t);
     s.matmul = s.layers * ctx.matmulPerLayer / t + (last ? ctx.vocab * ctx.h / t : 0);
     return s;
 }
@@ -109,16 +110,21 @@ ModelStateBytes modelStateBytes(const MemoryContext& ctx, const TrainingConfig& 
 {
     const StateBytesPerParam r = stateBytesPerParam(t);
     const double shardGroup = std::max(1, t.layout.dp * t.layout.cp); // CP ranks hold identical weights
+    // A routed expert's parameters live on one rank of each EP group, so its replicas, and the ranks that shard
+    // its states, are the expert-data-parallel group: dp·cp / ep ranks (Megatron's expert_data_parallel_size =
+    // world / (ETP·EP·PP); TorchTitan's and DeepSpeed's expert FSDP / ZeRO groups alike). docs/methods-memory.md §3.
+    const double expertGroup = std::max(1.0, shardGroup / std::max(1, t.layout.ep));
+    const double shardedParams = (stage.total - stage.experts) / shardGroup + stage.experts / expertGroup;
     ModelStateBytes m;
     m.weights = r.weights * stage.total;
     m.gradients = r.gradients * stage.total;
     m.optimizer = r.optimizer * stage.total;
     if (t.zeroStage >= 1 || t.distributedOptimizer)
-        m.optimizer /= shardGroup;
+        m.optimizer = r.optimizer * shardedParams;
     if (t.zeroStage >= 2)
-        m.gradients /= shardGroup;
+        m.gradients = r.gradients * shardedParams;
     if (t.zeroStage >= 3) {
-        m.weights /= shardGroup;
+        m.weights = r.weights * shardedParams;
         // Working set: the unit being computed plus one prefetched, gathered in compute precision, and the
         // unit's unsharded gradients before reduce-scatter (docs/methods-memory.md §3.2, LLMA/DS).
         const double unit = ctx.largestUnitParams / std::max(1, t.layout.tp);

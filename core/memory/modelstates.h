@@ -27,6 +27,7 @@ StateBytesPerParam stateBytesPerParam(const TrainingConfig& training);
 struct StageParams
 {
     double total = 0; ///< parameters on this GPU (TP/EP shards)
+    double experts = 0; ///< routed-expert parameters among them (sharded over the expert-data-parallel group)
     double matmul = 0; ///< matmul weights among them (autocast casts these)
     double perLayer = 0; ///< one layer's share on this GPU
     double embedding = 0; ///< embedding share on this GPU (first stage, and last stage when tied and pp > 1)

@@ -197,14 +197,30 @@ StageTimes slowestStage(const Setup& s)
     return st;
 }
 
-/// Parameters held by one GPU of the most loaded stage (docs/methods-memory.md §3.2), and the expert part of them.
+/// Routed-expert parameters held by one GPU of a stage.
+double gpuExpertParameters(const StepTimeContext& c, const ParallelLayout& l)
+{
+    return c.counts.moeLayers * c.counts.expertsPerMoeLayer / l.pp / (double(l.tp) * l.ep);
+}
+
+/// Parameters held by one GPU of the most loaded stage (docs/methods-memory.md §3.2), the expert part included.
 double gpuParameters(const StepTimeContext& c, const ParallelLayout& l)
 {
     const ParameterCounts& k = c.counts;
     const double dense = k.denseLayers * k.denseLayerTotal() + k.moeLayers * (k.attentionPerLayer + k.normsPerLayer);
-    const double experts = k.moeLayers * k.expertsPerMoeLayer;
     const double ends = l.pp == 1 ? k.embedding + k.head + k.finalNorm : std::max(k.embedding, k.head + k.finalNorm);
-    return (dense / l.pp + ends) / l.tp + experts / l.pp / (double(l.tp) * l.ep);
+    return (dense / l.pp + ends) / l.tp + gpuExpertParameters(c, l);
+}
+
+/// Parameters whose optimizer step one GPU runs: a sharding optimizer splits the dense part over DP × CP and the
+/// experts over their expert-data-parallel group, DP × CP / EP (docs/methods-memory.md §3).
+double optimizerShardParameters(const StepTimeContext& c, const TrainingConfig& tr, double dpCp)
+{
+    const ParallelLayout& l = tr.layout;
+    const double all = gpuParameters(c, l), experts = gpuExpertParameters(c, l);
+    if (tr.zeroStage < 1 && !tr.distributedOptimizer)
+        return all;
+    return (all - experts) / dpCp + experts / std::max(1.0, dpCp / std::max(1, l.ep));
 }
 
 struct DataParallelTimes
@@ -403,8 +419,7 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const DataParallelTimes dp = dataParallel(s, gpuParams, st, m);
     r.dpTotalS = dp.totalS;
     r.dpExposedS = dp.exposedS;
-    const bool sharded = tr.zeroStage >= 1 || tr.distributedOptimizer;
-    const double shard = gpuParams / (sharded ? s.spans.dpCp.size : 1);
+    const double shard = optimizerShardParameters(c, tr, std::max(1, s.spans.dpCp.size));
     r.optimizerS = optimizerStepS(shard, tr.optimizer, tr.precision, s.peaks);
     r.overheadS = c.efficiency.stepOverheadS + m * c.efficiency.microBatchOverheadS;
     r.overlapSlowdownS

@@ -172,6 +172,31 @@ private Q_SLOTS:
         QCOMPARE(m.weights + m.gradients + m.optimizer, 18.0);
     }
 
+    /// A routed expert's states shard over its expert-data-parallel group, DP × CP / EP ranks, not over DP × CP:
+    /// Qwen3-30B-A3B-like, EP 8 over DP 8 leaves each expert on one rank, so nothing of its states is sharded.
+    void expertStatesShardOverTheExpertDataParallelGroup()
+    {
+        TrainingConfig t = megatron(1, false, Recompute::None);
+        t.distributedOptimizer = true;
+        t.layout.dp = 8;
+        t.layout.ep = 8;
+        StageParams params;
+        params.total = 10;
+        params.experts = 8; // 2 dense parameters, 8 expert parameters on this GPU
+        const auto ctx = makeMemoryContext(gpt3Padded(), nullptr);
+        const double perParam = stateBytesPerParam(t).optimizer;
+        QCOMPARE(modelStateBytes(ctx, t, params).optimizer, perParam * (2.0 / 8 + 8.0 / 1));
+        t.layout.dp = 32; // expert-data-parallel group of 4
+        QCOMPARE(modelStateBytes(ctx, t, params).optimizer, perParam * (2.0 / 32 + 8.0 / 4));
+        t.layout.cp = 2; // CP ranks replicate the experts too: a group of 8
+        QCOMPARE(modelStateBytes(ctx, t, params).optimizer, perParam * (2.0 / 64 + 8.0 / 8));
+        // ZeRO-3 shards weights and gradients over the same groups.
+        t.zeroStage = 3;
+        const ModelStateBytes m = modelStateBytes(ctx, t, params);
+        QCOMPARE(m.weights, stateBytesPerParam(t).weights * (2.0 / 64 + 8.0 / 8));
+        QCOMPARE(m.gradients, stateBytesPerParam(t).gradients * (2.0 / 64 + 8.0 / 8));
+    }
+
     void optimizerRegimes()
     {
         TrainingConfig t;
