@@ -109,12 +109,10 @@ StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, 
 ModelStateBytes modelStateBytes(const MemoryContext& ctx, const TrainingConfig& t, const StageParams& stage)
 {
     const StateBytesPerParam r = stateBytesPerParam(t);
-    const double shardGroup = std::max(1, t.layout.dp * t.layout.cp); // CP ranks hold identical weights
     // A routed expert's parameters live on one rank of each EP group, so its replicas, and the ranks that shard
-    // its states, are the expert-data-parallel group: dp·cp / ep ranks (Megatron's expert_data_parallel_size =
-    // world / (ETP·EP·PP); TorchTitan's and DeepSpeed's expert FSDP / ZeRO groups alike). docs/methods-memory.md §3.
-    const double expertGroup = std::max(1.0, shardGroup / std::max(1, t.layout.ep));
-    const double shardedParams = (stage.total - stage.experts) / shardGroup + stage.experts / expertGroup;
+    // its states, are the expert-data-parallel group (Megatron's expert_data_parallel_size = world / (ETP·EP·PP);
+    // TorchTitan's and DeepSpeed's expert FSDP / ZeRO groups alike).
+    const double shardedParams = shardedParameters(stage.total, stage.experts, t.layout);
     ModelStateBytes m;
     m.weights = r.weights * stage.total;
     m.gradients = r.gradients * stage.total;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/modelmath.h"
 
+#include <algorithm>
+
 namespace clusterplanner::core {
 
 namespace {
@@ -137,6 +139,13 @@ double hardwareFlopsPerToken(const ModelConfig& m, Recompute recompute)
         return model + 2.0 * countParameters(m).matmulActiveLayers + attentionFlopsPerToken(m) / 3.0;
     }
     return model;
+}
+
+double shardedParameters(double parameters, double expertParameters, const ParallelLayout& layout)
+{
+    const double dpCp = std::max(1, layout.dp * layout.cp);
+    const double expertDataParallel = std::max(1.0, dpCp / std::max(1, layout.ep));
+    return (parameters - expertParameters) / dpCp + expertParameters / expertDataParallel;
 }
 
 } // namespace clusterplanner::core

@@ -61,4 +61,9 @@ double modelFlopsPerToken(const ModelConfig& model);
 /// full adds one forward pass of every layer (N21 Eq. 3: 96·B·L·s·h²·(1 + s/6h + V/16hL)).
 double hardwareFlopsPerToken(const ModelConfig& model, Recompute recompute);
 
+/// What a sharding optimizer (ZeRO, FSDP, Megatron's distributed optimizer) leaves on one GPU of a shard holding
+/// `parameters`, `expertParameters` of them routed experts: the dense part split over DP × CP (CP ranks hold equal
+/// weights), the experts over their expert-data-parallel group, DP × CP / EP ranks (docs/methods-memory.md §3.2).
+double shardedParameters(double parameters, double expertParameters, const ParallelLayout& layout);
+
 } // namespace clusterplanner::core

@@ -212,15 +212,13 @@ double gpuParameters(const StepTimeContext& c, const ParallelLayout& l)
     return (dense / l.pp + ends) / l.tp + gpuExpertParameters(c, l);
 }
 
-/// Parameters whose optimizer step one GPU runs: a sharding optimizer splits the dense part over DP × CP and the
-/// experts over their expert-data-parallel group, DP × CP / EP (docs/methods-memory.md §3).
-double optimizerShardParameters(const StepTimeContext& c, const TrainingConfig& tr, double dpCp)
+/// Parameters whose optimizer step one GPU runs: its whole shard, or what a sharding optimizer leaves on it.
+double optimizerShardParameters(const StepTimeContext& c, const TrainingConfig& tr)
 {
-    const ParallelLayout& l = tr.layout;
-    const double all = gpuParameters(c, l), experts = gpuExpertParameters(c, l);
+    const double all = gpuParameters(c, tr.layout);
     if (tr.zeroStage < 1 && !tr.distributedOptimizer)
         return all;
-    return (all - experts) / dpCp + experts / std::max(1.0, dpCp / std::max(1, l.ep));
+    return shardedParameters(all, gpuExpertParameters(c, tr.layout), tr.layout);
 }
 
 struct DataParallelTimes
@@ -419,8 +417,7 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const DataParallelTimes dp = dataParallel(s, gpuParams, st, m);
     r.dpTotalS = dp.totalS;
     r.dpExposedS = dp.exposedS;
-    const double shard = optimizerShardParameters(c, tr, std::max(1, s.spans.dpCp.size));
-    r.optimizerS = optimizerStepS(shard, tr.optimizer, tr.precision, s.peaks);
+    r.optimizerS = optimizerStepS(optimizerShardParameters(c, tr), tr.optimizer, tr.precision, s.peaks);
     r.overheadS = c.efficiency.stepOverheadS + m * c.efficiency.microBatchOverheadS;
     r.overlapSlowdownS
         = c.efficiency.commComputeSlowdown * (m * st.hiddenCommS + dp.hiddenS + r.ppTotalS - r.ppExposedS);

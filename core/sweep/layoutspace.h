@@ -36,7 +36,7 @@ struct SweepConstraints
     int maxMicroBatch = 16;
     int maxVirtualStages = 8;
     bool powersOfTwoOnly = false; ///< restrict TP, CP and EP to powers of two (what most frameworks run)
-    std::optional<int> maxZeroStage; ///< with zeroStage free: the highest stage offered
+    std::optional<int> maxZeroStage {}; ///< with zeroStage free: the highest stage offered
 };
 
 /// Applies a scenario's candidate to a copy of the scenario.

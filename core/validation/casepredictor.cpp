@@ -45,8 +45,6 @@ void constrainZero(const ValidationCase& c, std::optional<bool> unstatedFlag, Sw
     std::optional<bool> flag;
     if (caps.distributedOptimizer)
         flag = c.unknown.distributedOptimizer ? unstatedFlag : t.distributedOptimizer;
-    k.zeroStage.reset();
-    k.maxZeroStage.reset();
     if (flag && *flag && (c.unknown.zeroStage || t.zeroStage <= 1))
         k.zeroStage = 1;
     else if (!c.unknown.zeroStage && t.zeroStage == 0 && caps.distributedOptimizer && !flag)
@@ -202,7 +200,10 @@ TrainingConfig fastestSoftware(
     return best;
 }
 
-SweepConstraints caseConstraints(const ValidationCase& c)
+namespace {
+
+/// What the case states, an unstated distributed optimizer read as `unstatedFlag` (constrainZero).
+SweepConstraints statedConstraints(const ValidationCase& c, std::optional<bool> unstatedFlag)
 {
     const UnknownFields& u = c.unknown;
     const TrainingConfig& t = c.scenario.training;
@@ -218,21 +219,28 @@ SweepConstraints caseConstraints(const ValidationCase& c)
     k.recompute = stated(u.recompute, t.recompute);
     k.schedule = stated(u.schedule, t.schedule);
     k.sequenceParallel = sequenceParallelConstraint(c);
-    constrainZero(c, std::nullopt, k);
+    constrainZero(c, unstatedFlag, k);
     return k;
+}
+
+} // namespace
+
+SweepConstraints caseConstraints(const ValidationCase& c)
+{
+    return statedConstraints(c, std::nullopt);
 }
 
 SweepConstraints predictionConstraints(const ValidationCase& c)
 {
-    SweepConstraints k = caseConstraints(c);
+    // An unstated distributed optimizer is the framework's default on this GPU generation (Megatron-LM: off, but on
+    // in its Hopper and Blackwell runs; NeMo: on).
+    const std::string generation = perf::EfficiencyTable::builtin().forGpu(c.scenario.cluster.gpuId).family;
+    SweepConstraints k = statedConstraints(
+        c, frameworkCapabilities(c.scenario.training.framework).defaultDistributedOptimizerOn(generation));
     if (!k.microBatch)
         k.microBatch = defaultPipelineMicroBatch(c);
     if (!k.virtualStages)
         k.virtualStages = defaultVirtualStages(c);
-    // An unstated distributed optimizer is the framework's default on this GPU generation (Megatron-LM: off, but on
-    // in its Hopper and Blackwell runs; NeMo: on).
-    const std::string generation = perf::EfficiencyTable::builtin().forGpu(c.scenario.cluster.gpuId).family;
-    constrainZero(c, frameworkCapabilities(c.scenario.training.framework).defaultDistributedOptimizerOn(generation), k);
     return k;
 }
 
