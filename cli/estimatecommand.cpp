@@ -6,6 +6,7 @@
 #include "core/hf/hfconfig.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/enumnames.h"
+#include "core/perf/computetime.h"
 #include "core/validation/casepredictor.h"
 #include "core/validation/confidence.h"
 
@@ -126,7 +127,11 @@ json predictionJson(const CasePrediction& p, const perf::EfficiencyTable& table,
     if (p.time.valid) {
         out["time_breakdown_s"] = timeBreakdownJson(p.time);
         // The assumptions behind the times, so that a user can see them and override them with --efficiency.
-        out["efficiency"] = json::parse(perf::toJsonText(table.forGpu(gpuId)));
+        const perf::EfficiencyParams& params = table.forGpu(gpuId);
+        out["efficiency"] = json::parse(perf::toJsonText(params));
+        // What large GEMMs run at on this GPU after the measured-matmul correction (docs/methods-time.md §4.31).
+        if (const GpuSpec* gpu = GpuCatalog::builtin().find(gpuId))
+            out["efficiency"]["gemm_peak_fraction_on_gpu"] = perf::tensorGemmPeakFraction(*gpu, params);
     }
     return out;
 }

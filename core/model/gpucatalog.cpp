@@ -43,6 +43,7 @@ GpuSpec parseGpu(const nlohmann::json& g)
     spec.fp16Tflops = optionalNumber(g, "fp16_tflops");
     spec.fp8Tflops = optionalNumber(g, "fp8_tflops");
     spec.fp32Tflops = optionalNumber(g, "fp32_tflops");
+    spec.mamfBf16Tflops = optionalNumber(g, "mamf_bf16_tflops");
     spec.tdpW = g.at("tdp_w").get<double>();
     spec.scaleupFabric = g.value("scaleup_fabric", "");
     spec.scaleupGBsBidir = g.at("scaleup_gb_s_bidir").get<double>();
@@ -62,6 +63,13 @@ std::optional<double> PriceRange::midUsd() const
     if (lowUsd && highUsd)
         return (*lowUsd + *highUsd) / 2;
     return lowUsd ? lowUsd : highUsd;
+}
+
+std::optional<double> GpuSpec::achievableMatmulFraction() const
+{
+    if (!mamfBf16Tflops || !bf16Tflops || *bf16Tflops <= 0 || *mamfBf16Tflops <= 0)
+        return std::nullopt;
+    return *mamfBf16Tflops / *bf16Tflops;
 }
 
 double GpuSpec::peakFlops(Precision precision) const

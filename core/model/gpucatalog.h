@@ -30,6 +30,9 @@ struct GpuSpec
     std::optional<double> fp16Tflops;
     std::optional<double> fp8Tflops;
     std::optional<double> fp32Tflops;
+    /// Maximum achievable matmul TFLOP/s (BF16, the best large matmul a published mamf-finder sweep measured), where
+    /// known: what the GPU and its math library deliver of the datasheet peak (docs/methods-time.md §4.31).
+    std::optional<double> mamfBf16Tflops;
     double tdpW = 0;
     std::string scaleupFabric;
     double scaleupGBsBidir = 0; ///< per GPU, both directions
@@ -50,6 +53,8 @@ struct GpuSpec
     /// Dense tensor peak for the training precision in FLOP/s; falls back to the nearest supported type
     /// (fp16 for V100 bf16, bf16 for fp8 where FP8 is missing).
     double peakFlops(Precision precision) const;
+    /// The measured share of the BF16 peak a large matmul reaches (mamfBf16Tflops / bf16Tflops); empty when unknown.
+    std::optional<double> achievableMatmulFraction() const;
 };
 
 class GpuCatalog

@@ -203,6 +203,14 @@ double eagerOpsHead(const ModelConfig& m)
     return 1 + normOps(m) + 1 + 1 + 1 + 2;
 }
 
+double tensorGemmPeakFraction(const GpuSpec& gpu, const EfficiencyParams& e)
+{
+    const std::optional<double> share = gpu.achievableMatmulFraction();
+    if (!share || e.matmulReferenceFraction <= 0)
+        return e.gemmPeakFraction;
+    return e.gemmPeakFraction * *share / e.matmulReferenceFraction;
+}
+
 /// Bytes per element per call of the FP8 casts (docs/methods-time.md §4.16, §4.27); a step has three calls per GEMM.
 void setFp8CastBytes(ComputePeaks& p, Fp8Recipe recipe, Fp8CastPath casts)
 {
@@ -230,7 +238,7 @@ ComputePeaks computePeaks(
     ComputePeaks p;
     p.tensorFlops = gpu.peakFlops(precision);
     p.hbmBytesPerS = gpu.hbmTBs * 1e12;
-    p.gemmPeakFraction = precision == Precision::Fp32 ? e.fp32PeakFraction : e.gemmPeakFraction;
+    p.gemmPeakFraction = precision == Precision::Fp32 ? e.fp32PeakFraction : tensorGemmPeakFraction(gpu, e);
     // F½ (the size at which fixed costs halve a GEMM's efficiency) scales with the peak: fp32 10× lower.
     const double sixteenBitPeak = gpu.peakFlops(Precision::AmpBf16);
     p.gemmHalfFlops = e.gemmHalfGflop * 1e9 * (precision == Precision::Fp32 ? 0.1 : p.tensorFlops / sixteenBitPeak);

@@ -47,6 +47,10 @@ ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const Efficie
 /// the weight-gradient GEMMs of rowwise_gw_hp. Unchanged for 16-bit and fp32 peaks.
 ComputePeaks sixteenBitPeaks(const ComputePeaks& peaks);
 
+/// η∞ of this GPU's tensor-core GEMMs: the family's calibrated gemmPeakFraction, carried over by the ratio of measured
+/// achievable-matmul shares when the GPU and the family's reference both have one (docs/methods-time.md §4.31).
+double tensorGemmPeakFraction(const GpuSpec& gpu, const EfficiencyParams& efficiency);
+
 /// GEMM efficiency for a GEMM of flops FLOP: η∞·F/(F + F½) (saturating; CAL's stepwise table, smoothed).
 double gemmEfficiency(double flops, const ComputePeaks& peaks);
 /// Roofline time of one GEMM (m×k)·(k×n): max(2mkn/(P·η(F)), bytes/(BW·η_M)).

@@ -28,6 +28,7 @@ constexpr Key kKeys[] = {
     {"flash2_attention_ratio", &EfficiencyParams::flash2AttentionRatio},
     {"hbm_fraction", &EfficiencyParams::hbmFraction},
     {"fp32_peak_fraction", &EfficiencyParams::fp32PeakFraction},
+    {"matmul_reference_fraction", &EfficiencyParams::matmulReferenceFraction},
     {"elementwise_passes_fused", &EfficiencyParams::elementwisePassesFused},
     {"elementwise_passes_eager", &EfficiencyParams::elementwisePassesEager},
     {"kernel_launch_s", &EfficiencyParams::kernelLaunchS},

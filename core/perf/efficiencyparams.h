@@ -28,6 +28,11 @@ struct EfficiencyParams
     double flash2AttentionRatio = 1.0;
     double hbmFraction = 0.80; ///< achievable share of HBM bandwidth for memory-bound ops
     double fp32PeakFraction = 0.80; ///< η for fp32 (non-tensor-core) GEMMs against the fp32 peak
+    /// The measured achievable-matmul share of the BF16 peak (GpuSpec::achievableMatmulFraction) of the GPU that
+    /// gemmPeakFraction was calibrated on. A GPU with a measured share of its own runs its tensor GEMMs at
+    /// gemmPeakFraction × its share / this one, which carries a calibration to GPUs without development runs
+    /// (docs/methods-time.md §4.31); 0 = no transfer.
+    double matmulReferenceFraction = 0;
 
     // Memory-bound work per layer, in passes over a b·s·h activation tensor (forward; backward counts twice).
     double elementwisePassesFused = 16; ///< fused kernels (Megatron, NeMo, TorchTitan): norms, residuals, dropout

@@ -271,6 +271,37 @@ private Q_SLOTS:
         QCOMPARE(p.tensorFlops, 66.9e12);
     }
 
+    /// docs/methods-time.md §4.31: a family calibrated on one GPU carries its large-GEMM efficiency to another by the
+    /// ratio of their measured achievable-matmul shares (mamf_bf16_tflops / bf16_tflops in data/gpus.json).
+    void achievableMatmulShareCarriesTheCalibration()
+    {
+        const GpuCatalog& catalog = GpuCatalog::builtin();
+        const GpuSpec& h100 = *catalog.find("H100-SXM-80GB");
+        const GpuSpec& mi300x = *catalog.find("MI300X");
+        const GpuSpec& h800 = *catalog.find("H800-SXM-80GB");
+        QCOMPARE(*mi300x.achievableMatmulFraction(), 781.9 / 1307.4);
+        QVERIFY(!h800.achievableMatmulFraction()); // no published measurement: nothing to carry over
+        EfficiencyParams e;
+        e.gemmPeakFraction = 0.6;
+        e.matmulReferenceFraction = *h100.achievableMatmulFraction();
+        QCOMPARE(computePeaks(h100, Precision::AmpBf16, e).gemmPeakFraction, 0.6); // the calibration GPU itself
+        QCOMPARE(computePeaks(h800, Precision::AmpBf16, e).gemmPeakFraction, 0.6);
+        const double mi300xEta = computePeaks(mi300x, Precision::AmpBf16, e).gemmPeakFraction;
+        QVERIFY2(std::abs(mi300xEta - 0.6 * (781.9 / 1307.4) / (792.1 / 989.4)) < 1e-12,
+            qPrintable(QString::number(mi300xEta)));
+        QCOMPARE(
+            computePeaks(mi300x, Precision::Fp8, e).gemmPeakFraction, mi300xEta); // one share for every tensor type
+        QCOMPARE(computePeaks(mi300x, Precision::Fp32, e).gemmPeakFraction, e.fp32PeakFraction); // not tensor cores
+        e.matmulReferenceFraction = 0; // a family without a reference keeps its value everywhere
+        QCOMPARE(computePeaks(mi300x, Precision::AmpBf16, e).gemmPeakFraction, 0.6);
+        // The shipped table: Hopper's calibration reaches the H100 unchanged, and the MI300X at three quarters of it.
+        const EfficiencyParams& hopper = EfficiencyTable::builtin().forGpu("H100-SXM-80GB");
+        QCOMPARE(computePeaks(h100, Precision::AmpBf16, hopper).gemmPeakFraction, hopper.gemmPeakFraction);
+        const EfficiencyParams& cdna = EfficiencyTable::builtin().forGpu("MI300X");
+        const double ratio = computePeaks(mi300x, Precision::AmpBf16, cdna).gemmPeakFraction / cdna.gemmPeakFraction;
+        QVERIFY2(ratio > 0.74 && ratio < 0.75, qPrintable(QString::number(ratio)));
+    }
+
     void fp8SpeedsUpGemmsButNotAttention()
     {
         // FP8 doubles the GEMM peak but keeps attention in bf16 and pays a quantization pass per GEMM input, so a
