@@ -33,8 +33,11 @@ nlohmann::json efficiencyOverrides(const std::vector<BenchResult>& results, cons
     // mma.sync from registers has no memory traffic: an upper bound of what a large GEMM reaches.
     const double mmaTflops = bestRate(results, {"mma_fp16"});
     const auto peak = spec.fp16Tflops ? spec.fp16Tflops : spec.bf16Tflops;
-    if (mmaTflops > 0 && peak && *peak > 0)
+    if (mmaTflops > 0 && peak && *peak > 0) {
         overrides["gemm_peak_fraction"] = std::min(1.0, mmaTflops / *peak);
+        // Measured on this very GPU: no carrying over by published matmul shares (docs/methods-time.md §4.31).
+        overrides["matmul_reference_fraction"] = 0.0;
+    }
     return overrides;
 }
 

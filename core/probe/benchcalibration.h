@@ -13,7 +13,8 @@
 
 namespace clusterplanner::core::probe {
 
-/// {"hbm_fraction": best copy GB/s / datasheet HBM, "gemm_peak_fraction": mma TFLOP/s / dense fp16 peak}, each
+/// {"hbm_fraction": best copy GB/s / datasheet HBM, "gemm_peak_fraction": mma TFLOP/s / dense fp16 peak, with
+/// "matmul_reference_fraction": 0 beside it since the GPU's own rate needs no carrying over}, each
 /// only when its benchmark ran and the catalog has the peak; values clamped to (0, 1]. The keys are those of
 /// data/efficiency.json, so the object feeds perf::withOverrides().
 nlohmann::json efficiencyOverrides(const std::vector<BenchResult>& results, const GpuSpec& spec);
