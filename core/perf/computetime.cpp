@@ -208,7 +208,8 @@ double tensorGemmPeakFraction(const GpuSpec& gpu, const EfficiencyParams& e)
     const std::optional<double> share = gpu.achievableMatmulFraction();
     if (!share || e.matmulReferenceFraction <= 0)
         return e.gemmPeakFraction;
-    return e.gemmPeakFraction * *share / e.matmulReferenceFraction;
+    // A carried-over share cannot take a GEMM past the peak, whatever an efficiency file says the reference is.
+    return std::min(1.0, e.gemmPeakFraction * *share / e.matmulReferenceFraction);
 }
 
 /// Bytes per element per call of the FP8 casts (docs/methods-time.md §4.16, §4.27); a step has three calls per GEMM.

@@ -292,6 +292,8 @@ private Q_SLOTS:
         QCOMPARE(
             computePeaks(mi300x, Precision::Fp8, e).gemmPeakFraction, mi300xEta); // one share for every tensor type
         QCOMPARE(computePeaks(mi300x, Precision::Fp32, e).gemmPeakFraction, e.fp32PeakFraction); // not tensor cores
+        e.matmulReferenceFraction = 1e-6; // an absurd reference in a user's file: capped at the peak, not beyond
+        QCOMPARE(computePeaks(mi300x, Precision::AmpBf16, e).gemmPeakFraction, 1.0);
         e.matmulReferenceFraction = 0; // a family without a reference keeps its value everywhere
         QCOMPARE(computePeaks(mi300x, Precision::AmpBf16, e).gemmPeakFraction, 0.6);
         // The shipped table: Hopper's calibration reaches the H100 unchanged, and the MI300X at three quarters of it.
