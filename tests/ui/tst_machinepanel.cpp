@@ -111,6 +111,8 @@ private Q_SLOTS:
         LocalCatalogFile storage(f.folder.path());
         QVERIFY(storage.readOverrides().contains(QStringLiteral("hbm_fraction")));
         QVERIFY(anyLabelContains(f.panel.get(), QStringLiteral("Override saved")));
+        QVERIFY(anyLabelContains(f.panel.get(), QStringLiteral("large-GEMM efficiency")));
+        QVERIFY(!anyLabelContains(f.panel.get(), QStringLiteral("matmul_reference_fraction"))); // bookkeeping only
         for (auto* b : f.panel->findChildren<QPushButton*>())
             if (b->text().contains(QStringLiteral("Revert")))
                 b->click();

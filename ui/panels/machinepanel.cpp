@@ -319,6 +319,25 @@ std::string familyOf(const std::string& gpuId)
     return core::probe::calibratedEfficiency(gpuId).family;
 }
 
+/// A saved override in words: each measured value beside the calibrated one it replaces.
+QString overrideSummary(const nlohmann::json& saved, const std::string& gpuId)
+{
+    // matmul_reference_fraction is left out: it only says the rate was measured on this GPU (methods-time §4.31).
+    const auto calibrated = core::probe::calibratedEfficiency(gpuId);
+    const auto number = [&](const char* key) { // a hand-edited file may hold anything: show it, never throw
+        const auto& value = saved.at(key);
+        return value.is_number() ? QString::number(value.get<double>(), 'f', 3) : QString::fromStdString(value.dump());
+    };
+    QStringList parts;
+    if (saved.contains("gemm_peak_fraction"))
+        parts << MachinePanel::tr("large-GEMM efficiency %1 (calibrated %2)")
+                     .arg(number("gemm_peak_fraction"), QString::number(calibrated.gemmPeakFraction, 'f', 3));
+    if (saved.contains("hbm_fraction"))
+        parts << MachinePanel::tr("HBM efficiency %1 (calibrated %2)")
+                     .arg(number("hbm_fraction"), QString::number(calibrated.hbmFraction, 'f', 3));
+    return parts.join(QStringLiteral(", "));
+}
+
 } // namespace
 
 void MachinePanel::saveOverride()
@@ -359,12 +378,8 @@ void MachinePanel::showOverride()
                                     .arg(QString::fromStdString(family)));
         return;
     }
-    const auto calibrated = core::probe::calibratedEfficiency(id);
-    m_overrideText->setText(
-        tr("Override saved for the \"%1\" family: %2 (calibrated: hbm_fraction %3, gemm_peak_fraction %4).")
-            .arg(QString::fromStdString(family), QString::fromStdString(all[family].dump()))
-            .arg(calibrated.hbmFraction)
-            .arg(calibrated.gemmPeakFraction));
+    m_overrideText->setText(tr("Override saved for the \"%1\" family: %2.")
+                                .arg(QString::fromStdString(family), overrideSummary(all[family], id)));
 }
 
 } // namespace clusterplanner::ui
