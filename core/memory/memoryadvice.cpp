@@ -43,9 +43,7 @@ std::vector<Remedy> remedies(int gpusPerNode, int heads)
             }},
         {"micro-batch 1", [](TrainingConfig& t) { return t.microBatch > 1 ? (t.microBatch = 1, true) : false; }},
         {"distributed optimizer / ZeRO-1",
-            [](TrainingConfig& t) {
-                return t.zeroStage < 1 && !t.distributedOptimizer ? (t.zeroStage = 1, true) : false;
-            }},
+            [](TrainingConfig& t) { return !t.shardsOptimizerStates() ? (t.zeroStage = 1, true) : false; }},
         {"ZeRO-2", [](TrainingConfig& t) { return t.zeroStage < 2 ? (t.zeroStage = 2, true) : false; }},
         {"ZeRO-3", [](TrainingConfig& t) { return t.zeroStage < 3 ? (t.zeroStage = 3, true) : false; }},
         {"TP", [=](TrainingConfig& t) { return moveToModelParallel(t, &t.layout.tp, gpusPerNode); }},

@@ -117,7 +117,7 @@ ModelStateBytes modelStateBytes(const MemoryContext& ctx, const TrainingConfig& 
     m.weights = r.weights * stage.total;
     m.gradients = r.gradients * stage.total;
     m.optimizer = r.optimizer * stage.total;
-    if (t.zeroStage >= 1 || t.distributedOptimizer)
+    if (t.shardsOptimizerStates())
         m.optimizer = r.optimizer * shardedParams;
     if (t.zeroStage >= 2)
         m.gradients = r.gradients * shardedParams;

@@ -152,6 +152,8 @@ struct TrainingConfig
     /// Needs expert parallelism, a framework that offers it, no full recompute, and in Megatron interleaved stages
     /// when pipelined (docs/methods-time.md §4.25).
     bool moeOverlap = false;
+    /// Optimizer states split over the data-parallel ranks: ZeRO ≥ 1 or Megatron's distributed optimizer.
+    bool shardsOptimizerStates() const { return zeroStage >= 1 || distributedOptimizer; }
     bool operator==(const TrainingConfig&) const = default;
 };
 

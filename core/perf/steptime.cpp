@@ -216,7 +216,7 @@ double gpuParameters(const StepTimeContext& c, const ParallelLayout& l)
 double optimizerShardParameters(const StepTimeContext& c, const TrainingConfig& tr)
 {
     const double all = gpuParameters(c, tr.layout);
-    if (tr.zeroStage < 1 && !tr.distributedOptimizer)
+    if (!tr.shardsOptimizerStates())
         return all;
     return shardedParameters(all, gpuExpertParameters(c, tr.layout), tr.layout);
 }
@@ -265,7 +265,7 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
     const Fabric& f = s.c.fabric;
     if (s.tr.zeroStage >= 3) {
         dp = zero3Times(s, weightS, gradS, st, m);
-    } else if (s.tr.zeroStage >= 1 || s.tr.distributedOptimizer) { // RS grads under backward, AG params under forward
+    } else if (s.tr.shardsOptimizerStates()) { // RS grads under backward, AG params under forward
         const double rs = groupCollectiveS(Collective::ReduceScatter, gradS, group, f);
         const double ag = groupCollectiveS(Collective::AllGather, weightS, group, f);
         dp.totalS = rs + ag;

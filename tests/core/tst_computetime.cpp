@@ -299,6 +299,10 @@ private Q_SLOTS:
         // The shipped table: Hopper's calibration reaches the H100 unchanged, and the MI300X at three quarters of it.
         const EfficiencyParams& hopper = EfficiencyTable::builtin().forGpu("H100-SXM-80GB");
         QCOMPARE(computePeaks(h100, Precision::AmpBf16, hopper).gemmPeakFraction, hopper.gemmPeakFraction);
+        // The references are copies of catalog figures: one edited without the other would move the development set.
+        const EfficiencyParams& ampere = EfficiencyTable::builtin().forGpu("A100-SXM-80GB");
+        QCOMPARE(computePeaks(*catalog.find("A100-SXM-80GB"), Precision::AmpBf16, ampere).gemmPeakFraction,
+            ampere.gemmPeakFraction);
         const EfficiencyParams& cdna = EfficiencyTable::builtin().forGpu("MI300X");
         const double ratio = computePeaks(mi300x, Precision::AmpBf16, cdna).gemmPeakFraction / cdna.gemmPeakFraction;
         QVERIFY2(ratio > 0.74 && ratio < 0.75, qPrintable(QString::number(ratio)));
