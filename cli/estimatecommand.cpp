@@ -43,7 +43,8 @@ json stageJson(const StageMemory& s)
     return {{"stage", s.stage}, {"layers", s.layers}, {"in_flight_micro_batches", s.inFlightMicroBatches},
         {"peak_phase", s.phase == PeakPhase::StepEnd ? "step_end" : "backward_start"},
         {"allocated_gib", s.peak.totalBytes() / kGiB}, {"reserved_gib", s.reservedBytes / kGiB},
-        {"between_steps_gib", s.persistentBytes / kGiB}, {"memory_gib", breakdownJson(s.peak)}};
+        {"between_steps_gib", s.persistentBytes / kGiB}, {"host_activations_gib", s.hostActivationBytes / kGiB},
+        {"memory_gib", breakdownJson(s.peak)}};
 }
 
 json chosenJson(const TrainingConfig& t)
@@ -66,9 +67,10 @@ json timeBreakdownJson(const perf::StepTimeResult& t)
         {"optimizer", t.optimizerS}, {"overhead", t.overheadS}, {"overlap_slowdown", t.overlapSlowdownS},
         {"exposed",
             {{"tp", t.tpExposedS}, {"cp", t.cpExposedS}, {"ep", t.epExposedS}, {"dp", t.dpExposedS},
-                {"pp", t.ppExposedS}}},
+                {"pp", t.ppExposedS}, {"offload", t.offloadExposedS}}},
         {"total",
-            {{"tp", t.tpTotalS}, {"cp", t.cpTotalS}, {"ep", t.epTotalS}, {"dp", t.dpTotalS}, {"pp", t.ppTotalS}}}};
+            {{"tp", t.tpTotalS}, {"cp", t.cpTotalS}, {"ep", t.epTotalS}, {"dp", t.dpTotalS}, {"pp", t.ppTotalS},
+                {"offload", t.offloadTotalS}}}};
 }
 
 json confidenceJson(const std::vector<ConfidenceBand>& bands)
@@ -116,6 +118,7 @@ json predictionJson(const CasePrediction& p, const perf::EfficiencyTable& table,
             {"peak_stage", m.peakStage}, {"memory_gib", breakdownJson(m.peakStageMemory().peak)}, {"stages", stages},
             {"max_micro_batch", p.maxMicroBatch}, {"gradient_accumulation_steps", m.gradientAccumulationSteps},
             {"chosen", chosenJson(p.chosen)}, {"choices", p.choices}});
+        out["chosen"]["activation_offload_layers"] = m.offloadedLayers; // resolved: a count, never "auto"
         if (!m.fits) {
             out["short_by_gib"] = (m.peakReservedBytes - m.usableBytes) / kGiB;
             out["remedies"] = p.remedies;

@@ -199,7 +199,7 @@ ParallelLayout readLayout(const JsonFields& r)
     return layout;
 }
 
-TrainingConfig readTraining(const JsonFields& r)
+TrainingConfig readTraining(const JsonFields& r, int modelLayers)
 {
     TrainingConfig training;
     training.globalBatch = integer(r, "training.global_batch");
@@ -220,6 +220,7 @@ TrainingConfig readTraining(const JsonFields& r)
     training.fp8Recipe = choice<Fp8Recipe>(r, "training.fp8_recipe", Fp8Recipe::FrameworkDefault);
     training.moeDispatcher = choice<MoeDispatcher>(r, "training.moe_dispatcher", MoeDispatcher::AllToAll);
     training.moeOverlap = optionalBoolean(r, "training.moe_overlap", false);
+    training.activationOffloadLayers = optionalInteger(r, "training.activation_offload_layers", 0, modelLayers - 1);
     return training;
 }
 
@@ -264,7 +265,7 @@ json trainingToJson(const TrainingConfig& t)
                 {"sequence_parallel", l.sequenceParallel}, {"rank_order", toString(l.rankOrder)}}},
         {"cp_load_balance", t.cpLoadBalance}, {"compile", t.compile}, {"async_tp", t.asyncTp},
         {"fp8_recipe", toString(t.fp8Recipe)}, {"moe_dispatcher", toString(t.moeDispatcher)},
-        {"moe_overlap", t.moeOverlap}};
+        {"moe_overlap", t.moeOverlap}, {"activation_offload_layers", t.activationOffloadLayers}};
 }
 
 } // namespace
@@ -312,7 +313,7 @@ Scenario scenarioFromJson(const json& object)
         scenario.topology = readTopology(r.field("cluster"));
         readTrainingRun(r.object("training"), scenario);
     }
-    scenario.training = readTraining(r.object("training"));
+    scenario.training = readTraining(r.object("training"), scenario.model.layers);
     scenario.economics = readEconomics(r.object("economics"));
     scenario.notes = text(r, "notes");
     if (r.has("workload") && !r.isNull("workload"))

@@ -214,6 +214,10 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     u.asyncTp = !r.stated("async_tp");
     u.moeDispatcher = !r.stated("moe_dispatcher");
     u.moeOverlap = !r.stated("moe_overlap");
+    // Unstated, activation offload is the planner's: as few layers as a layout without recompute needs to fit, where
+    // the framework offers it (activationOffloadObstacle); a layout that fits offloads nothing.
+    t.activationOffloadLayers
+        = r.optionalInteger("activation_offload_layers", kActivationOffloadAuto, 0, kMaxCaseDegree);
 }
 
 void readParallelism(const NullableReader& r, ValidationCase& c)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/launch/launchplan.h"
 
+#include "core/memory/activationoffload.h"
 #include "core/model/enumnames.h"
 #include "core/model/frameworkrules.h"
+#include "core/model/gpucatalog.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -78,6 +80,13 @@ LaunchPlan makeLaunchPlan(const Scenario& scenario, Framework framework)
         throw LaunchConfigError("model: " + str(scenario.model.layers) + " layers do not split evenly into "
             + str(stages) + " pipeline stages (pp × virtual stages)");
     plan.layersPerVirtualStage = scenario.model.layers / stages;
+    if (t.activationOffloadLayers != 0) {
+        // Written for the target framework: its rules decide, and auto is resolved as the estimate resolves it.
+        TrainingConfig target = t;
+        target.framework = framework;
+        const GpuSpec* gpu = GpuCatalog::builtin().find(scenario.cluster.gpuId);
+        plan.activationOffloadLayers = activationOffloadLayersInEffect(makeMemoryContext(scenario.model, gpu), target);
+    }
     return plan;
 }
 
@@ -178,6 +187,29 @@ std::string LaunchPlan::moeLeftOutNote() const
         break;
     }
     return note;
+}
+
+std::string LaunchPlan::activationOffloadNote() const
+{
+    const std::string lead = "activation offload is left off: ", name(toString(framework));
+    const TrainingConfig& t = training();
+    switch (activationOffloadObstacle(t, frameworkCapabilities(framework), model().layers)) {
+    case ActivationOffloadObstacle::None:
+        if (t.activationOffloadLayers == kActivationOffloadAuto && activationOffloadLayers == 0)
+            return lead + "auto offloads only what the layout needs to fit, and it fits without (or not even with)";
+        return {};
+    case ActivationOffloadObstacle::NotAsked:
+        return {};
+    case ActivationOffloadObstacle::NotOffered:
+        return lead + name + " does not offer it";
+    case ActivationOffloadObstacle::Pipeline:
+        return lead + name + " refuses it with pipeline parallelism";
+    case ActivationOffloadObstacle::Recompute:
+        return lead + name + " refuses it with activation recompute";
+    case ActivationOffloadObstacle::TooManyLayers:
+        return lead + "at least one of the " + str(model().layers) + " layers must stay on the GPU";
+    }
+    return {};
 }
 
 } // namespace clusterplanner::core::launch

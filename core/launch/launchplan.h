@@ -16,6 +16,9 @@ struct LaunchPlan
     int gradientAccumulation = 1; ///< global batch / (micro-batch × dp)
     int virtualStages = 1; ///< chunks per pipeline rank (interleaved schedules)
     int layersPerVirtualStage = 1; ///< layers / (pp × virtualStages)
+    /// Layers whose activations the run offloads to host memory, as the estimate resolves them (auto: the fewest
+    /// that fit; 0 where the framework, PP or recompute rules it out).
+    int activationOffloadLayers = 0;
 
     const ParallelLayout& layout() const { return scenario->training.layout; }
     const TrainingConfig& training() const { return scenario->training; }
@@ -35,6 +38,9 @@ struct LaunchPlan
     /// Why a MoE setting asked for is not written (not offered, no EP, full recompute, no interleaving); empty
     /// otherwise.
     std::string moeLeftOutNote() const;
+    /// Why activation offload, asked for, is not written (not offered, PP > 1, recompute on, too many layers, or
+    /// auto with a layout that fits without it); empty otherwise.
+    std::string activationOffloadNote() const;
 };
 
 /// Checks the scenario and derives the plan; throws LaunchConfigError naming the first problem.

@@ -124,6 +124,10 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
         a.push_back({"--recompute-method", "uniform"});
         a.push_back({"--recompute-num-layers", "1"});
     }
+    if (p.activationOffloadLayers > 0) {
+        a.push_back({"--cpu-offloading", ""});
+        a.push_back({"--cpu-offloading-num-layers", std::to_string(p.activationOffloadLayers)});
+    }
     if (t.zeroStage >= 1 && t.distributedOptimizer)
         a.push_back({"--use-distributed-optimizer", ""});
     // Megatron's "adam" is AdamW (decoupled weight decay).

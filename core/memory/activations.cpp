@@ -197,6 +197,15 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, b
     return tokens * (p.replicated / replicatedDivisor(t) + p.sharded / tp + p.scoresPerKey * keys / tp);
 }
 
+double meanLayerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t)
+{
+    const double moeShare = ctx.layers > 0 ? double(ctx.params.moeLayers) / ctx.layers : 0.0;
+    const auto perLayer = opLevelCheckpointing(t) ? &opLevelCheckpointBytes : &layerActivationBytes;
+    const double dense = moeShare < 1 ? perLayer(ctx, t, false) : 0.0;
+    const double moe = moeShare > 0 ? perLayer(ctx, t, true) : 0.0;
+    return (1 - moeShare) * dense + moeShare * moe;
+}
+
 double layerInputBytes(const MemoryContext& ctx, const TrainingConfig& t)
 {
     return tokensPerRank(ctx, t) * dtypesOf(t).residual * ctx.h / replicatedDivisor(t);
@@ -255,7 +264,7 @@ LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
         // DTensor's loss_parallel (torch/distributed/tensor/parallel/loss.py) spells both passes out in fp32 ops:
         // the forward holds the fp32 copy, x - max and exp(shifted) (then the result) together; the backward
         // computes (zeros_like(x) + exp(x)) * grad beside the saved log-probabilities: four fp32 buffers where the
-        // fused pair keeps three (docs/methods-memory.md §3.10).
+        // fused pair keeps three (docs/methods-memory.md §3.11).
         l.peak = l.held + 16 * entries;
         l.forwardPeak = l.held + (compute < 4 ? 4 : 0) * entries + 8 * entries;
     }

@@ -21,6 +21,11 @@ bool usesAutocast(const TrainingConfig& training);
 /// moeLayer selects the expert MLP; recompute is applied by the caller (full keeps only layerInputBytes).
 double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& training, bool moeLayer);
 
+/// One layer's activations of one micro-batch, dense and MoE layers averaged by their share of the model: what
+/// layerActivationBytes keeps, or what op-level selective checkpointing keeps where that is the framework's
+/// "selective" (full recompute is applied by the caller).
+double meanLayerActivationBytes(const MemoryContext& ctx, const TrainingConfig& training);
+
 /// Full recompute: the checkpointed layer input of one micro-batch (residual-stream precision).
 double layerInputBytes(const MemoryContext& ctx, const TrainingConfig& training);
 

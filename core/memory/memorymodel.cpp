@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/memory/memorymodel.h"
 
+#include "core/memory/activationoffload.h"
 #include "core/memory/activations.h"
 #include "core/memory/modelstates.h"
 #include "core/memory/pipelinememory.h"
@@ -13,15 +14,11 @@ namespace clusterplanner::core {
 
 namespace {
 
-/// The layer activations of one micro-batch on a stage, averaging dense and MoE layers (what op-level selective
-/// checkpointing keeps, when that is what the framework's "selective" means).
-double stageLayerBytes(const MemoryContext& ctx, const TrainingConfig& t, int layers)
+/// The layer activations of one micro-batch on a stage (`layers` may be fractional: an offloading stage keeps
+/// part of its layers).
+double stageLayerBytes(const MemoryContext& ctx, const TrainingConfig& t, double layers)
 {
-    const double moeShare = ctx.layers > 0 ? double(ctx.params.moeLayers) / ctx.layers : 0.0;
-    const auto perLayer = opLevelCheckpointing(t) ? &opLevelCheckpointBytes : &layerActivationBytes;
-    const double dense = moeShare < 1 ? perLayer(ctx, t, false) : 0.0;
-    const double moe = moeShare > 0 ? perLayer(ctx, t, true) : 0.0;
-    return layers * ((1 - moeShare) * dense + moeShare * moe);
+    return layers * meanLayerActivationBytes(ctx, t);
 }
 
 struct StageInputs
@@ -30,6 +27,7 @@ struct StageInputs
     bool first = false, last = false;
     double inFlight = 1;
     int microBatches = 1;
+    int offloadedLayers = 0; ///< activation offload in effect (PP 1 only)
 };
 
 /// Autocast caches a bf16 copy of every fp32 weight it casts until the autocast region ends. Without
@@ -67,7 +65,8 @@ MemoryBreakdown backwardStart(const MemoryContext& ctx, const TrainingConfig& t,
     double perMicroBatch
         = (in.first ? embeddingActivationBytes(ctx, t) : 0) + (in.last ? headActivationBytes(ctx, t) : 0);
     const bool full = t.recompute == Recompute::Full;
-    perMicroBatch += full ? params.layers * layerInputBytes(ctx, t) : stageLayerBytes(ctx, t, params.layers);
+    perMicroBatch += full ? params.layers * layerInputBytes(ctx, t)
+                          : stageLayerBytes(ctx, t, residentActivationLayers(params.layers, in.offloadedLayers));
     b.activationsBytes = in.inFlight * perMicroBatch;
     if (usesAutocast(t))
         applyCastCache(ctx, t, in, params, logits, b);
@@ -116,6 +115,7 @@ StageMemory evaluateStage(const MemoryContext& ctx, const TrainingConfig& t, con
     s.stage = in.stage;
     s.layers = params.layers;
     s.inFlightMicroBatches = in.inFlight;
+    s.hostActivationBytes = in.inFlight * in.offloadedLayers * meanLayerActivationBytes(ctx, t);
     s.peak = backwardStart(ctx, t, in, params, states, regime);
     if (recomputesLayers(t)) {
         const MemoryBreakdown deep = recomputePoint(ctx, t, in, params, states, s.peak);
@@ -148,6 +148,7 @@ MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& t)
     MemoryEstimate e;
     const int pp = std::max(1, t.layout.pp);
     const int m = microBatchesPerStep(t);
+    const int offloaded = activationOffloadLayersInEffect(ctx, t);
     const auto inputsFor = [&](int stage) {
         StageInputs in;
         in.stage = stage;
@@ -155,6 +156,7 @@ MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& t)
         in.last = stage == pp - 1;
         in.microBatches = m;
         in.inFlight = inFlightMicroBatches(t.schedule, pp, t.layout.virtualStages, m, stage);
+        in.offloadedLayers = offloaded;
         return in;
     };
     e.first = evaluateStage(ctx, t, inputsFor(0));
@@ -166,6 +168,7 @@ MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& t)
     e.usableBytes = usableBytes(ctx, t);
     e.fits = ctx.valid && e.peakReservedBytes <= e.usableBytes;
     e.gradientAccumulationSteps = m;
+    e.offloadedLayers = offloaded;
     return e;
 }
 

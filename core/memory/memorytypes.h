@@ -36,6 +36,7 @@ struct StageMemory
     MemoryBreakdown peak; ///< allocated bytes at the peak (like torch.cuda.max_memory_allocated)
     double persistentBytes = 0; ///< allocated between steps (weights, optimizer, persistent grads, workspace)
     double reservedBytes = 0; ///< what the caching allocator holds at the peak
+    double hostActivationBytes = 0; ///< activations offloaded to host memory at the peak (not in `peak`)
 };
 
 /// The memory answer for one layout. Only the first and the last stage are evaluated: every schedule modeled
@@ -51,6 +52,7 @@ struct MemoryEstimate
     double usableBytes = 0; ///< capacity minus the documented reserve (CUDA context, NCCL, driver)
     bool fits = false; ///< peakReservedBytes <= usableBytes
     int gradientAccumulationSteps = 1; ///< micro-batches per pipeline per optimizer step (m)
+    int offloadedLayers = 0; ///< layers whose activations go to host memory (activationOffloadLayersInEffect)
 
     const StageMemory& peakStageMemory() const { return peakStage == first.stage ? first : last; }
 };

@@ -71,4 +71,22 @@ bool moeOverlapApplies(const TrainingConfig& training, const FrameworkCapabiliti
     return moeOverlapObstacle(training, caps) == MoeOverlapObstacle::None;
 }
 
+ActivationOffloadObstacle activationOffloadObstacle(
+    const TrainingConfig& training, const FrameworkCapabilities& caps, int modelLayers)
+{
+    using O = ActivationOffloadObstacle;
+    const int layers = training.activationOffloadLayers;
+    if (layers == 0 || (layers < 0 && layers != kActivationOffloadAuto))
+        return O::NotAsked;
+    if (!caps.activationOffload)
+        return O::NotOffered;
+    if (training.layout.pp > 1)
+        return O::Pipeline;
+    if (training.recompute != Recompute::None)
+        return O::Recompute;
+    if (layers >= modelLayers)
+        return O::TooManyLayers;
+    return O::None;
+}
+
 } // namespace clusterplanner::core

@@ -37,4 +37,11 @@ MoeOverlapObstacle moeOverlapObstacle(const TrainingConfig& training, const Fram
 /// Whether the expert overlap is in effect: asked for and nothing in its way.
 bool moeOverlapApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
+/// What keeps activation offload, asked for, from applying (docs/methods-memory.md §3.11): a framework that offers
+/// it, and what Megatron-Core's TransformerConfig refuses beside it: pipeline parallelism, activation recompute,
+/// and as many offloaded layers as the model has (one must stay to hide the last copy behind).
+enum class ActivationOffloadObstacle { None, NotAsked, NotOffered, Pipeline, Recompute, TooManyLayers };
+ActivationOffloadObstacle activationOffloadObstacle(
+    const TrainingConfig& training, const FrameworkCapabilities& caps, int modelLayers);
+
 } // namespace clusterplanner::core

@@ -136,6 +136,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.deepEp = entry.value("deepep", false);
     caps.moeOverlap = entry.value("moe_overlap", false);
     caps.moeOverlapNeedsVirtualStages = entry.value("moe_overlap_needs_virtual_stages", false);
+    caps.activationOffload = entry.value("activation_offload", false);
     caps.defaultVirtualStages = entry.value("default_virtual_stages", 0);
     if (caps.defaultVirtualStages < 0 || caps.defaultVirtualStages == 1)
         throw std::runtime_error(where + ".default_virtual_stages: 0 (left to the planner) or at least 2 (got "

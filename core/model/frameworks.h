@@ -60,11 +60,11 @@ struct FrameworkCapabilities
     bool compileFuses = false;
     /// With TP > 1 the loss runs over vocabulary-sharded logits as PyTorch DTensor's loss_parallel composes it from
     /// unfused ops (TorchTitan, on by default): its backward materialises exp(log-probabilities) and a zeroed
-    /// one-hot gradient beside the fused kernel's buffers (docs/methods-memory.md §3.10).
+    /// one-hot gradient beside the fused kernel's buffers (docs/methods-memory.md §3.11).
     bool dtensorLossParallel = false;
     /// The training loop drops its reference to the logits between loss and backward (TorchTitan's train step:
     /// "del pred", "need to free to before bwd to avoid peaking memory"), so they are not part of the backward's
-    /// peak unless a pipeline schedule keeps them (docs/methods-memory.md §3.10).
+    /// peak unless a pipeline schedule keeps them (docs/methods-memory.md §3.11).
     bool freesLogitsBeforeBackward = false;
     /// Offers asynchronous tensor parallelism (TrainingConfig::asyncTp): TorchTitan, Megatron-LM, NeMo.
     bool asyncTp = false;
@@ -93,6 +93,9 @@ struct FrameworkCapabilities
     /// That overlap needs interleaved (virtual) stages when the layout is pipelined: Megatron-Core's combined 1F1B
     /// pairs chunks of the interleaved schedule (DualPipe pairs its own chunks and needs none).
     bool moeOverlapNeedsVirtualStages = false;
+    /// Offers activation offload to host memory (TrainingConfig::activationOffloadLayers; Megatron-Core's
+    /// --cpu-offloading through Transformer Engine).
+    bool activationOffload = false;
     /// With pipeline stages and no stated micro-batch, the local batch is split into as many micro-batches as there
     /// are pipeline stages (TorchTitan of 2024: experimental.pipeline_parallel_microbatches defaults to the pipeline
     /// degree). Else an unstated micro-batch is left to the planner (docs/methods-time.md §4.14).

@@ -49,6 +49,7 @@ GpuSpec parseGpu(const nlohmann::json& g)
     spec.scaleupGBsBidir = g.at("scaleup_gb_s_bidir").get<double>();
     spec.scaleupDomainGpus = g.at("scaleup_domain_gpus").get<int>();
     spec.scaleoutGbpsPerGpu = g.value("scaleout_gbps_per_gpu", 0.0);
+    spec.hostLinkGBsBidir = g.value("host_link_gb_s_bidir", 0.0);
     spec.cloudUsdPerGpuHour = priceRange(g, "cloud_usd_per_gpu_hour");
     spec.purchaseUsd = priceRange(g, "purchase_usd");
     spec.notes = g.value("notes", "");

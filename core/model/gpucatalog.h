@@ -38,6 +38,9 @@ struct GpuSpec
     double scaleupGBsBidir = 0; ///< per GPU, both directions
     int scaleupDomainGpus = 1;
     double scaleoutGbpsPerGpu = 0; ///< scale-out NIC per GPU in the reference system, Gbit/s each way; 0 = unknown
+    /// GPU to host-memory link per GPU, GB/s both directions (PCIe, or NVLink-C2C on Grace superchips); 0 = unknown.
+    /// Activation offload moves saved activations over it (docs/methods-time.md §4.32).
+    double hostLinkGBsBidir = 0;
     PriceRange cloudUsdPerGpuHour;
     PriceRange purchaseUsd;
     std::string notes;

@@ -117,6 +117,9 @@ struct ParallelLayout
     bool operator==(const ParallelLayout&) const = default;
 };
 
+/// TrainingConfig::activationOffloadLayers: offload as few layers as the layout needs to fit in memory.
+inline constexpr int kActivationOffloadAuto = -1;
+
 struct TrainingConfig
 {
     int globalBatch = 512; ///< sequences per optimizer step
@@ -152,6 +155,11 @@ struct TrainingConfig
     /// Needs expert parallelism, a framework that offers it, no full recompute, and in Megatron interleaved stages
     /// when pipelined (docs/methods-time.md §4.25).
     bool moeOverlap = false;
+    /// Transformer layers whose saved activations go to host memory in the forward and come back in the backward
+    /// (Megatron-Core --cpu-offloading-num-layers, Transformer Engine's CPU offload context): 0 = none;
+    /// kActivationOffloadAuto = the fewest that make the layout fit. Needs a framework that offers it, PP 1 and no
+    /// recompute, and fewer layers than the model has (docs/methods-memory.md §3.11, docs/methods-time.md §4.32).
+    int activationOffloadLayers = 0;
     /// Optimizer states split over the data-parallel ranks: ZeRO ≥ 1 or Megatron's distributed optimizer.
     bool shardsOptimizerStates() const { return zeroStage >= 1 || distributedOptimizer; }
     bool operator==(const TrainingConfig&) const = default;

@@ -178,6 +178,11 @@ const std::vector<ScenarioField>& table()
             "--overlap-moe-expert-parallel-comm, DeepSeek DualPipe); needs EP > 1, no full recompute, and "
             "interleaved stages when Megatron pipelines",
             nullptr, true},
+        {"training.activation_offload_layers", K::Integer, "layers", -1, kMaxWidth, "0", "Activation offload",
+            "Layers whose saved activations go to host memory in the forward and come back in the backward "
+            "(Megatron-Core --cpu-offloading-num-layers); -1 = auto, the fewest that make the layout fit. Needs "
+            "Megatron or NeMo, PP 1 and no recomputation",
+            nullptr, true, "< model.layers; -1 = auto"},
         {"economics.training_tokens", K::Number, "tokens", 0, 1e18, "2000000000000.0", "Training tokens",
             "Token budget of the whole run"},
         {"economics.gpu_hour_usd", K::Number, "$/GPU·h", 0, 10'000, "2.5", "GPU price",

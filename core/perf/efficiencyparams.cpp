@@ -41,6 +41,7 @@ constexpr Key kKeys[] = {
     {"pp_overlap", &EfficiencyParams::ppOverlap},
     {"zero3_overlap", &EfficiencyParams::zero3Overlap},
     {"zero3_hierarchy", &EfficiencyParams::zero3Hierarchy},
+    {"host_copy_efficiency", &EfficiencyParams::hostCopyEfficiency},
     {"comm_compute_slowdown", &EfficiencyParams::commComputeSlowdown},
     {"step_overhead_s", &EfficiencyParams::stepOverheadS},
     {"micro_batch_overhead_s", &EfficiencyParams::microBatchOverheadS},

@@ -54,6 +54,9 @@ struct EfficiencyParams
     /// NIC per rank (no scale-up aggregation). 1 = hierarchical like the other collectives, 0 = flat over NICs.
     double zero3Hierarchy = 0.0;
     double ppOverlap = 0.5; ///< share of PP send/recv hidden by asynchronous p2p
+    /// Share of the host link's per-direction rate (GpuSpec::hostLinkGBsBidir / 2) an activation-offload copy
+    /// reaches (docs/methods-time.md §4.32); not fitted: no development run offloads.
+    double hostCopyEfficiency = 0.85;
     double commComputeSlowdown = 0.05; ///< compute slow-down while overlapped comm runs (CAL processor_usage)
 
     // Fixed costs.

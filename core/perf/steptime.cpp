@@ -3,6 +3,7 @@
 // pipeline makespan (closed form), then DP synchronisation, the optimizer and fixed costs.
 #include "core/perf/steptime.h"
 
+#include "core/memory/activationoffload.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/layoutcheck.h"
 #include "core/model/modelmath.h"
@@ -49,6 +50,7 @@ struct StageTimes
     double tpTotalS = 0, tpExposedS = 0, cpTotalS = 0, cpExposedS = 0, epTotalS = 0, epExposedS = 0;
     double hiddenCommS = 0;
     double hostForwardS = 0, hostBackwardS = 0; ///< eager PyTorch: host time to issue the ops (0 when fused)
+    double layersForwardS = 0, layersBackwardS = 0; ///< compute of the transformer layers alone (no head)
 };
 
 struct Setup
@@ -137,6 +139,8 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.backwardWeightS += n * lt.backwardWeightS;
     st.computeForwardS += n * lt.forwardS;
     st.computeBackwardS += n * lt.backwardS();
+    st.layersForwardS += n * lt.forwardS;
+    st.layersBackwardS += n * lt.backwardS();
     // Selective: Megatron recomputes the attention core; op-level checkpointing (TorchTitan) keeps every other
     // matmul's output and attention's, and recomputes the other matmuls and the memory-bound work
     // (docs/methods-time.md §4.7).
@@ -161,6 +165,32 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.hiddenCommS += n
         * (tpCount * tpOne - (tpCount - 2) * tpForwardExposedOne - tpBackwardExposed + 3 * cpFwd - cpFwdExposed
             - cpBwdExposed + epCount * epOne - epExposedS);
+}
+
+/// Activation offload (docs/methods-time.md §4.32): each offloaded layer's saved activations go to the host on a
+/// copy stream while the next layer's forward runs, and come back while the layer above it runs its backward
+/// (Transformer Engine's double buffer waits for one copy before the next layer starts). The copy shows where it
+/// outlasts that layer's compute.
+struct OffloadTimes
+{
+    double totalS = 0, forwardExposedS = 0, backwardExposedS = 0; ///< per micro-batch
+};
+
+OffloadTimes offloadTimes(const Setup& s, const StageTimes& st, int offloaded)
+{
+    OffloadTimes o;
+    const int layers = s.c.counts.denseLayers + s.c.counts.moeLayers;
+    // A GPU without a host-link figure is given PCIe 4.0 x16, the slowest link of a current training GPU.
+    constexpr double kUnknownHostLinkGBsBidir = 64;
+    const double linkGBs = s.c.gpu->hostLinkGBsBidir > 0 ? s.c.gpu->hostLinkGBsBidir : kUnknownHostLinkGBsBidir;
+    const double rateBps = linkGBs / 2 * 1e9 * s.c.efficiency.hostCopyEfficiency;
+    if (offloaded <= 0 || layers <= 0 || rateBps <= 0)
+        return o;
+    const double copyS = offloadedLayerBytes(s.c.memory, s.tr) / rateBps;
+    o.totalS = 2 * offloaded * copyS;
+    o.forwardExposedS = offloaded * std::max(0.0, copyS - st.layersForwardS / layers);
+    o.backwardExposedS = offloaded * std::max(0.0, copyS - st.layersBackwardS / layers);
+    return o;
 }
 
 /// Eager PyTorch enqueues kernels asynchronously: each phase (forward; backward with its recompute) takes
@@ -352,6 +382,7 @@ StepTimeContext makeStepTimeContext(const Scenario& scenario, const GpuSpec& gpu
     c.fabric = makeFabric(gpu, scenario.cluster, efficiency.link);
     c.cluster = scenario.cluster;
     c.economics = scenario.economics;
+    c.memory = makeMemoryContext(scenario.model, &gpu);
     return c;
 }
 
@@ -383,7 +414,11 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
         withPowerCap(computePeaks(*c.gpu, tr.precision, c.efficiency, fp8RecipeInEffect(tr, caps), fp8CastPath(caps)),
             c.cluster.gpuPowerLimitW, c.gpu->tdpW),
         m};
-    const StageTimes st = slowestStage(s);
+    StageTimes st = slowestStage(s);
+    const int offloaded = activationOffloadLayersInEffect(c.memory, tr);
+    const OffloadTimes offload = offloadTimes(s, st, offloaded);
+    st.forwardS += offload.forwardExposedS;
+    st.backwardInputS += offload.backwardExposedS;
 
     // PP: one activation (or its gradient) per micro-batch per stage boundary each way; scattered over TP with SP.
     const double p2pBytes = tr.microBatch * (double(c.model->seqLen) / l.cp) * c.model->hidden * beta / (sp ? l.tp : 1);
@@ -413,6 +448,9 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     r.cpExposedS = m * st.cpExposedS;
     r.epTotalS = m * st.epTotalS;
     r.epExposedS = m * st.epExposedS;
+    r.offloadedLayers = offloaded;
+    r.offloadTotalS = m * offload.totalS;
+    r.offloadExposedS = m * (offload.forwardExposedS + offload.backwardExposedS);
     const double gpuParams = gpuParameters(c, l);
     const DataParallelTimes dp = dataParallel(s, gpuParams, st, m);
     r.dpTotalS = dp.totalS;

@@ -3,6 +3,7 @@
 // and what follows from it (tokens/s, MFU, time, GPU-hours, energy and cost of the run).
 #pragma once
 
+#include "core/memory/memorycontext.h"
 #include "core/model/gpucatalog.h"
 #include "core/model/layoutcheck.h"
 #include "core/model/modelmath.h"
@@ -26,6 +27,7 @@ struct StepTimeContext
     Fabric fabric;
     ClusterConfig cluster;
     EconomicsConfig economics;
+    MemoryContext memory; ///< activation offload: which layers go to the host, and their bytes
 };
 
 /// The context points at scenario.model and gpu: both must outlive it, so temporaries are refused.
@@ -58,6 +60,8 @@ struct StepTimeResult
     double epTotalS = 0, epExposedS = 0; ///< MoE all-to-all: partly hidden
     double dpTotalS = 0, dpExposedS = 0; ///< gradient all-reduce / ZeRO RS + AG: hidden behind the last backward
     double ppTotalS = 0, ppExposedS = 0; ///< activation send/recv between stages: partly asynchronous
+    double offloadTotalS = 0, offloadExposedS = 0; ///< activation offload copies to and from host memory
+    int offloadedLayers = 0; ///< layers whose activations go to the host (0: no offload)
 
     double tokensPerSPerGpu = 0;
     double tokensPerS = 0;

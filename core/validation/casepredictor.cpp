@@ -315,6 +315,9 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
         return p;
     }
     p.memory = evaluateMemory(ctx, p.chosen);
+    if (p.chosen.activationOffloadLayers == kActivationOffloadAuto && p.memory.offloadedLayers > 0)
+        p.choices.push_back("activation offload " + std::to_string(p.memory.offloadedLayers)
+            + " layers (not stated: the fewest that let the layout fit without recompute)");
     if (!p.memory.fits)
         p.remedies = fitRemedies(ctx, p.chosen, s.cluster.gpusPerNode);
     p.maxMicroBatch = maxMicroBatch(ctx, p.chosen);

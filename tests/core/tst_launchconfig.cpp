@@ -4,6 +4,7 @@
 // the layout, batch, precision, recompute and schedule of the scenario.
 #include "core/io/scenariojson.h"
 #include "core/launch/launchconfig.h"
+#include "core/memory/activationoffload.h"
 #include "core/model/modelpresets.h"
 #include "tests/cli/clitesthelpers.h"
 
@@ -352,6 +353,52 @@ private Q_SLOTS:
         QCOMPARE(megatronArgs(single.text).find("--moe-token-dispatcher-type")->second, std::string("alltoall"));
         QVERIFY(std::any_of(single.notes.begin(), single.notes.end(),
             [](const std::string& n) { return n.find("TP × EP > 1") != n.npos; }));
+    }
+
+    /// Activation offload is written as the estimate resolves it (auto: the fewest layers that fit) for Megatron and
+    /// Megatron-Bridge; with pipeline stages Megatron-Core refuses it, so it is left out and the config says why.
+    void activationOffloadIsWritten()
+    {
+        Scenario s = defaultScenario(); // Llama 3 70B FP8 on 64 GB200, TP 1, PP 1 (NVIDIA runs it offloading 40)
+        s.model = modelPreset("Llama 3 70B");
+        s.model.seqLen = 8192;
+        s.cluster.gpuId = "GB200";
+        s.cluster.gpuCount = 64;
+        s.cluster.gpusPerNode = 4;
+        s.training.precision = Precision::Fp8;
+        s.training.layout = ParallelLayout {64, 1, 1, 1, 1, 1, false};
+        s.training.globalBatch = 128;
+        s.training.microBatch = 2;
+        s.training.recompute = Recompute::None;
+        s.training.zeroStage = 1;
+        s.training.activationOffloadLayers = 40;
+        ArgMap args = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
+        QCOMPARE(args.count("--cpu-offloading"), std::size_t(1));
+        QCOMPARE(intArg(args, "--cpu-offloading-num-layers"), 40);
+
+        const YAML::Node model = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"];
+        QVERIFY(model["cpu_offloading"].as<bool>());
+        QCOMPARE(model["cpu_offloading_num_layers"].as<int>(), 40);
+
+        // Auto is resolved as the estimate resolves it: Llama 3 8B at micro-batch 8 needs about 22 of 32 layers.
+        Scenario small = s;
+        small.model = modelPreset("Llama 3 8B");
+        small.model.seqLen = 8192;
+        small.training.microBatch = 8;
+        small.training.globalBatch = 512;
+        small.training.activationOffloadLayers = kActivationOffloadAuto;
+        const int expected = activationOffloadLayersInEffect(
+            makeMemoryContext(small.model, GpuCatalog::builtin().find("GB200")), small.training);
+        QVERIFY2(expected > 0 && expected < 32, qPrintable(QString::number(expected)));
+        QCOMPARE(intArg(megatronArgs(makeLaunchConfig(small, LaunchFramework::Megatron).text),
+                     "--cpu-offloading-num-layers"),
+            expected);
+
+        s.training.layout = ParallelLayout {32, 1, 2, 1, 1, 1, false};
+        const LaunchFile pipelined = makeLaunchConfig(s, LaunchFramework::NeMo);
+        QVERIFY(!YAML::Load(pipelined.text)["model"]["cpu_offloading"]);
+        QVERIFY(std::any_of(pipelined.notes.begin(), pipelined.notes.end(),
+            [](const std::string& n) { return n.find("offload") != n.npos && n.find("pipeline") != n.npos; }));
     }
 
     /// The recipe the estimate models is the one written: torchao's recipe name in TorchTitan (float8 all-gather with

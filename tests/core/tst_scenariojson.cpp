@@ -35,6 +35,7 @@ private:
         s.training.fp8Recipe = Fp8Recipe::RowwiseGwHp;
         s.training.moeDispatcher = MoeDispatcher::DeepEp;
         s.training.moeOverlap = true;
+        s.training.activationOffloadLayers = kActivationOffloadAuto;
         s.training.optimizer = Optimizer::SgdMomentum;
         s.training.recompute = Recompute::Full;
         s.training.zeroStage = 3;
@@ -194,6 +195,12 @@ private Q_SLOTS:
         QTest::newRow("moe dispatcher")
             << QString::fromStdString(fileWith("/scenario/training/moe_dispatcher", "allgather"))
             << "training.moe_dispatcher: unknown value \"allgather\" (expected one of: all_to_all, deepep)";
+        QTest::newRow("offload all layers")
+            << QString::fromStdString(fileWith("/scenario/training/activation_offload_layers", 80))
+            << "training.activation_offload_layers: must be at most 79 (got 80)";
+        QTest::newRow("offload below auto")
+            << QString::fromStdString(fileWith("/scenario/training/activation_offload_layers", -2))
+            << "training.activation_offload_layers: must be at least -1 (got -2)";
         QTest::newRow("missing") << QString::fromStdString([] {
             auto d = nlohmann::json::parse(writeScenarioFile(defaultScenario()));
             d["scenario"]["training"]["layout"].erase("tp");

@@ -109,6 +109,25 @@ private Q_SLOTS:
         }
     }
 
+    /// activation_offload_layers is optional: unstated, the planner's (auto); stated, the count; out of range named.
+    void activationOffloadIsOptionalAndChecked()
+    {
+        const auto training = [](const std::string& extra) {
+            return readValidationCases(tinyCase(R"("bf16")", R"("megatron")", extra)).front().scenario.training;
+        };
+        QCOMPARE(training("").activationOffloadLayers, kActivationOffloadAuto);
+        QCOMPARE(training(R"(, "activation_offload_layers": null)").activationOffloadLayers, kActivationOffloadAuto);
+        QCOMPARE(training(R"(, "activation_offload_layers": 3)").activationOffloadLayers, 3);
+        QCOMPARE(training(R"(, "activation_offload_layers": 0)").activationOffloadLayers, 0);
+        try {
+            training(R"(, "activation_offload_layers": -1)");
+            QFAIL("expected an error");
+        } catch (const std::runtime_error& error) {
+            QVERIFY2(
+                QString::fromUtf8(error.what()).contains(QLatin1String("activation_offload_layers")), error.what());
+        }
+    }
+
     /// nic_gbps_per_gpu is optional: absent, the GPU's reference system (DGX H100: 400 Gb/s per GPU).
     void networkIsOptionalAndChecked()
     {

@@ -91,6 +91,7 @@ const std::vector<FieldCase>& fieldCases()
         {"training.optimizer", "momentum", int(core::Optimizer::SgdMomentum),
             [](S s) { return int(s.training.optimizer); }},
         {"training.recompute", "Full", int(core::Recompute::Full), [](S s) { return int(s.training.recompute); }},
+        {"training.activation_offload_layers", 12, 12, [](S s) { return s.training.activationOffloadLayers; }},
         {"training.zero_stage", 3, 3, [](S s) { return s.training.zeroStage; }},
         {"training.distributed_optimizer", false, false, [](S s) { return s.training.distributedOptimizer; }},
         {"training.attention", "Plain", int(core::AttentionKind::Math), [](S s) { return int(s.training.attention); }},
@@ -470,6 +471,24 @@ private Q_SLOTS:
         QVERIFY(!field("training.moe_overlap")->isEnabled());
         field<QCheckBox>("model.moe")->setChecked(true);
         QVERIFY(field("training.moe_dispatcher")->isEnabled() && field("training.moe_overlap")->isEnabled());
+    }
+
+    /// Activation offload: its lowest value reads "auto", it stops one layer short of the model's layers (Megatron-
+    /// Core keeps one on the GPU), and it is greyed out for a framework that does not offer it.
+    void activationOffloadFieldFollowsModelAndFramework()
+    {
+        auto* offload = field<QSpinBox>("training.activation_offload_layers");
+        QVERIFY(offload->isEnabled()); // the test scenario runs Megatron
+        offload->setValue(offload->minimum());
+        QCOMPARE(m_doc->scenario().training.activationOffloadLayers, core::kActivationOffloadAuto);
+        QVERIFY(offload->text().startsWith(QStringLiteral("auto")));
+        QCOMPARE(offload->maximum(), m_doc->scenario().model.layers - 1);
+        field<QSpinBox>("model.layers")->setValue(24);
+        QCOMPARE(offload->maximum(), 23);
+        auto* framework = field<QComboBox>("training.framework");
+        framework->setCurrentIndex(framework->findText(QStringLiteral("Hugging Face"), Qt::MatchContains));
+        QCOMPARE(m_doc->scenario().training.framework, core::Framework::HuggingFace);
+        QVERIFY(!offload->isEnabled());
     }
 };
 

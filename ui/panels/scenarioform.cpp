@@ -231,6 +231,15 @@ void ScenarioForm::createTrainingGroup()
         form, "training.optimizer", [](core::Scenario& s) -> core::Optimizer& { return s.training.optimizer; });
     m_binder->enumField<core::Recompute>(
         form, "training.recompute", [](core::Scenario& s) -> core::Recompute& { return s.training.recompute; });
+    QSpinBox* offload = m_binder->intField(form, "training.activation_offload_layers",
+        [](core::Scenario& s) -> int& { return s.training.activationOffloadLayers; });
+    offload->setSpecialValueText(tr("auto (fewest that fit)")); // shown at the minimum, kActivationOffloadAuto
+    m_binder->addRefresher([this, offload](core::Scenario&) {
+        // Megatron-Core keeps one layer on the GPU; only frameworks that offer offload read the field.
+        const core::Scenario& s = m_document->scenario();
+        offload->setMaximum(std::max(0, s.model.layers - 1));
+        offload->setEnabled(core::frameworkCapabilities(s.training.framework).activationOffload);
+    });
     m_binder->intField(form, "training.zero_stage", [](core::Scenario& s) -> int& { return s.training.zeroStage; });
     m_binder->boolField(form, "training.distributed_optimizer",
         [](core::Scenario& s) -> bool& { return s.training.distributedOptimizer; });

@@ -31,6 +31,7 @@ std::vector<Term> terms(const core::perf::StepTimeResult& r)
         {QT_TRANSLATE_NOOP("StepTimePanel", "EP all-to-all (exposed)"), r.epExposedS},
         {QT_TRANSLATE_NOOP("StepTimePanel", "DP comm (exposed)"), r.dpExposedS},
         {QT_TRANSLATE_NOOP("StepTimePanel", "PP send/recv (exposed)"), r.ppExposedS},
+        {QT_TRANSLATE_NOOP("StepTimePanel", "activation offload (exposed)"), r.offloadExposedS},
         {QT_TRANSLATE_NOOP("StepTimePanel", "optimizer step"), r.optimizerS},
         {QT_TRANSLATE_NOOP("StepTimePanel", "overheads"), r.overheadS + r.overlapSlowdownS}};
 }

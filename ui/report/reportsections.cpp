@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sections of the scenario report: each turns the scenario and its results into a heading, text and a chart.
 #include "core/evaluation/scenarioevaluation.h"
+#include "core/memory/activationoffload.h"
 #include "core/model/enumnames.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/modelmath.h"
@@ -80,6 +81,21 @@ QString moeCommunicationText(const core::TrainingConfig& t)
                                             : reportTr(", not overlapped"));
 }
 
+/// Activation offload as the estimate applies it: the layers it resolves to, or why none go to the host.
+QString activationOffloadText(const core::Scenario& s)
+{
+    const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(s.cluster.gpuId);
+    const int layers = core::activationOffloadLayersInEffect(core::makeMemoryContext(s.model, gpu), s.training);
+    const bool automatic = s.training.activationOffloadLayers == core::kActivationOffloadAuto;
+    if (layers > 0)
+        return reportTr("%1 of %2 layers' activations in host memory%3")
+            .arg(layers)
+            .arg(s.model.layers)
+            .arg(automatic ? reportTr(" (auto: the fewest that fit)") : QString());
+    return reportTr("none (asked for, but the framework, pipeline parallelism or recompute rules it out, or the "
+                    "layout fits without)");
+}
+
 std::vector<std::pair<QString, QString>> setupFacts(const core::Scenario& s)
 {
     const core::TrainingConfig& t = s.training;
@@ -104,6 +120,8 @@ std::vector<std::pair<QString, QString>> setupFacts(const core::Scenario& s)
         {reportTr("Training tokens"), number(s.economics.trainingTokens / 1e9, 0) + reportTr(" B")}};
     if (s.model.moe)
         facts.insert(facts.end() - 1, {reportTr("Expert communication"), moeCommunicationText(t)});
+    if (t.activationOffloadLayers != 0)
+        facts.insert(facts.end() - 1, {reportTr("Activation offload"), activationOffloadText(s)});
     return facts;
 }
 
