@@ -21,6 +21,8 @@ bool fitsWithOffload(const MemoryContext& ctx, TrainingConfig t, int layers)
 
 int activationOffloadLayersInEffect(const MemoryContext& ctx, const TrainingConfig& training)
 {
+    if (training.activationOffloadLayers == 0) // the common case, on the sweep's hot path: no lookup
+        return 0;
     const auto obstacle = activationOffloadObstacle(training, frameworkCapabilities(training.framework), ctx.layers);
     if (obstacle != ActivationOffloadObstacle::None)
         return 0;

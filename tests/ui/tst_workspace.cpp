@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/evaluation/scenarioevaluation.h"
+#include "core/model/modelpresets.h"
 #include "core/sweep/layoutspace.h"
 #include "core/validation/confidence.h"
 #include "tests/sanitizerscale.h"
 #include "ui/charts/ganttchart.h"
 #include "ui/charts/heatmapchart.h"
+#include "ui/charts/stackedbarchart.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/panels/gridexplorerpanel.h"
 #include "ui/panels/memorypanel.h"
@@ -232,6 +235,35 @@ private Q_SLOTS:
         QVERIFY(stepTime.summaryText().contains(QLatin1String("cannot run")));
         document.undoStack()->undo();
         QVERIFY(memory.summaryText().contains(QLatin1String("Peak")));
+    }
+
+    /// Activation offload shows in both panels: the host memory beside the GPU's peak, and the copies' exposed
+    /// time as a bar of its own (the tenth term), equal to the engine's figure.
+    void activationOffloadShowsInMemoryAndStepTime()
+    {
+        ScenarioDocument document;
+        MemoryPanel memory(&document);
+        StepTimePanel stepTime(&document);
+        QVERIFY(!memory.summaryText().contains(QLatin1String("host memory")));
+        QCOMPARE(stepTime.chart()->stackTotal(9), 0.0);
+        core::Scenario s = document.scenario(); // Llama 3 8B at micro-batch 8 on 64 GB200, no recompute
+        s.model = core::modelPreset("Llama 3 8B");
+        s.model.seqLen = 8192;
+        s.cluster.gpuId = "GB200";
+        s.cluster.gpuCount = 64;
+        s.cluster.gpusPerNode = 4;
+        s.training.layout = core::ParallelLayout {64, 1, 1, 1, 1, 1, false};
+        s.training.schedule = core::PipelineSchedule::OneFOneB;
+        s.training.microBatch = 8;
+        s.training.recompute = core::Recompute::None;
+        s.training.activationOffloadLayers = core::kActivationOffloadAuto;
+        document.edit(s, QStringLiteral("offload"));
+        QVERIFY2(
+            memory.summaryText().contains(QLatin1String("layers in host memory")), qPrintable(memory.summaryText()));
+        const core::ScenarioEvaluation evaluation
+            = core::evaluateScenario(document.scenario(), core::EvaluationOptions {false, false, 0});
+        QVERIFY(evaluation.valid() && evaluation.time.offloadExposedS > 0);
+        QCOMPARE(stepTime.chart()->stackTotal(9), 1e3 * evaluation.time.offloadExposedS);
     }
 };
 

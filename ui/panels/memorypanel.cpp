@@ -102,6 +102,10 @@ QString MemoryPanel::summary(const core::MemoryView& memory) const
                        .arg(estimate.fits ? tr("fits") : tr("<span style='color:#c03030'>does not fit</span>"))
                        .arg(memory.maxMicroBatch)
                        .arg(estimate.gradientAccumulationSteps);
+    if (estimate.offloadedLayers > 0) // not in the bars: host memory, not the GPU's
+        text += tr(" · activations of %1 layers in host memory (%2 GiB per GPU)")
+                    .arg(estimate.offloadedLayers)
+                    .arg(estimate.peakStageMemory().hostActivationBytes / core::kGiB, 0, 'f', 1);
     QStringList remedies;
     for (const auto& remedy : memory.remedies)
         remedies << QString::fromStdString(remedy).toHtmlEscaped();
