@@ -61,6 +61,8 @@ MemoryView memoryView(const Scenario& s, const TrainingConfig& training, const G
     MemoryView view;
     const MemoryContext context = makeMemoryContext(s.model, &gpu);
     view.estimate = evaluateMemory(context, training);
+    if (const cluster::NodeGroup* group = s.topology.findGroup(s.trainingGroup); group && group->gpusPerNode > 0)
+        view.hostMemoryPerGpuGiB = group->hostMemoryGiB / group->gpusPerNode;
     if (!advice)
         return view;
     view.maxMicroBatch = maxMicroBatch(context, training, kMaxMicroBatchSearched);

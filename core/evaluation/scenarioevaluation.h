@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/evaluation/evaluationerror.h"
+#include "core/memory/memorymodel.h"
 #include "core/memory/memorytypes.h"
 #include "core/model/gpucatalog.h"
 #include "core/model/layoutcheck.h"
@@ -31,6 +32,14 @@ struct MemoryView
     MemoryEstimate estimate; ///< first and last stage with their breakdowns, peak, fit
     int maxMicroBatch = 0; ///< largest micro-batch (<= 1024) that fits; with EvaluationOptions::memoryAdvice
     std::vector<std::string> remedies; ///< single changes that make a layout fit; with memoryAdvice
+    /// Host memory per GPU of the training group's nodes (host_memory_gib / GPUs per node), where the scenario has
+    /// a topology: what activation offload may fill (docs/methods-memory.md §3.11).
+    std::optional<double> hostMemoryPerGpuGiB;
+    /// Offloaded activations need more host memory than the node has per GPU.
+    bool hostMemoryShort() const
+    {
+        return hostMemoryPerGpuGiB && estimate.peakStageMemory().hostActivationBytes / kGiB > *hostMemoryPerGpuGiB;
+    }
 };
 
 /// The pipeline schedule the step time used (docs/methods-time.md §4.4), and its timeline for drawing.

@@ -264,6 +264,22 @@ private Q_SLOTS:
             = core::evaluateScenario(document.scenario(), core::EvaluationOptions {false, false, 0});
         QVERIFY(evaluation.valid() && evaluation.time.offloadExposedS > 0);
         QCOMPARE(stepTime.chart()->stackTotal(9), 1e3 * evaluation.time.offloadExposedS);
+
+        // The node's host memory bounds what offload may put there: said in red when it is short.
+        core::Scenario tight = document.scenario();
+        core::cluster::NodeGroup* group = nullptr;
+        for (auto& g : tight.topology.groups)
+            if (g.name == tight.trainingGroup)
+                group = &g;
+        QVERIFY(group);
+        group->hostMemoryGiB = 16.0 * group->gpusPerNode;
+        document.edit(tight, QStringLiteral("small hosts"));
+        const core::ScenarioEvaluation shortHosts
+            = core::evaluateScenario(document.scenario(), core::EvaluationOptions {false, false, 0});
+        QVERIFY(shortHosts.memory.hostMemoryPerGpuGiB && *shortHosts.memory.hostMemoryPerGpuGiB == 16.0);
+        QVERIFY(shortHosts.memory.hostMemoryShort());
+        QVERIFY2(memory.summaryText().contains(QLatin1String("of 16 GiB per GPU: more than the node has")),
+            qPrintable(memory.summaryText()));
     }
 };
 

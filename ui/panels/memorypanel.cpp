@@ -102,10 +102,16 @@ QString MemoryPanel::summary(const core::MemoryView& memory) const
                        .arg(estimate.fits ? tr("fits") : tr("<span style='color:#c03030'>does not fit</span>"))
                        .arg(memory.maxMicroBatch)
                        .arg(estimate.gradientAccumulationSteps);
-    if (estimate.offloadedLayers > 0) // not in the bars: host memory, not the GPU's
-        text += tr(" · activations of %1 layers in host memory (%2 GiB per GPU)")
-                    .arg(estimate.offloadedLayers)
-                    .arg(estimate.peakStageMemory().hostActivationBytes / core::kGiB, 0, 'f', 1);
+    if (estimate.offloadedLayers > 0) { // not in the bars: host memory, not the GPU's
+        const QString hostGiB = QString::number(estimate.peakStageMemory().hostActivationBytes / core::kGiB, 'f', 1);
+        QString amount = tr("%1 GiB per GPU").arg(hostGiB);
+        if (memory.hostMemoryPerGpuGiB) {
+            amount = tr("%1 of %2 GiB per GPU").arg(hostGiB).arg(*memory.hostMemoryPerGpuGiB, 0, 'f', 0);
+            if (memory.hostMemoryShort())
+                amount = tr("<span style='color:#c03030'>%1: more than the node has</span>").arg(amount);
+        }
+        text += tr(" · activations of %1 layers in host memory: %2").arg(estimate.offloadedLayers).arg(amount);
+    }
     QStringList remedies;
     for (const auto& remedy : memory.remedies)
         remedies << QString::fromStdString(remedy).toHtmlEscaped();
