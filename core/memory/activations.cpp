@@ -264,7 +264,7 @@ LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
         // DTensor's loss_parallel (torch/distributed/tensor/parallel/loss.py) spells both passes out in fp32 ops:
         // the forward holds the fp32 copy, x - max and exp(shifted) (then the result) together; the backward
         // computes (zeros_like(x) + exp(x)) * grad beside the saved log-probabilities: four fp32 buffers where the
-        // fused pair keeps three (docs/methods-memory.md §3.11).
+        // fused pair keeps three (docs/methods-memory.md §3.10).
         l.peak = l.held + 16 * entries;
         l.forwardPeak = l.held + (compute < 4 ? 4 : 0) * entries + 8 * entries;
     }

@@ -60,11 +60,11 @@ struct FrameworkCapabilities
     bool compileFuses = false;
     /// With TP > 1 the loss runs over vocabulary-sharded logits as PyTorch DTensor's loss_parallel composes it from
     /// unfused ops (TorchTitan, on by default): its backward materialises exp(log-probabilities) and a zeroed
-    /// one-hot gradient beside the fused kernel's buffers (docs/methods-memory.md §3.11).
+    /// one-hot gradient beside the fused kernel's buffers (docs/methods-memory.md §3.10).
     bool dtensorLossParallel = false;
     /// The training loop drops its reference to the logits between loss and backward (TorchTitan's train step:
     /// "del pred", "need to free to before bwd to avoid peaking memory"), so they are not part of the backward's
-    /// peak unless a pipeline schedule keeps them (docs/methods-memory.md §3.11).
+    /// peak unless a pipeline schedule keeps them (docs/methods-memory.md §3.10).
     bool freesLogitsBeforeBackward = false;
     /// Offers asynchronous tensor parallelism (TrainingConfig::asyncTp): TorchTitan, Megatron-LM, NeMo.
     bool asyncTp = false;
