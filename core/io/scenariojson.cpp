@@ -216,6 +216,7 @@ TrainingConfig readTraining(const JsonFields& r, int modelLayers)
     training.layout = readLayout(r.object("layout"));
     training.cpLoadBalance = optionalBoolean(r, "training.cp_load_balance", true);
     training.compile = optionalBoolean(r, "training.compile", true);
+    training.compileLoss = optionalBoolean(r, "training.compile_loss", true);
     training.asyncTp = optionalBoolean(r, "training.async_tp", false);
     training.fp8Recipe = choice<Fp8Recipe>(r, "training.fp8_recipe", Fp8Recipe::FrameworkDefault);
     training.moeDispatcher = choice<MoeDispatcher>(r, "training.moe_dispatcher", MoeDispatcher::AllToAll);
@@ -263,8 +264,8 @@ json trainingToJson(const TrainingConfig& t)
         {"layout",
             {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"virtual_stages", l.virtualStages},
                 {"sequence_parallel", l.sequenceParallel}, {"rank_order", toString(l.rankOrder)}}},
-        {"cp_load_balance", t.cpLoadBalance}, {"compile", t.compile}, {"async_tp", t.asyncTp},
-        {"fp8_recipe", toString(t.fp8Recipe)}, {"moe_dispatcher", toString(t.moeDispatcher)},
+        {"cp_load_balance", t.cpLoadBalance}, {"compile", t.compile}, {"compile_loss", t.compileLoss},
+        {"async_tp", t.asyncTp}, {"fp8_recipe", toString(t.fp8Recipe)}, {"moe_dispatcher", toString(t.moeDispatcher)},
         {"moe_overlap", t.moeOverlap}, {"activation_offload_layers", t.activationOffloadLayers}};
 }
 

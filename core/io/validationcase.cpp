@@ -206,6 +206,8 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     // Unstated, these four are open (UnknownFields): the framework's defaults (applyDependentDefaults), or for
     // "other" the fastest it offers (casepredictor.cpp fastestSoftware); until then they read as the scenario's.
     t.compile = r.optional<bool>("compile", true);
+    t.compileLoss = r.optional<bool>("compile_loss", false);
+    u.compileLoss = !r.stated("compile_loss");
     t.asyncTp = r.optional<bool>("async_tp", false);
     t.fp8Recipe = r.optionalChoice("fp8_recipe", Fp8Recipe::FrameworkDefault);
     t.moeDispatcher = r.optionalChoice("moe_dispatcher", MoeDispatcher::AllToAll);
@@ -255,6 +257,8 @@ void applyDependentDefaults(ValidationCase& c)
         t.globalBatch = t.layout.dp * t.microBatch;
     if (c.unknown.asyncTp)
         t.asyncTp = caps.defaultAsyncTp;
+    if (c.unknown.compileLoss)
+        t.compileLoss = caps.compiledLossInPublishedRuns;
     c.scenario.name = c.id;
 }
 

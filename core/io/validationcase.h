@@ -22,6 +22,9 @@ struct UnknownFields
     /// framework's defaults, or for the unknown framework "other" the fastest it offers for the chosen layout
     /// (docs/methods-time.md §4.27).
     bool compile = false, asyncTp = false, moeDispatcher = false, moeOverlap = false;
+    /// Whether the loss was compiled with the model: unstated, what the framework's published runs did
+    /// (FrameworkCapabilities::compiledLossInPublishedRuns; docs/methods-memory.md §3.12).
+    bool compileLoss = false;
 
     /// True when any of the parallel degrees must be chosen.
     bool anyLayout() const { return tp || pp || cp || dp; }

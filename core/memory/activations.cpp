@@ -2,6 +2,7 @@
 #include "core/memory/activations.h"
 
 #include "core/memory/modelstates.h"
+#include "core/model/frameworkrules.h"
 #include "core/model/frameworks.h"
 
 #include <algorithm>
@@ -254,12 +255,21 @@ LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
         l.forwardPeak = l.peak;
         return l;
     }
+    const FrameworkCapabilities& caps = frameworkCapabilities(t.framework);
+    if (compiledLossApplies(t, caps) && !(t.layout.tp > 1 && caps.dtensorLossParallel)) {
+        // Compiled cross-entropy (docs/methods-memory.md §3.12): Inductor fuses the upcast, log-softmax and their
+        // gradients; the graph saves the logits (and a per-row log-sum-exp) and writes one 16-bit input gradient.
+        // The saved logits outlive the caller's reference, so dropping it frees them only after the backward.
+        l.forwardPeak = compute * entries;
+        l.peak = 2 * compute * entries;
+        l.held = caps.freesLogitsBeforeBackward && t.layout.pp == 1 ? 0 : compute * entries;
+        return l;
+    }
     // logits.float() -> log_softmax (saved, fp32); backward: nll grad + log_softmax grad (fp32) while the
     // returned logits in compute precision are still referenced by the caller.
     l.held = compute * entries;
     l.peak = l.held + 12 * entries;
     l.forwardPeak = l.held + (compute < 4 ? 4 : 0) * entries + 4 * entries;
-    const FrameworkCapabilities& caps = frameworkCapabilities(t.framework);
     if (t.layout.tp > 1 && caps.dtensorLossParallel) {
         // DTensor's loss_parallel (torch/distributed/tensor/parallel/loss.py) spells both passes out in fp32 ops:
         // the forward holds the fp32 copy, x - max and exp(shifted) (then the result) together; the backward

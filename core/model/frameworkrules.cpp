@@ -10,6 +10,11 @@ bool fusedKernelsApply(const TrainingConfig& training, const FrameworkCapabiliti
     return caps.fusedKernels && (training.compile || !caps.compileFuses);
 }
 
+bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    return caps.compileFuses && training.compile && training.compileLoss;
+}
+
 AsyncTpObstacle asyncTpObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
     using O = AsyncTpObstacle;

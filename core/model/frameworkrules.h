@@ -11,6 +11,10 @@ namespace clusterplanner::core {
 /// where they come from torch.compile (TorchTitan; docs/methods-time.md §4.12).
 bool fusedKernelsApply(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
+/// Whether the loss runs compiled (docs/methods-memory.md §3.12): compile on in a framework whose fusion comes from
+/// torch.compile, and the loss asked to be compiled with it.
+bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
+
 /// What keeps async TP, asked for, from applying (docs/methods-time.md §4.13): it needs a framework that offers it,
 /// TP > 1 with sequence parallelism (it pipelines the sequence-parallel collectives), and torch.compile on where
 /// async TP is a compiler pass (TorchTitan refuses enable_async_tensor_parallel without [compile] enable).

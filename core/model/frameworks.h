@@ -58,6 +58,9 @@ struct FrameworkCapabilities
     /// The fused kernels come from torch.compile (TorchTitan): with TrainingConfig::compile off the framework runs
     /// eager PyTorch ops (docs/methods-time.md §4.12).
     bool compileFuses = false;
+    /// The framework's published runs compiled the loss with the model (TrainingConfig::compileLoss for a validation
+    /// case that does not say): TorchTitan's 2024 runs did not, its loss compile arrived in 2025-04.
+    bool compiledLossInPublishedRuns = false;
     /// With TP > 1 the loss runs over vocabulary-sharded logits as PyTorch DTensor's loss_parallel composes it from
     /// unfused ops (TorchTitan, on by default): its backward materialises exp(log-probabilities) and a zeroed
     /// one-hot gradient beside the fused kernel's buffers (docs/methods-memory.md §3.10).

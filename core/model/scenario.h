@@ -141,6 +141,10 @@ struct TrainingConfig
     /// kernel per op issued from Python. Only frameworks whose fusion comes from the compiler (TorchTitan) are
     /// affected (data/frameworks.json "compile_fuses"; docs/methods-time.md §4.12).
     bool compile = true;
+    /// With compile on, the loss is compiled too (TorchTitan since 2025-04: the fp32 upcast, log-softmax and their
+    /// gradients fuse into kernels that keep only the logits and their 16-bit gradient); off, it runs eager
+    /// (TorchTitan's 2024 runs). Only frameworks whose fusion comes from the compiler (docs/methods-memory.md §3.12).
+    bool compileLoss = true;
     /// Asynchronous tensor parallelism: each sequence-parallel all-gather / reduce-scatter is split into TP chunks
     /// that move while the GEMM works on the previous one (TorchTitan async TP, Megatron --tp-comm-overlap).
     /// Needs sequence parallelism, a framework that offers it, and torch.compile where fusion comes from the

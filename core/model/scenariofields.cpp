@@ -159,6 +159,11 @@ const std::vector<ScenarioField>& table()
             "one kernel per op issued from Python. Changes the step time of frameworks whose fusion comes from the "
             "compiler (TorchTitan)",
             nullptr, true},
+        {"training.compile_loss", K::Boolean, "", 0, 0, "true", "Compile the loss",
+            "With torch.compile on, compile the cross-entropy loss too (TorchTitan since 2025-04): it keeps only the "
+            "logits and their 16-bit gradient where the eager loss holds fp32 copies; off: the eager loss of "
+            "TorchTitan's 2024 runs",
+            nullptr, true},
         {"training.async_tp", K::Boolean, "", 0, 0, "false", "Async TP",
             "Split each tensor-parallel all-gather and reduce-scatter into chunks that move while the GEMM computes "
             "(TorchTitan async TP, Megatron --tp-comm-overlap); needs sequence parallelism",

@@ -36,6 +36,7 @@ private:
         s.training.moeDispatcher = MoeDispatcher::DeepEp;
         s.training.moeOverlap = true;
         s.training.activationOffloadLayers = kActivationOffloadAuto;
+        s.training.compileLoss = false;
         s.training.optimizer = Optimizer::SgdMomentum;
         s.training.recompute = Recompute::Full;
         s.training.zeroStage = 3;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/io/validationcase.h"
+#include "core/model/frameworks.h"
 #include "tests/cli/clitesthelpers.h"
 
 #include <QTest>
@@ -107,6 +108,18 @@ private Q_SLOTS:
         } catch (const std::runtime_error& error) {
             QVERIFY2(QString::fromUtf8(error.what()).contains(QLatin1String("moe_dispatcher")), error.what());
         }
+    }
+
+    /// compile_loss is optional: unstated, what the framework's published runs did (TorchTitan's 2024 runs: eager).
+    void compileLossIsOptionalWithThePublishedRunsDefault()
+    {
+        const auto training = [](const std::string& extra) {
+            return readValidationCases(tinyCase(R"("bf16")", R"("torchtitan")", extra)).front().scenario.training;
+        };
+        QVERIFY(!frameworkCapabilities(Framework::TorchTitan).compiledLossInPublishedRuns);
+        QVERIFY(!training("").compileLoss);
+        QVERIFY(training(R"(, "compile_loss": true)").compileLoss);
+        QVERIFY(!training(R"(, "compile_loss": false)").compileLoss);
     }
 
     /// activation_offload_layers is optional: unstated, the planner's (auto); stated, the count; out of range named.

@@ -250,6 +250,9 @@ void ScenarioForm::createTrainingGroup()
     m_binder->enumField<core::PipelineSchedule>(
         form, "training.schedule", [](core::Scenario& s) -> core::PipelineSchedule& { return s.training.schedule; });
     m_binder->boolField(form, "training.compile", [](core::Scenario& s) -> bool& { return s.training.compile; });
+    // Read only by frameworks whose fusion comes from torch.compile, like the switch above (its tooltip says so).
+    m_binder->boolField(
+        form, "training.compile_loss", [](core::Scenario& s) -> bool& { return s.training.compileLoss; });
 }
 
 void ScenarioForm::createLayoutGroup()
