@@ -49,6 +49,7 @@ LayoutResult TrainingLayoutEvaluator::evaluate(const LayoutCandidate& candidate)
     result.peakMemoryGiB = memory.peakReservedBytes / kGiB;
     result.capacityGiB = memory.usableBytes / kGiB;
     result.fits = memory.fits;
+    result.offloadedLayers = memory.offloadedLayers;
     const auto time = perf::estimateValidLayoutStepTime(m_time, training); // checked above
     result.valid = time.valid;
     if (!time.valid)

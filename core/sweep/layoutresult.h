@@ -15,6 +15,7 @@ struct LayoutResult
     bool valid = false;
     std::uint32_t problems = 0; ///< bitmask of the layout check's violations (0 when valid)
     bool fits = false;
+    std::int32_t offloadedLayers = 0; ///< layers whose activations go to host memory (auto offload's choice)
     double peakMemoryGiB = 0;
     double capacityGiB = 0;
     double stepTimeS = 0;

@@ -59,6 +59,23 @@ private Q_SLOTS:
         QCOMPARE(proxy.index(2, LayoutTableModel::Fits).data().toString(), QStringLiteral("no"));
     }
 
+    /// A layout that fits only by offloading activations says so beside its recompute mode (sorting keeps the mode).
+    void offloadShowsBesideRecompute()
+    {
+        LayoutTableModel model;
+        core::LayoutResult offloading = result(1, 900, true);
+        offloading.candidate.recompute = core::Recompute::None;
+        offloading.offloadedLayers = 22;
+        core::LayoutResult plain = result(2, 800, true);
+        plain.candidate.recompute = core::Recompute::Full;
+        model.setResults({offloading, plain});
+        QCOMPARE(
+            model.index(0, LayoutTableModel::Recompute).data().toString(), QStringLiteral("none + offload 22 layers"));
+        QCOMPARE(model.index(1, LayoutTableModel::Recompute).data().toString(), QStringLiteral("full"));
+        QCOMPARE(model.index(0, LayoutTableModel::Recompute).data(LayoutTableModel::SortRole).toString(),
+            QStringLiteral("none"));
+    }
+
     void resultsShowWithoutScrollingSideways()
     {
         // The explorer's table is about 500 px wide in a 1600 px window; the results must not hide behind the layout.

@@ -99,6 +99,10 @@ QString LayoutTableModel::displayText(const core::LayoutResult& r, int column) c
         return number(100 * r.mfu, 1);
     case CostPerMTokens:
         return number(r.costPerMTokensUsd, 2);
+    case Recompute: // a layout that fits only by offloading says so where recompute would have been the answer
+        return r.offloadedLayers > 0
+            ? tr("%1 + offload %2 layers").arg(sortValue(r, column).toString()).arg(r.offloadedLayers)
+            : sortValue(r, column).toString();
     default:
         return sortValue(r, column).toString();
     }
