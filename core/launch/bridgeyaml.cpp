@@ -70,7 +70,9 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
 void writeBridgeTraining(const LaunchPlan& p, std::ostream& y)
 {
     const TrainingConfig& t = p.training();
-    const bool distributed = t.zeroStage >= 1 && t.distributedOptimizer;
+    // ZeRO-3 is Megatron-FSDP (NVIDIA's Llama 3 presets: use_megatron_fsdp), which runs on the distributed optimizer.
+    const bool fsdp = t.zeroStage >= 3;
+    const bool distributed = fsdp || (t.zeroStage >= 1 && t.distributedOptimizer);
     y << "train:\n";
     y << "  micro_batch_size: " << t.microBatch << "\n";
     y << "  global_batch_size: " << t.globalBatch << "\n";
@@ -79,6 +81,9 @@ void writeBridgeTraining(const LaunchPlan& p, std::ostream& y)
       << (t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum ? "sgd" : "adam")
       << "\n  use_distributed_optimizer: " << yamlBool(distributed) << "\n";
     y << "ddp:\n  use_distributed_optimizer: " << yamlBool(distributed) << "\n";
+    if (fsdp)
+        y << "  use_megatron_fsdp: true\n  data_parallel_sharding_strategy: optim_grads_params\n"
+          << "checkpoint:\n  ckpt_format: fsdp_dtensor\n";
     y << "dataset:\n  sequence_length: " << p.model().seqLen << "\n";
 }
 

@@ -128,8 +128,19 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
         a.push_back({"--cpu-offloading", ""});
         a.push_back({"--cpu-offloading-num-layers", std::to_string(p.activationOffloadLayers)});
     }
-    if (t.zeroStage >= 1 && t.distributedOptimizer)
+    if (t.zeroStage >= 3) {
+        // Megatron-FSDP shards parameters, gradients and optimizer states (ZeRO-3) over the distributed optimizer;
+        // its README lists these flags as required.
+        a.push_back({"--use-megatron-fsdp", ""});
+        a.push_back({"--data-parallel-sharding-strategy", "optim_grads_params"});
         a.push_back({"--use-distributed-optimizer", ""});
+        a.push_back({"--no-gradient-accumulation-fusion", ""});
+        a.push_back({"--ckpt-format", "fsdp_dtensor"});
+        notes.push_back("ZeRO-3 is written as Megatron-FSDP (--use-megatron-fsdp); Megatron-Core versions before its "
+                        "rename call it --use-custom-fsdp");
+    } else if (t.zeroStage >= 1 && t.distributedOptimizer) {
+        a.push_back({"--use-distributed-optimizer", ""});
+    }
     // Megatron's "adam" is AdamW (decoupled weight decay).
     const bool sgd = t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum;
     a.push_back({"--optimizer", sgd ? "sgd" : "adam"});

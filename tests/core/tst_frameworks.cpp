@@ -143,10 +143,16 @@ private Q_SLOTS:
         for (const auto& c : enumerateLayouts(gpt3On1024(Framework::HuggingFace), free))
             QCOMPARE(c.layout.pp, 1);
         std::set<PipelineSchedule> megatronSchedules, otherSchedules;
+        bool sawMegatronFsdp = false;
         for (const auto& c : enumerateLayouts(gpt3On1024(Framework::Megatron), free)) {
             megatronSchedules.insert(c.schedule);
-            QVERIFY(c.zeroStage <= 1);
+            QVERIFY(c.zeroStage != 2); // the distributed optimizer (1) or Megatron-FSDP (3), never ZeRO-2
+            if (c.zeroStage == 3) {
+                sawMegatronFsdp = true;
+                QCOMPARE(c.layout.pp, 1); // Megatron-FSDP is not run inside pipeline stages
+            }
         }
+        QVERIFY(sawMegatronFsdp);
         for (const auto& c : enumerateLayouts(gpt3On1024(Framework::Other), free))
             otherSchedules.insert(c.schedule);
         QVERIFY(megatronSchedules == (std::set {PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved}));

@@ -401,6 +401,35 @@ private Q_SLOTS:
             [](const std::string& n) { return n.find("offload") != n.npos && n.find("pipeline") != n.npos; }));
     }
 
+    /// ZeRO-3 under Megatron and Megatron-Bridge is Megatron-FSDP (NVIDIA's Llama 3 presets: use_megatron_fsdp),
+    /// with the flags its README requires; with pipeline stages it is refused, as the planner refuses it.
+    void zero3IsWrittenAsMegatronFsdp()
+    {
+        Scenario s = defaultScenario();
+        s.training.layout = ParallelLayout {256, 1, 1, 1, 1, 1, false};
+        s.training.schedule = PipelineSchedule::OneFOneB;
+        s.training.zeroStage = 3;
+        const LaunchFile megatron = makeLaunchConfig(s, LaunchFramework::Megatron);
+        const ArgMap args = megatronArgs(megatron.text);
+        for (const char* flag :
+            {"--use-megatron-fsdp", "--use-distributed-optimizer", "--no-gradient-accumulation-fusion"})
+            QVERIFY2(args.count(flag) == 1, flag);
+        QCOMPARE(args.find("--data-parallel-sharding-strategy")->second, std::string("optim_grads_params"));
+        QCOMPARE(args.find("--ckpt-format")->second, std::string("fsdp_dtensor"));
+        const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text);
+        QVERIFY(bridge["ddp"]["use_megatron_fsdp"].as<bool>());
+        QCOMPARE(bridge["ddp"]["data_parallel_sharding_strategy"].as<std::string>(), std::string("optim_grads_params"));
+        QVERIFY(bridge["ddp"]["use_distributed_optimizer"].as<bool>());
+        QCOMPARE(bridge["checkpoint"]["ckpt_format"].as<std::string>(), std::string("fsdp_dtensor"));
+
+        s.training.zeroStage = 1; // the distributed optimizer alone: no FSDP flags
+        QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).count("--use-megatron-fsdp"),
+            std::size_t(0));
+        s.training.zeroStage = 3;
+        s.training.layout = ParallelLayout {128, 1, 2, 1, 1, 1, false};
+        QVERIFY(QString::fromStdString(errorOf(s, LaunchFramework::Megatron)).contains(QLatin1String("ZeRO stage 3")));
+    }
+
     /// The recipe the estimate models is the one written: torchao's recipe name in TorchTitan (float8 all-gather with
     /// tensorwise only), --fp8-recipe in Megatron, TE's mixed-precision recipe in Megatron-Bridge; a recipe the
     /// framework does not offer is written as its default and said so.
