@@ -153,7 +153,9 @@ json layoutJson(const LayoutCandidate& c)
 
 json resultJson(const LayoutResult& r)
 {
-    return {{"layout", layoutJson(r.candidate)}, {"fits", r.fits}, {"peak_memory_gib", r.peakMemoryGiB},
+    json layout = layoutJson(r.candidate);
+    layout["activation_offload_layers"] = r.offloadedLayers; // what the layout needs to fit without recompute (auto)
+    return {{"layout", layout}, {"fits", r.fits}, {"peak_memory_gib", r.peakMemoryGiB},
         {"headroom_gib", r.headroomGiB()}, {"step_time_s", r.stepTimeS}, {"tokens_per_s_per_gpu", r.tokensPerSPerGpu},
         {"mfu", r.mfu}, {"cost_per_m_tokens_usd", r.costPerMTokensUsd}};
 }
@@ -177,17 +179,19 @@ std::string csvRow(int rank, const LayoutResult& r)
     const LayoutCandidate& c = r.candidate;
     const ParallelLayout& l = c.layout;
     char text[400];
-    std::snprintf(text, sizeof text, "%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s,%s,%.4f,%.4f,%.6g,%.2f,%.4f,%.4f\n", rank, l.dp,
-        l.tp, l.pp, l.cp, l.ep, l.virtualStages, c.microBatch, std::string(toString(c.recompute)).c_str(), c.zeroStage,
-        std::string(toString(c.schedule)).c_str(), std::string(toString(l.rankOrder)).c_str(), r.peakMemoryGiB,
-        r.headroomGiB(), r.stepTimeS, r.tokensPerSPerGpu, r.mfu, r.costPerMTokensUsd);
+    std::snprintf(text, sizeof text, "%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%d,%s,%s,%.4f,%.4f,%.6g,%.2f,%.4f,%.4f\n", rank,
+        l.dp, l.tp, l.pp, l.cp, l.ep, l.virtualStages, c.microBatch, std::string(toString(c.recompute)).c_str(),
+        r.offloadedLayers, c.zeroStage, std::string(toString(c.schedule)).c_str(),
+        std::string(toString(l.rankOrder)).c_str(), r.peakMemoryGiB, r.headroomGiB(), r.stepTimeS, r.tokensPerSPerGpu,
+        r.mfu, r.costPerMTokensUsd);
     return text;
 }
 
 void printCsv(const SweepResult& result, std::ostream& out)
 {
-    out << "rank,dp,tp,pp,cp,ep,vpp,micro_batch,recompute,zero_stage,schedule,rank_order,peak_memory_gib,headroom_gib,"
-           "step_time_s,tokens_per_s_per_gpu,mfu,cost_per_m_tokens_usd\n";
+    out << "rank,dp,tp,pp,cp,ep,vpp,micro_batch,recompute,offload_layers,zero_stage,schedule,rank_order,peak_memory_"
+           "gib,"
+           "headroom_gib,step_time_s,tokens_per_s_per_gpu,mfu,cost_per_m_tokens_usd\n";
     int rank = 0;
     for (const auto& r : result.top)
         out << csvRow(++rank, r);

@@ -72,8 +72,8 @@ private Q_SLOTS:
         QVERIFY(!out["pareto"].empty());
         for (const auto& list : {out["top"], out["pareto"]})
             for (const auto& e : list) {
-                for (const char* key :
-                    {"dp", "tp", "pp", "cp", "ep", "vpp", "micro_batch", "recompute", "zero_stage", "schedule"})
+                for (const char* key : {"dp", "tp", "pp", "cp", "ep", "vpp", "micro_batch", "recompute",
+                         "activation_offload_layers", "zero_stage", "schedule"})
                     QVERIFY2(e["layout"].contains(key), key);
                 for (const char* key : {"fits", "peak_memory_gib", "headroom_gib", "step_time_s",
                          "tokens_per_s_per_gpu", "mfu", "cost_per_m_tokens_usd"})
@@ -112,8 +112,8 @@ private Q_SLOTS:
         std::string header, row;
         std::getline(lines, header);
         QCOMPARE(header,
-            std::string("rank,dp,tp,pp,cp,ep,vpp,micro_batch,recompute,zero_stage,schedule,rank_order,peak_memory_gib,"
-                        "headroom_gib,step_time_s,tokens_per_s_per_gpu,mfu,cost_per_m_tokens_usd"));
+            std::string("rank,dp,tp,pp,cp,ep,vpp,micro_batch,recompute,offload_layers,zero_stage,schedule,rank_order,"
+                        "peak_memory_gib,headroom_gib,step_time_s,tokens_per_s_per_gpu,mfu,cost_per_m_tokens_usd"));
         int rows = 0;
         while (std::getline(lines, row))
             QVERIFY(row.rfind(std::to_string(++rows) + ",", 0) == 0);
