@@ -52,7 +52,7 @@ void constrainZero(const ValidationCase& c, std::optional<bool> unstatedFlag, Sw
     else if (!c.unknown.zeroStage)
         k.zeroStage = t.zeroStage;
     else if (flag)
-        k.zeroStage = 0; // the flag off, the stage open: Megatron's only other stage
+        k.zeroStage = 0; // the flag off, the stage open: Megatron-FSDP (stage 3) runs on the distributed optimizer
 }
 
 /// Megatron-style sequence parallelism (norm/dropout activations split over TP) exists only in the frameworks
