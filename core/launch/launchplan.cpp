@@ -4,7 +4,6 @@
 #include "core/memory/activationoffload.h"
 #include "core/model/enumnames.h"
 #include "core/model/frameworkrules.h"
-#include "core/model/gpucatalog.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -80,13 +79,10 @@ LaunchPlan makeLaunchPlan(const Scenario& scenario, Framework framework)
         throw LaunchConfigError("model: " + str(scenario.model.layers) + " layers do not split evenly into "
             + str(stages) + " pipeline stages (pp × virtual stages)");
     plan.layersPerVirtualStage = scenario.model.layers / stages;
-    if (t.activationOffloadLayers != 0) {
-        // Written for the target framework: its rules decide, and auto is resolved as the estimate resolves it.
-        TrainingConfig target = t;
-        target.framework = framework;
-        const GpuSpec* gpu = GpuCatalog::builtin().find(scenario.cluster.gpuId);
-        plan.activationOffloadLayers = activationOffloadLayersInEffect(makeMemoryContext(scenario.model, gpu), target);
-    }
+    // Written for the target framework: its rules decide, and auto is resolved as the estimate resolves it.
+    TrainingConfig target = t;
+    target.framework = framework;
+    plan.activationOffloadLayers = activationOffloadLayersInEffect(scenario, target);
     return plan;
 }
 

@@ -43,6 +43,14 @@ int activationOffloadLayersInEffect(const MemoryContext& ctx, const TrainingConf
     return high;
 }
 
+int activationOffloadLayersInEffect(const Scenario& scenario, const TrainingConfig& training)
+{
+    if (training.activationOffloadLayers == 0)
+        return 0;
+    const GpuSpec* gpu = GpuCatalog::builtin().find(scenario.cluster.gpuId);
+    return activationOffloadLayersInEffect(makeMemoryContext(scenario.model, gpu), training);
+}
+
 double residentActivationLayers(int layers, int offloaded)
 {
     if (offloaded <= 0)

@@ -12,6 +12,10 @@ namespace clusterplanner::core {
 /// (frameworkrules.h activationOffloadObstacle).
 int activationOffloadLayersInEffect(const MemoryContext& ctx, const TrainingConfig& training);
 
+/// The same for a scenario's model and GPU (an unknown GPU fits nothing, so auto resolves to 0): for callers that
+/// hold no memory context, such as the launch-config writers and the report.
+int activationOffloadLayersInEffect(const Scenario& scenario, const TrainingConfig& training);
+
 /// Layers' worth of one micro-batch's activations on the GPU at the peak with `offloaded` of `layers` offloaded:
 /// the layers never offloaded, and never fewer than two while any copy is in flight (Transformer Engine's double
 /// buffer: layer i's copy finishes while layer i + 1 computes).

@@ -180,11 +180,13 @@ OffloadTimes offloadTimes(const Setup& s, const StageTimes& st, int offloaded)
 {
     OffloadTimes o;
     const int layers = s.c.counts.denseLayers + s.c.counts.moeLayers;
+    if (offloaded <= 0 || layers <= 0)
+        return o;
     // A GPU without a host-link figure is given PCIe 4.0 x16, the slowest link of a current training GPU.
     constexpr double kUnknownHostLinkGBsBidir = 64;
     const double linkGBs = s.c.gpu->hostLinkGBsBidir > 0 ? s.c.gpu->hostLinkGBsBidir : kUnknownHostLinkGBsBidir;
     const double rateBps = linkGBs / 2 * 1e9 * s.c.efficiency.hostCopyEfficiency;
-    if (offloaded <= 0 || layers <= 0 || rateBps <= 0)
+    if (rateBps <= 0)
         return o;
     const double copyS = offloadedLayerBytes(s.c.memory, s.tr) / rateBps;
     o.totalS = 2 * offloaded * copyS;

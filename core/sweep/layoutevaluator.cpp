@@ -50,7 +50,12 @@ LayoutResult TrainingLayoutEvaluator::evaluate(const LayoutCandidate& candidate)
     result.capacityGiB = memory.usableBytes / kGiB;
     result.fits = memory.fits;
     result.offloadedLayers = memory.offloadedLayers;
-    const auto time = perf::estimateValidLayoutStepTime(m_time, training); // checked above
+    // Auto offload was resolved by the memory model (a bisection over memory evaluations); the time takes the count
+    // instead of searching again.
+    TrainingConfig timed = training;
+    if (timed.activationOffloadLayers == kActivationOffloadAuto)
+        timed.activationOffloadLayers = memory.offloadedLayers;
+    const auto time = perf::estimateValidLayoutStepTime(m_time, timed); // checked above
     result.valid = time.valid;
     if (!time.valid)
         return result;

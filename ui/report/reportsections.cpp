@@ -84,8 +84,7 @@ QString moeCommunicationText(const core::TrainingConfig& t)
 /// Activation offload as the estimate applies it: the layers it resolves to, or why none go to the host.
 QString activationOffloadText(const core::Scenario& s)
 {
-    const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(s.cluster.gpuId);
-    const int layers = core::activationOffloadLayersInEffect(core::makeMemoryContext(s.model, gpu), s.training);
+    const int layers = core::activationOffloadLayersInEffect(s, s.training);
     const bool automatic = s.training.activationOffloadLayers == core::kActivationOffloadAuto;
     if (layers > 0)
         return reportTr("%1 of %2 layers' activations in host memory%3")
