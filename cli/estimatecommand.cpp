@@ -80,7 +80,7 @@ json confidenceJson(const std::vector<ConfidenceBand>& bands)
         list.push_back({{"basis", b.basis}, {"match", toString(b.match)}, {"family", b.family}, {"runs", b.runs},
             {"validated_gpus", {b.minGpus, b.maxGpus}}, {"signed_median_percent", b.signedMedianPercent},
             {"median_abs_percent", b.medianAbsPercent}, {"p90_abs_percent", b.p90AbsPercent},
-            {"outside_scale", b.outsideScale}, {"statement", b.statement}});
+            {"outside_scale", b.outsideScale}, {"family_runs", b.familyRuns}, {"statement", b.statement}});
     return list;
 }
 

@@ -63,7 +63,12 @@ std::string statementOf(const ConfidenceBand& b, const CaseFamily& f)
         break;
     case BandMatch::Generation:
         // Name the whole key: a framework validated on dense Hopper runs is still unvalidated on Hopper MoE ones.
-        text += " (" + f.label() + " itself is not validated).";
+        if (b.familyRuns > 0)
+            text += " (" + f.label() + " has " + std::to_string(b.familyRuns) + " validated run"
+                + (b.familyRuns == 1 ? "" : "s") + " of its own, bias " + percent(b.familySignedMedianPercent, true)
+                + ": too few for a band).";
+        else
+            text += " (" + f.label() + " itself is not validated).";
         break;
     case BandMatch::Framework:
         text += " (nothing validated on " + f.gpuFamily + ").";
@@ -74,7 +79,7 @@ std::string statementOf(const ConfidenceBand& b, const CaseFamily& f)
     if (b.outsideScale)
         text += " The run's " + std::to_string(f.gpus) + " GPUs lie outside the validated " + std::to_string(b.minGpus)
             + "–" + std::to_string(b.maxGpus) + ".";
-    if (b.runs < 3 && b.match != BandMatch::Unvalidated)
+    if (b.runs < kMinFamilyRuns && b.match != BandMatch::Unvalidated)
         text += " Few runs: a weak band.";
     return text;
 }
@@ -84,10 +89,17 @@ ConfidenceBand bandFor(const CaseFamily& f, const std::vector<ConfidenceEntry>& 
     const auto sameKind = [&](const CaseFamily& e) { return e.moe == f.moe; };
     ConfidenceBand band
         = pool(table, basis, BandMatch::Family, f.label(), [&](const CaseFamily& e) { return e.sameKey(f); });
-    if (band.runs == 0)
-        band = pool(table, basis, BandMatch::Generation,
+    if (band.runs < kMinFamilyRuns) {
+        // The generation's pool holds the family's own runs, so it is never the narrower statement of the two.
+        ConfidenceBand generation = pool(table, basis, BandMatch::Generation,
             "all frameworks · " + f.gpuFamily + (f.moe ? " · MoE" : " · dense"),
             [&](const CaseFamily& e) { return sameKind(e) && e.gpuFamily == f.gpuFamily; });
+        if (generation.runs > band.runs) {
+            generation.familyRuns = band.runs;
+            generation.familySignedMedianPercent = band.signedMedianPercent;
+            band = generation;
+        }
+    }
     if (band.runs == 0)
         band = pool(table, basis, BandMatch::Framework, f.framework + " · all GPUs" + (f.moe ? " · MoE" : " · dense"),
             [&](const CaseFamily& e) { return sameKind(e) && e.framework == f.framework; });

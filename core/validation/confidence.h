@@ -31,8 +31,16 @@ struct ConfidenceBand
     double medianAbsPercent = 0;
     double p90AbsPercent = 0;
     bool outsideScale = false; ///< the scenario's GPU count is beyond twice the validated range either way
+    /// The scenario's own family when it has too few runs for a band of its own (kMinFamilyRuns) and the band was
+    /// widened to its GPU generation: how many runs it has and their signed median. 0 runs: not widened.
+    int familyRuns = 0;
+    double familySignedMedianPercent = 0;
     std::string statement; ///< one sentence for a user
 };
+
+/// Fewer runs than this and a family's band is widened to every framework on its GPU generation: one or two runs
+/// give a median and p90 equal to their own errors, a "±0 %" that says nothing about the next run.
+inline constexpr int kMinFamilyRuns = 3;
 
 /// One row of the table: a family's signed errors in percent.
 struct ConfidenceEntry

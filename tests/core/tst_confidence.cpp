@@ -90,6 +90,33 @@ private Q_SLOTS:
         QVERIFY(none.statement.find("outside anything validated") != std::string::npos);
     }
 
+    void familyWithTooFewRunsIsWidenedToItsGeneration()
+    {
+        // One NeMo run at +0.4 %: its own "band" would read ±0 %. The band pools every Hopper framework instead and
+        // says what the family's own run showed.
+        const std::vector<ConfidenceEntry> table {
+            entry("megatron", "Hopper", {-10, 2, 4, 30}, 8, 512), entry("nemo", "Hopper", {0.4}, 64, 64)};
+        const auto widened = confidenceBands(scenarioOn(Framework::NeMo, "H100-SXM-80GB", 64), table)[0];
+        QCOMPARE(widened.match, BandMatch::Generation);
+        QCOMPARE(widened.runs, 5);
+        QCOMPARE(widened.familyRuns, 1);
+        QCOMPARE(widened.familySignedMedianPercent, 0.4);
+        QCOMPARE(widened.medianAbsPercent, 4.0);
+        QVERIFY2(widened.statement.find("nemo · Hopper · dense has 1 validated run of its own, bias +0 %: too few")
+                != std::string::npos,
+            widened.statement.c_str());
+        QVERIFY(widened.statement.find("Few runs") == std::string::npos);
+        // A family with three runs keeps its own band.
+        const auto own = confidenceBands(scenarioOn(Framework::Megatron, "H100-SXM-80GB", 64), table)[0];
+        QCOMPARE(own.match, BandMatch::Family);
+        QCOMPARE(own.familyRuns, 0);
+        // Nothing else on the generation: the family's two runs stay its band, called weak.
+        const std::vector<ConfidenceEntry> alone {entry("nemo", "Hopper", {1, 3}, 8, 8)};
+        const auto weak = confidenceBands(scenarioOn(Framework::NeMo, "H100-SXM-80GB", 8), alone)[0];
+        QCOMPARE(weak.match, BandMatch::Family);
+        QVERIFY(weak.statement.find("Few runs: a weak band.") != std::string::npos);
+    }
+
     void scaleBeyondTheValidatedRangeIsFlagged()
     {
         const std::vector<ConfidenceEntry> table {entry("megatron", "Hopper", {1, 2, 3}, 8, 512)};
