@@ -140,6 +140,14 @@ std::string LaunchPlan::fp8RecipeNote() const
         + " offers; its default, " + std::string(toString(written)) + ", applies";
 }
 
+std::string LaunchPlan::precisionNote() const
+{
+    if (training().precision == Precision::Bf16 && !frameworkCapabilities(framework).pureBf16)
+        return "pure bf16 is not a " + std::string(toString(framework))
+            + " mode: its bf16 keeps fp32 master weights and optimizer states, as the estimate assumes";
+    return {};
+}
+
 bool LaunchPlan::deepEpInEffect() const
 {
     return model().moe && moeDispatcherInEffect(training(), frameworkCapabilities(framework)) == MoeDispatcher::DeepEp;

@@ -32,6 +32,9 @@ struct LaunchPlan
     Fp8Recipe fp8RecipeInEffect() const;
     /// Says so when an FP8 recipe asked for is not one the target framework offers; empty otherwise.
     std::string fp8RecipeNote() const;
+    /// Says so when pure bf16 is asked of a framework whose bf16 keeps fp32 master weights (the estimate plans it
+    /// that way too, core/model/frameworkrules.h precisionInEffect); empty otherwise.
+    std::string precisionNote() const;
     /// The MoE dispatcher and expert overlap as the estimate models them (MoE models only).
     bool deepEpInEffect() const;
     bool moeOverlapInEffect() const;

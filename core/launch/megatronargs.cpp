@@ -90,7 +90,7 @@ void addMoe(const LaunchPlan& p, ArgList& a, std::vector<std::string>& notes)
         a.push_back({"--moe-layer-freq", moeLayerPattern(m, m.moe->moeLayers)});
 }
 
-void addPrecision(Precision precision, Fp8Recipe recipe, ArgList& a, std::vector<std::string>& notes)
+void addPrecision(Precision precision, Fp8Recipe recipe, ArgList& a)
 {
     switch (precision) {
     case Precision::Fp32:
@@ -98,9 +98,7 @@ void addPrecision(Precision precision, Fp8Recipe recipe, ArgList& a, std::vector
     case Precision::AmpFp16:
         a.push_back({"--fp16", ""});
         return;
-    case Precision::Bf16:
-        notes.push_back("pure bf16 has no Megatron-LM switch; --bf16 keeps fp32 main weights");
-        [[fallthrough]];
+    case Precision::Bf16: // not a Megatron-LM mode: LaunchPlan::precisionNote says so for every writer
     case Precision::AmpBf16:
         a.push_back({"--bf16", ""});
         return;
@@ -117,7 +115,7 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
     const TrainingConfig& t = p.training();
     a.push_back({"--micro-batch-size", std::to_string(t.microBatch)});
     a.push_back({"--global-batch-size", std::to_string(t.globalBatch)});
-    addPrecision(t.precision, p.fp8RecipeInEffect(), a, notes);
+    addPrecision(t.precision, p.fp8RecipeInEffect(), a);
     if (t.recompute != Recompute::None)
         a.push_back({"--recompute-granularity", t.recompute == Recompute::Full ? "full" : "selective"});
     if (t.recompute == Recompute::Full) {

@@ -2,6 +2,7 @@
 #include "core/memory/modelstates.h"
 
 #include "core/memory/activations.h"
+#include "core/model/frameworkrules.h"
 #include "core/model/frameworks.h"
 
 #include <algorithm>
@@ -64,17 +65,20 @@ StateBytesPerParam mixedRegime(const TrainingConfig& t)
 
 StateBytesPerParam stateBytesPerParam(const TrainingConfig& t)
 {
+    // A framework whose bf16 keeps fp32 master weights trains a scenario's pure bf16 as bf16 mixed precision
+    // (mixedRegime's own test of the precision, fp16 or not, reads the same either way).
+    const Precision precision = precisionInEffect(t);
     StateBytesPerParam r;
-    if (isMixed(t.precision)) {
+    if (isMixed(precision)) {
         r = mixedRegime(t);
     } else {
-        const double element = t.precision == Precision::Fp32 ? 4 : 2;
+        const double element = precision == Precision::Fp32 ? 4 : 2;
         r.weights = element;
         r.gradients = element;
         r.optimizer = element * adamLikeStates(t.optimizer);
         r.persistentGradients = keepsLowPrecisionWeights(t.framework);
     }
-    r.computeBytes = t.precision == Precision::Fp32 ? 4 : 2;
+    r.computeBytes = precision == Precision::Fp32 ? 4 : 2;
     return r;
 }
 

@@ -11,6 +11,21 @@ namespace clusterplanner::core {
 /// where they come from torch.compile (TorchTitan; docs/methods-time.md §4.12).
 bool fusedKernelsApply(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
+/// The precision a run trains in (docs/methods-memory.md §3.13): pure bf16 where the framework offers it, else its
+/// bf16, which keeps fp32 master weights and optimizer states (bf16 mixed precision); every other precision as asked.
+inline Precision precisionInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    return training.precision == Precision::Bf16 && !caps.pureBf16 ? Precision::AmpBf16 : training.precision;
+}
+/// The same, looking the framework up only for bf16: the memory model asks for every stage of every micro-batch
+/// of every layout a sweep evaluates.
+inline Precision precisionInEffect(const TrainingConfig& training)
+{
+    return training.precision == Precision::Bf16 && !frameworkCapabilities(training.framework).pureBf16
+        ? Precision::AmpBf16
+        : training.precision;
+}
+
 /// Whether the loss runs compiled (docs/methods-memory.md §3.12): compile on in a framework whose fusion comes from
 /// torch.compile, and the loss asked to be compiled with it.
 bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);

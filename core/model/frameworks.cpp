@@ -102,6 +102,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.gradReduceFp32 = entry.at("grad_reduce_fp32").get<bool>();
     caps.fusedKernels = entry.at("fused_kernels").get<bool>();
     caps.autocast = entry.at("autocast").get<bool>();
+    caps.pureBf16 = entry.value("pure_bf16", true);
     caps.asyncP2p = entry.at("async_p2p").get<bool>();
     caps.zero3Overlap = optionalShare(entry, "zero3_overlap", where);
     caps.zero3Hierarchy = optionalShare(entry, "zero3_hierarchy", where);

@@ -40,6 +40,12 @@ struct FrameworkCapabilities
     AttentionKind publishedRunAttention(AttentionKind named, const std::string& generation) const;
     bool zero3GathersOnRecompute = false; ///< a recomputed forward gathers ZeRO-3 parameters once more
     bool autocast = false; ///< 16-bit training is torch.autocast over fp32 parameters (else 16-bit parameters)
+    /// Pure bf16 (16-bit weights, gradients and optimizer states) is a mode of the framework: a Hugging Face model
+    /// loaded in bf16. Where false, the framework's bf16 keeps fp32 master weights and optimizer states whatever
+    /// it is called (Megatron-LM's --bf16, NeMo's bf16-mixed, TorchTitan's and PyTorch FSDP's mixed-precision
+    /// parameters, Composer's bf16 with FSDP mixed precision PURE, DeepSpeed's bf16 optimizer), and a scenario's
+    /// pure bf16 runs as bf16 mixed precision (precisionInEffect, docs/methods-memory.md §3.13).
+    bool pureBf16 = true;
     std::optional<double> zero3Overlap; ///< replaces the family's zero3_overlap for frameworks that prefetch
     std::optional<double> zero3Hierarchy; ///< replaces the family's zero3_hierarchy (1 = every NIC of a node)
     bool asyncP2p = true; ///< pipeline sends/receives overlap compute (else they run in turn, fully exposed)

@@ -114,7 +114,10 @@ const std::vector<ScenarioField>& table()
             "Sequences per optimizer step"},
         {"training.micro_batch", K::Integer, "sequences", 1, kMaxCount, "1", "Micro-batch",
             "Sequences per forward/backward pass", nullptr, false, "≤ training.global_batch"},
-        {"training.precision", K::Choice, "", 0, 0, R"("amp_bf16")", "Precision", "Numeric format of training",
+        {"training.precision", K::Choice, "", 0, 0, R"("amp_bf16")", "Precision",
+            "Numeric format of training; bf16 is pure bf16 (16-bit optimizer states) where the framework has that "
+            "mode, "
+            "else that framework's bf16 with fp32 master weights",
             &names<Precision>},
         {"training.optimizer", K::Choice, "", 0, 0, R"("adamw")", "Optimizer", "Optimizer and its states",
             &names<Optimizer>},

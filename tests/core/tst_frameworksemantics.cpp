@@ -248,6 +248,35 @@ private Q_SLOTS:
             stateBytesPerParam(t).weights + stateBytesPerParam(t).gradients + stateBytesPerParam(t).optimizer, 20.0);
     }
 
+    /// "bf16" in Megatron-LM, NeMo, TorchTitan, PyTorch FSDP / Composer and DeepSpeed keeps fp32 master weights and
+    /// optimizer states; only a Hugging Face model loaded in bf16 trains pure bf16 (docs/methods-memory.md §3.13).
+    void bf16IsMixedPrecisionWhereTheFrameworkHasNoPureMode()
+    {
+        const auto total = [](const StateBytesPerParam& r) { return r.weights + r.gradients + r.optimizer; };
+        TrainingConfig t;
+        t.precision = Precision::Bf16;
+        for (Framework f :
+            {Framework::Megatron, Framework::NeMo, Framework::TorchTitan, Framework::Fsdp, Framework::DeepSpeed}) {
+            t.framework = f;
+            QCOMPARE(precisionInEffect(t, frameworkCapabilities(f)), Precision::AmpBf16);
+            TrainingConfig mixed = t;
+            mixed.precision = Precision::AmpBf16;
+            QCOMPARE(total(stateBytesPerParam(t)), total(stateBytesPerParam(mixed)));
+            QVERIFY(total(stateBytesPerParam(t)) >= 16.0); // fp32 master weights and two fp32 Adam moments
+        }
+        t.framework = Framework::HuggingFace;
+        QCOMPARE(precisionInEffect(t, frameworkCapabilities(t.framework)), Precision::Bf16);
+        QCOMPARE(total(stateBytesPerParam(t)), 8.0); // bf16 weights, gradients and two moments
+        // The step time follows: FSDP's bf16 runs the fp32 optimizer step of mixed precision.
+        Scenario s = torchtitan8b(Recompute::Full);
+        s.training.framework = Framework::Fsdp;
+        s.training.precision = Precision::Bf16;
+        Scenario mixed = s;
+        mixed.training.precision = Precision::AmpBf16;
+        QCOMPARE(timeOf(s).optimizerS, timeOf(mixed).optimizerS);
+        QCOMPARE(timeOf(s).stepTimeS, timeOf(mixed).stepTimeS);
+    }
+
     void asyncTpHidesTensorParallelTraffic()
     {
         // Llama 3.1 70B, FSDP 32 × TP 8 on 256 GPUs (TorchTitan docs/performance.md Table 4: 829 → 876 tokens/s
@@ -340,9 +369,10 @@ private Q_SLOTS:
         const StageParams stage = stageParams(ctx, s.training.layout, 0);
         const double unit = ctx.largestUnitParams / 2;
         QCOMPARE(modelStateBytes(ctx, s.training, stage).shardBuffers, 6 * stage.total + 2 * unit);
+        // TorchTitan has no pure bf16: its bf16 keeps fp32 parameters, so the accumulator stays fp32 (§3.13).
         Scenario pure = s;
-        pure.training.precision = Precision::Bf16; // bf16 gradients: nothing to upcast
-        QCOMPARE(modelStateBytes(ctx, pure.training, stage).shardBuffers, 4 * stage.total + 2 * unit);
+        pure.training.precision = Precision::Bf16;
+        QCOMPARE(modelStateBytes(ctx, pure.training, stage).shardBuffers, 6 * stage.total + 2 * unit);
         Scenario megatron = s;
         megatron.training.framework = Framework::Megatron;
         // Two gathered 16-bit units and one unit of fp32 main gradients, whatever the stage holds.

@@ -463,6 +463,25 @@ private Q_SLOTS:
             std::string("tensorwise"));
     }
 
+    /// Pure bf16 asked of a framework whose bf16 keeps fp32 master weights: the config is that framework's bf16
+    /// and says the estimate planned it so (core/model/frameworkrules.h precisionInEffect).
+    void pureBf16IsSaidWhereTheFrameworkHasNoSuchMode()
+    {
+        Scenario s = moeScenario();
+        s.training.precision = Precision::Bf16;
+        const LaunchFile megatron = makeLaunchConfig(s, LaunchFramework::Megatron);
+        QVERIFY(megatronArgs(megatron.text).count("--bf16") == 1);
+        const auto saysSo = [](const LaunchFile& f) {
+            return std::any_of(f.notes.begin(), f.notes.end(), [](const std::string& n) {
+                return n.find("pure bf16 is not a") != n.npos && n.find("fp32 master weights") != n.npos;
+            });
+        };
+        QVERIFY(saysSo(megatron));
+        QVERIFY(saysSo(makeLaunchConfig(s, LaunchFramework::NeMo)));
+        s.training.precision = Precision::AmpBf16;
+        QVERIFY(!saysSo(makeLaunchConfig(s, LaunchFramework::Megatron)));
+    }
+
     void deepSpeedJson()
     {
         Scenario s = moeScenario();
