@@ -431,6 +431,23 @@ private Q_SLOTS:
         QCOMPARE(m_doc->undoStack()->count(), 0);
     }
 
+    void pureBf16ItemSaysWhenTheFrameworkPlansItAsMixed()
+    {
+        // Megatron-LM's --bf16 keeps fp32 main weights: the item says the estimate plans mixed BF16; Hugging Face
+        // trains a bf16-loaded model pure, and the item is plain.
+        auto* precision = field<QComboBox>("training.precision");
+        const int index = precision->findText(QStringLiteral("Pure BF16"), Qt::MatchStartsWith);
+        QVERIFY(index >= 0);
+        Scenario s = startScenario();
+        s.training.framework = core::Framework::Megatron;
+        m_doc->newDocument(s);
+        QVERIFY2(precision->itemText(index).contains(QLatin1String("not a Megatron-LM mode")),
+            qPrintable(precision->itemText(index)));
+        s.training.framework = core::Framework::HuggingFace;
+        m_doc->newDocument(s);
+        QCOMPARE(precision->itemText(index), QStringLiteral("Pure BF16"));
+    }
+
     void gpuCountTakesTheNearestValidLayoutAlong()
     {
         // Start: 256 GPUs as 8 × 8 × 4 × 1 (dp × tp × pp × cp). 512 GPUs keep TP, PP and CP and double DP.
