@@ -189,9 +189,8 @@ std::string csvRow(int rank, const LayoutResult& r)
 
 void printCsv(const SweepResult& result, std::ostream& out)
 {
-    out << "rank,dp,tp,pp,cp,ep,vpp,micro_batch,recompute,offload_layers,zero_stage,schedule,rank_order,peak_memory_"
-           "gib,"
-           "headroom_gib,step_time_s,tokens_per_s_per_gpu,mfu,cost_per_m_tokens_usd\n";
+    out << "rank,dp,tp,pp,cp,ep,vpp,micro_batch,recompute,offload_layers,zero_stage,schedule,rank_order,"
+           "peak_memory_gib,headroom_gib,step_time_s,tokens_per_s_per_gpu,mfu,cost_per_m_tokens_usd\n";
     int rank = 0;
     for (const auto& r : result.top)
         out << csvRow(++rank, r);

@@ -116,7 +116,7 @@ StageMemory evaluateStage(const MemoryContext& ctx, const TrainingConfig& t, con
     s.layers = params.layers;
     s.inFlightMicroBatches = in.inFlight;
     if (in.offloadedLayers > 0) // the per-layer figure is the costly part of an evaluation: only when needed
-        s.hostActivationBytes = in.inFlight * in.offloadedLayers * meanLayerActivationBytes(ctx, t);
+        s.hostActivationBytes = in.inFlight * in.offloadedLayers * offloadedLayerBytes(ctx, t);
     s.peak = backwardStart(ctx, t, in, params, states, regime);
     if (recomputesLayers(t)) {
         const MemoryBreakdown deep = recomputePoint(ctx, t, in, params, states, s.peak);

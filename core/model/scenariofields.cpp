@@ -116,8 +116,7 @@ const std::vector<ScenarioField>& table()
             "Sequences per forward/backward pass", nullptr, false, "≤ training.global_batch"},
         {"training.precision", K::Choice, "", 0, 0, R"("amp_bf16")", "Precision",
             "Numeric format of training; bf16 is pure bf16 (16-bit optimizer states) where the framework has that "
-            "mode, "
-            "else that framework's bf16 with fp32 master weights",
+            "mode, else that framework's bf16 with fp32 master weights",
             &names<Precision>},
         {"training.optimizer", K::Choice, "", 0, 0, R"("adamw")", "Optimizer", "Optimizer and its states",
             &names<Optimizer>},

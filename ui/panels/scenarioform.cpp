@@ -216,13 +216,14 @@ void ScenarioForm::createTrainingGroup()
     m_binder->intField(form, "training.micro_batch", [](core::Scenario& s) -> int& { return s.training.microBatch; });
     QComboBox* precision = m_binder->enumField<core::Precision>(
         form, "training.precision", [](core::Scenario& s) -> core::Precision& { return s.training.precision; });
-    m_binder->addRefresher([this, precision](core::Scenario&) {
+    const auto precisions = core::allValues<core::Precision>();
+    const int bf16Item
+        = int(std::find(precisions.begin(), precisions.end(), core::Precision::Bf16) - precisions.begin());
+    m_binder->addRefresher([this, precision, bf16Item](core::Scenario&) {
         // Pure bf16 is a Hugging Face mode; elsewhere the engine plans the framework's own bf16 (fp32 master
         // weights), and the item says so rather than letting the figures quietly disagree with the label.
-        const auto values = core::allValues<core::Precision>();
-        const int index = int(std::find(values.begin(), values.end(), core::Precision::Bf16) - values.begin());
         const core::Framework framework = m_document->scenario().training.framework;
-        precision->setItemText(index,
+        precision->setItemText(bf16Item,
             core::frameworkCapabilities(framework).pureBf16
                 ? enumLabel(core::Precision::Bf16)
                 : tr("Pure BF16: not a %1 mode, planned as mixed BF16").arg(enumLabel(framework)));
