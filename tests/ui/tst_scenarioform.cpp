@@ -440,9 +440,17 @@ private Q_SLOTS:
         QVERIFY(index >= 0);
         Scenario s = startScenario();
         s.training.framework = core::Framework::Megatron;
+        s.training.precision = core::Precision::Bf16;
         m_doc->newDocument(s);
         QVERIFY2(precision->itemText(index).contains(QLatin1String("not a Megatron-LM mode")),
             qPrintable(precision->itemText(index)));
+        QCOMPARE(precision->currentIndex(), index);
+        if (const QString dir = qEnvironmentVariable("CLUSTERPLANNER_SHOT_DIR"); !dir.isEmpty()) {
+            m_form->resize(1600, 1000); // the item as a user sees it selected
+            m_form->show();
+            QVERIFY(QTest::qWaitForWindowExposed(m_form));
+            QVERIFY(m_form->grab().save(dir + QStringLiteral("/panel-scenario-bf16.png")));
+        }
         s.training.framework = core::Framework::HuggingFace;
         m_doc->newDocument(s);
         QCOMPARE(precision->itemText(index), QStringLiteral("Pure BF16"));
