@@ -227,8 +227,13 @@ int runForScenario(const CostOptions& o, std::ostream& out)
         out << document.dump(2) << "\n";
         return 0;
     }
+    // Two models price two things; say which is which, or their capex and power look like a contradiction.
+    out << "per-GPU cost model of the run's GPUs (catalog GPU price, a default node and network share per GPU, power"
+           " at the run's GPU utilisation; docs/methods-cost.md §8):\n";
     printCost(out, model, c.scenario.cluster.gpuId, hours);
     cost::printScenarioCost(out, c);
+    out << "\nwhole cluster as its topology counts it (node prices, switches, optics, storage, facility build-out and"
+           " maintenance, power at full load; docs/methods-cluster.md §4-§6; the Purchase panel's figures):\n";
     printCluster(out, purchase->cluster);
     return 0;
 }

@@ -117,6 +117,23 @@ private Q_SLOTS:
             QVERIFY2(r.out.find(label) != std::string::npos, label);
     }
 
+    void textSaysWhichModelPricesEachBlock()
+    {
+        // The per-GPU model and the counted cluster price different things (the cluster adds switches, storage,
+        // facility and full-load power); unlabelled, their two capex lines read as a contradiction.
+        const Run r = run({"cost", "--scenario", kGpt3});
+        QCOMPARE(r.code, 0);
+        const auto perGpu = r.out.find("per-GPU cost model of the run's GPUs");
+        const auto cluster = r.out.find("whole cluster as its topology counts it");
+        QVERIFY2(perGpu != std::string::npos && cluster != std::string::npos, r.out.c_str());
+        QVERIFY(perGpu < r.out.find("capex (USD)"));
+        QVERIFY(cluster < r.out.find("bisection (Gb/s)"));
+        QVERIFY(perGpu < cluster);
+        // Without a scenario there is one model and no heading to tell apart.
+        const Run gpus = run({"cost", "--gpus", "8", "--gpu", "A100-SXM-80GB", "--hours", "10"});
+        QVERIFY(gpus.out.find("per-GPU cost model") == std::string::npos);
+    }
+
     void badScenarioNamesTheField()
     {
         QTemporaryDir dir;

@@ -125,8 +125,8 @@ private Q_SLOTS:
     {
         const auto r = run({"sweep", "--case", m_casePath, "--top", "2", "--quiet"});
         QCOMPARE(r.code, 0);
-        const auto json = nlohmann::json::parse(run({"sweep", "--case", m_casePath, "--json", "--quiet"}).out);
-        const long long fitting = json["summary"]["fitting"].get<long long>();
+        const auto sweepJson = nlohmann::json::parse(run({"sweep", "--case", m_casePath, "--json", "--quiet"}).out);
+        const long long fitting = sweepJson["summary"]["fitting"].get<long long>();
         QVERIFY(fitting > 2);
         std::string count = std::to_string(fitting); // with thousands separators, as the text writes counts
         for (int at = int(count.size()) - 3; at > 0; at -= 3)
@@ -134,7 +134,7 @@ private Q_SLOTS:
         const std::string line = "top 2 of " + count + " fitting layouts; --top N for more";
         QVERIFY2(r.out.find(line) != std::string::npos, r.out.c_str());
         const std::string front = "Pareto front (memory headroom vs tokens/s per GPU): "
-            + std::to_string(json["pareto"].size()) + " layouts";
+            + std::to_string(sweepJson["pareto"].size()) + " layouts";
         QVERIFY2(r.out.find(front) != std::string::npos, r.out.c_str());
         QVERIFY(r.err.empty());
     }
