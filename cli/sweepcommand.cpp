@@ -7,6 +7,7 @@
 #include "core/io/jsontext.h"
 #include "core/io/scenariojson.h"
 #include "core/model/enumnames.h"
+#include "core/model/layoutcheck.h"
 #include "core/sweep/layoutevaluator.h"
 #include "core/validation/casepredictor.h"
 
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <map>
 #include <ostream>
+#include <utility>
 
 namespace clusterplanner::cli {
 
@@ -210,12 +212,62 @@ void printText(const SweepResult& result, std::ostream& out)
     const SweepSummary& s = result.summary;
     out << withThousands(s.evaluated) << " layouts evaluated, " << withThousands(s.valid) << " valid, "
         << withThousands(s.fitting) << " fit (" << s.seconds << " s)\n\n"
-        << "top " << result.top.size() << " of " << withThousands(s.fitting) << " fitting layouts; --top N for more\n";
+        << "top " << result.top.size() << " of " << withThousands(s.fitting) << " fitting layouts"
+        << (std::cmp_less(result.top.size(), s.fitting) ? "; --top N for more" : "") << "\n";
     printCsv(result, out);
     out << "\nPareto front (memory headroom vs tokens/s per GPU): " << result.pareto.size() << " layouts\n";
     int rank = 0;
     for (const auto& r : result.pareto)
         out << csvRow(++rank, r);
+}
+
+/// Every rule some invalid layout broke, in the layout check's order.
+std::string brokenRules(LayoutProblems problems)
+{
+    std::string text;
+    for (std::uint32_t bit = 1; bit != 0 && bit <= problems; bit <<= 1)
+        if (problems & bit)
+            text += (text.empty() ? "" : "; ") + std::string(layoutProblemSummary(bit));
+    return text;
+}
+
+/// Why a sweep has nothing to show, or "" when it has: a sweep that finds no layout is a failed question, so it
+/// says what stood in the way instead of printing an empty table with exit 0.
+/// "dp 32 x tp 1 = 32": the degrees the case or the flags fix, and their product.
+std::string fixedDegrees(const SweepConstraints& c)
+{
+    std::string text;
+    long long product = 1;
+    const std::pair<const char*, const std::optional<int>*> degrees[]
+        = {{"dp", &c.dp}, {"tp", &c.tp}, {"pp", &c.pp}, {"cp", &c.cp}};
+    for (const auto& [name, value] : degrees)
+        if (value->has_value()) {
+            text += (text.empty() ? "" : " x ") + std::string(name) + " " + std::to_string(**value);
+            product *= **value;
+        }
+    return text.empty() ? "" : text + " = " + std::to_string(product);
+}
+
+std::string whyNothingFits(const SweepSummary& s, const SweepConstraints& constraints, int gpuCount)
+{
+    char text[200];
+    if (s.evaluated == 0) {
+        const std::string fixed = fixedDegrees(constraints);
+        return "no layout to evaluate: "
+            + (fixed.empty() ? std::string("the limits") : "the fixed degrees (" + fixed + ")")
+            + " leave no DP x TP x PP x CP factoring of the " + std::to_string(gpuCount)
+            + " GPUs (TP within the scale-up domain, a micro-batch dividing the global batch per DP rank); free a "
+              "dimension or change the GPU count";
+    }
+    if (s.valid == 0)
+        return "none of the " + withThousands(s.evaluated) + " layouts is valid: " + brokenRules(s.problemsSeen);
+    if (s.fitting == 0) {
+        std::snprintf(
+            text, sizeof text, "%.1f GiB over the %.1f GiB usable", s.leastOverflowGiB, s.leastOverflowCapacityGiB);
+        return "none of the " + withThousands(s.valid) + " valid layouts fits in memory: the leanest is " + text
+            + "; add GPUs, recompute, ZeRO/FSDP sharding or a smaller micro-batch";
+    }
+    return "";
 }
 
 } // namespace
@@ -249,6 +301,11 @@ int runSweep(const Args& args, std::ostream& out, std::ostream& err)
         printCsv(result, out);
     else
         printText(result, out);
+    if (const std::string why = whyNothingFits(result.summary, spec.constraints, input.scenario.cluster.gpuCount);
+        !why.empty()) {
+        err << "sweep: " << why << "\n";
+        return 1;
+    }
     return 0;
 }
 

@@ -137,6 +137,9 @@ SweepResult runSweep(const Scenario& scenario, const SweepSpec& spec, const Layo
     result.summary.evaluated = counts.evaluated;
     result.summary.valid = counts.valid;
     result.summary.fitting = counts.fitting;
+    result.summary.problemsSeen = counts.problemsSeen;
+    result.summary.leastOverflowGiB = counts.leastOverflowGiB;
+    result.summary.leastOverflowCapacityGiB = counts.leastOverflowCapacityGiB;
     result.top = reducer.top();
     result.pareto = reducer.pareto();
     // A taken group is always finished (stop is checked between groups), so the first `evaluated` are complete.

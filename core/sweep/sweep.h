@@ -40,6 +40,9 @@ struct SweepSummary
     long long evaluated = 0;
     long long valid = 0;
     long long fitting = 0;
+    LayoutProblems problemsSeen = 0; ///< every rule some invalid layout broke
+    double leastOverflowGiB = -1; ///< the leanest valid layout's excess over usable memory (< 0: every valid one fits)
+    double leastOverflowCapacityGiB = 0; ///< that layout's usable memory
     double seconds = 0;
     double layoutsPerS = 0;
 };

@@ -27,6 +27,9 @@ void SweepReducer::add(const LayoutResult& result, std::size_t index)
 {
     ++m_counts.evaluated;
     m_counts.valid += result.valid;
+    m_counts.problemsSeen |= result.problems;
+    if (result.valid && !result.fits)
+        noteOverflow(-result.headroomGiB(), result.capacityGiB);
     if (!result.valid || !result.fits)
         return;
     ++m_counts.fitting;
@@ -34,11 +37,25 @@ void SweepReducer::add(const LayoutResult& result, std::size_t index)
     m_front.add(result, index);
 }
 
+void SweepReducer::noteOverflow(double overflowGiB, double capacityGiB)
+{
+    // Ties keep the smaller capacity, so the outcome does not depend on the order of chunks.
+    const bool better = m_counts.leastOverflowGiB < 0 || overflowGiB < m_counts.leastOverflowGiB
+        || (overflowGiB == m_counts.leastOverflowGiB && capacityGiB < m_counts.leastOverflowCapacityGiB);
+    if (!better)
+        return;
+    m_counts.leastOverflowGiB = overflowGiB;
+    m_counts.leastOverflowCapacityGiB = capacityGiB;
+}
+
 void SweepReducer::merge(const SweepReducer& other)
 {
     m_counts.evaluated += other.m_counts.evaluated;
     m_counts.valid += other.m_counts.valid;
     m_counts.fitting += other.m_counts.fitting;
+    m_counts.problemsSeen |= other.m_counts.problemsSeen;
+    if (other.m_counts.leastOverflowGiB >= 0)
+        noteOverflow(other.m_counts.leastOverflowGiB, other.m_counts.leastOverflowCapacityGiB);
     m_top.merge(other.m_top);
     m_front.merge(other.m_front);
 }

@@ -2,6 +2,7 @@
 // What a sweep keeps of its results: counts, the top N by the objective and the Pareto front (methods-search §5.1).
 #pragma once
 
+#include "core/model/layoutcheck.h"
 #include "core/sweep/paretofront.h"
 #include "core/sweep/toplayouts.h"
 
@@ -17,6 +18,11 @@ struct SweepCounts
     long long evaluated = 0;
     long long valid = 0;
     long long fitting = 0;
+    /// Why nothing may come out: every rule some invalid layout broke, and how far the leanest valid layout that
+    /// does not fit is over its usable memory (< 0: none seen).
+    LayoutProblems problemsSeen = 0;
+    double leastOverflowGiB = -1;
+    double leastOverflowCapacityGiB = 0;
 };
 
 /// Reduces a stream of results to what is shown, in memory independent of the stream's length. One instance per
@@ -35,6 +41,8 @@ public:
     std::vector<LayoutResult> pareto() const { return m_front.sorted(); }
 
 private:
+    void noteOverflow(double overflowGiB, double capacityGiB);
+
     SweepCounts m_counts;
     TopLayouts m_top;
     ParetoFront m_front;

@@ -139,6 +139,61 @@ private Q_SLOTS:
         QVERIFY(r.err.empty());
     }
 
+    void emptyAnswerSaysWhyAndExitsOne_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<int>("value");
+        QTest::addColumn<QString>("field2");
+        QTest::addColumn<int>("value2");
+        QTest::addColumn<QString>("why");
+        // TP 3 cannot factor 16 GPUs: nothing to evaluate.
+        QTest::newRow("no factoring") << "tp" << 3 << "" << 0
+                                      << "no layout to evaluate: the fixed degrees (tp 3 x pp 2";
+        // TP 8 factors 16 GPUs with PP 2 but does not divide 12 heads (width 1,536): every layout breaks a rule.
+        QTest::newRow("invalid") << "heads" << 12 << "kv_heads" << 12
+                                 << "layouts is valid: TP must divide the attention heads";
+        // 96 layers of width 12,288 (GPT-3 175B) cannot fit 16 A100-80GB however they are laid out.
+        QTest::newRow("no fit") << "layers" << 96 << "hidden" << 12288
+                                << "valid layouts fits in memory: the leanest is";
+    }
+
+    void emptyAnswerSaysWhyAndExitsOne()
+    {
+        QFETCH(QString, field);
+        QFETCH(int, value);
+        QFETCH(QString, field2);
+        QFETCH(int, value2);
+        QFETCH(QString, why);
+        json c = smallCase();
+        auto set = [&c](const std::string& key, int v) {
+            if (key == "tp")
+                c["parallelism"]["tp"] = v;
+            else if (!key.empty())
+                c["model"][key] = v;
+        };
+        set(field.toStdString(), value);
+        set(field2.toStdString(), value2);
+        if (field == "heads") { // 12 heads of width 128, TP fixed at 8
+            c["model"]["hidden"] = 1536;
+            c["parallelism"]["tp"] = 8;
+        }
+        const std::string path = m_dir.filePath("empty.json").toStdString();
+        std::ofstream(path) << json::array({c}).dump();
+        for (const char* format : {"text", "json"}) {
+            const auto r = run({"sweep", "--case", path, "--format", format, "--quiet"});
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.find("sweep: ") == 0 && r.err.find(why.toStdString()) != std::string::npos, r.err.c_str());
+            QVERIFY(!r.out.empty()); // the (empty) answer is still written, for scripts that read it
+        }
+    }
+
+    void textOffersMoreOnlyWhenThereIsMore()
+    {
+        const auto all = run({"sweep", "--case", m_casePath, "--top", "100000", "--quiet"});
+        QCOMPARE(all.code, 0);
+        QVERIFY2(all.out.find("--top N for more") == std::string::npos, all.out.c_str());
+    }
+
     void badFlagsExitTwo_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -310,6 +310,20 @@ private Q_SLOTS:
         parts[2].merge(parts[1]);
         QCOMPARE(parts[2].counts().evaluated, inOrder.counts().evaluated);
         QCOMPARE(parts[2].counts().fitting, inOrder.counts().fitting);
+        // What explains an empty answer merges the same way: the rules broken and the leanest overflow.
+        QCOMPARE(parts[2].counts().problemsSeen, inOrder.counts().problemsSeen);
+        QCOMPARE(parts[2].counts().leastOverflowGiB, inOrder.counts().leastOverflowGiB);
+        LayoutProblems broken = 0;
+        double leanest = -1;
+        for (const auto& r : all) {
+            broken |= r.problems;
+            if (r.valid && !r.fits && (leanest < 0 || r.peakMemoryGiB - r.capacityGiB < leanest))
+                leanest = r.peakMemoryGiB - r.capacityGiB;
+        }
+        QCOMPARE(inOrder.counts().problemsSeen, broken);
+        QVERIFY(leanest > 0);
+        QCOMPARE(inOrder.counts().leastOverflowGiB, leanest);
+        QCOMPARE(inOrder.counts().leastOverflowCapacityGiB, 80.0);
         QVERIFY(sameCandidates(parts[2].top(), inOrder.top()));
         QVERIFY(sameCandidates(parts[2].pareto(), inOrder.pareto()));
     }
