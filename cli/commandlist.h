@@ -2,6 +2,8 @@
 // Entry points of the subcommands, one per file in cli/.
 #pragma once
 
+#include "core/io/validationcase.h"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -20,6 +22,9 @@ int runSweep(const Args& args, std::ostream& out, std::ostream& err);
 
 /// Whole file as text; UsageError naming the path when it cannot be read.
 std::string readTextFile(const std::string& path);
+/// The validation cases of a file (one case or an array of them); a file that cannot be parsed, or holds no case,
+/// is a std::runtime_error naming the file (exit 1), like every command's bad input file.
+std::vector<core::ValidationCase> readCaseFile(const std::string& path, core::CaseKeys keys = core::CaseKeys::All);
 int runSimulate(const Args& args, std::ostream& out, std::ostream& err);
 int runLibrary(const Args& args, std::ostream& out, std::ostream& err);
 int runProbe(const Args& args, std::ostream& out, std::ostream& err);

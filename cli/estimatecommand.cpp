@@ -151,7 +151,25 @@ std::string readTextFile(const std::string& path)
     return text.str();
 }
 
-int runEstimate(const Args& args, std::ostream& out, std::ostream&)
+std::vector<ValidationCase> readCaseFile(const std::string& path, CaseKeys keys)
+{
+    const std::string text = readTextFile(path);
+    std::vector<ValidationCase> cases;
+    try {
+        cases = readValidationCases(text, keys);
+    } catch (const std::exception& error) {
+        // The reader names the document "cases"; the user knows it by its path.
+        std::string message = error.what();
+        if (message.rfind("cases: ", 0) == 0)
+            message.erase(0, 7);
+        throw std::runtime_error(path + ": " + message);
+    }
+    if (cases.empty())
+        throw std::runtime_error(path + ": no case in the file");
+    return cases;
+}
+
+int runEstimate(const Args& args, std::ostream& out, std::ostream& err)
 {
     std::string path, efficiencyPath, hfConfigPath;
     auto app = makeCommandApp("estimate",
@@ -178,12 +196,17 @@ int runEstimate(const Args& args, std::ostream& out, std::ostream&)
     const perf::EfficiencyTable& table = efficiencyTable(efficiency);
     const auto imported = hfConfig ? std::optional(hf::importHfConfigFile(*hfConfig)) : std::nullopt;
     json list = json::array();
-    for (ValidationCase c : readValidationCases(readTextFile(path))) {
+    int failed = 0;
+    for (ValidationCase c : readCaseFile(path)) {
         if (imported) { // the case's model is replaced; its stated parameter count described the old one
             c.scenario.model = hf::replaceModel(c.scenario.model, *imported);
             c.statedParams.reset();
         }
         const CasePrediction prediction = predictCase(c, &table);
+        if (!prediction.ok) { // reported in the output too, but a script must not read exit 0 as success
+            err << "estimate: " << prediction.id << ": " << prediction.error << "\n";
+            ++failed;
+        }
         // Expected error of the nearest validated family (core/validation/confidence.h).
         const auto bands = confidenceBands(c.scenario);
         if (text) {
@@ -196,7 +219,7 @@ int runEstimate(const Args& args, std::ostream& out, std::ostream&)
     }
     if (!text)
         out << list.dump(2) << "\n";
-    return 0;
+    return failed > 0 ? 1 : 0;
 }
 
 } // namespace clusterplanner::cli

@@ -36,12 +36,11 @@ struct SweepInput
 SweepInput readSweepInput(const std::string& path)
 {
     const std::string text = readTextFile(path);
-    const json document = parseJsonText(text, path, [](const std::string& message) { throw UsageError(message); });
+    const json document
+        = parseJsonText(text, path, [](const std::string& message) { throw std::runtime_error(message); });
     if (document.is_object() && document.contains("format"))
         return {readScenarioFile(text), {}};
-    const auto cases = readValidationCases(text);
-    if (cases.empty())
-        throw UsageError(path + ": no case in the file");
+    const auto cases = readCaseFile(path);
     return {cases.front().scenario, caseConstraints(cases.front())};
 }
 

@@ -51,7 +51,7 @@ int runValidate(const Args& args, std::ostream& out, std::ostream&)
         throw UsageError("--check-cases and --check-truth go together");
     const std::string title = titleOption.value_or("Validation on the development set");
     const auto efficiency = efficiencyOption(efficiencyPath);
-    const auto cases = readValidationCases(readTextFile(casesPath), keys);
+    const auto cases = readCaseFile(casesPath, keys);
     const auto truths = readValidationTruths(readTextFile(truthPath));
     const ValidationReport report = buildValidationReport(cases, truths, &efficiencyTable(efficiency));
     if (confidenceTable) {
@@ -59,7 +59,7 @@ int runValidate(const Args& args, std::ostream& out, std::ostream&)
         std::string producedBy = "clusterplanner validate --cases " + casesPath + " --truth " + truthPath
             + (schemaKeysOnly ? " --schema-keys-only" : "");
         if (!checkCasesPath.empty()) {
-            reports.push_back(buildValidationReport(readValidationCases(readTextFile(checkCasesPath), keys),
+            reports.push_back(buildValidationReport(readCaseFile(checkCasesPath, keys),
                 readValidationTruths(readTextFile(checkTruthPath)), &efficiencyTable(efficiency)));
             producedBy += " --check-cases " + checkCasesPath + " --check-truth " + checkTruthPath;
         }

@@ -349,12 +349,33 @@ private Q_SLOTS:
         bad["parallelism"]["dp"] = 5;
         std::ofstream(path) << bad.dump();
         std::ostringstream out, err;
-        QCOMPARE(runCommand({"estimate", "--case", path}, out, err), 0);
+        // The JSON still says which case failed and why; the exit code and stderr say it to a script.
+        QCOMPARE(runCommand({"estimate", "--case", path}, out, err), 1);
         const auto list = nlohmann::json::parse(out.str());
         QCOMPARE(list[0]["ok"].get<bool>(), false);
         const std::string error = list[0]["error"].get<std::string>();
         QVERIFY2(error.find("TP 3 does not divide") != std::string::npos, error.c_str());
         QVERIFY2(error.find("but the cluster has 1 GPUs") != std::string::npos, error.c_str());
+        QVERIFY2(err.str().find("estimate: bad: invalid layout:") == 0
+                && err.str().find("TP 3 does not divide") != std::string::npos,
+            err.str().c_str());
+    }
+
+    void estimateNamesTheFileItCannotRead()
+    {
+        const std::string dir = QDir::tempPath().toStdString();
+        const std::string broken = dir + "/clusterplanner_broken_case.json";
+        std::ofstream(broken) << "{\"id\": ";
+        const std::string empty = dir + "/clusterplanner_empty_cases.json";
+        std::ofstream(empty) << "[]";
+        for (const char* command : {"estimate", "sweep"}) {
+            for (const auto& [path, why] : {std::pair {broken, "not valid JSON"}, {empty, "no case in the file"}}) {
+                std::ostringstream out, err;
+                QCOMPARE(runCommand({command, "--case", path}, out, err), 1);
+                QVERIFY2(err.str().find(path + ": ") != std::string::npos, err.str().c_str());
+                QVERIFY2(err.str().find(why) != std::string::npos, err.str().c_str());
+            }
+        }
     }
 
     void efficiencyFileOverridesTheBuiltInParameters()
