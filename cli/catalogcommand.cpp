@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 
@@ -40,9 +41,16 @@ int runCatalog(const Args& args, std::ostream& out, std::ostream&)
         out << list.dump(2) << "\n";
         return 0;
     }
+    // The id column is as wide as the longest id, so no id runs into the memory column.
+    std::size_t idWidth = 2;
     for (const auto& gpu : catalog.gpus())
-        out << std::left << std::setw(16) << gpu.id << std::setw(8) << gpu.memoryGB << " GB  " << std::setw(8)
-            << gpu.peakFlops(Precision::AmpBf16) / 1e12 << " TFLOP/s  " << gpu.tdpW << " W\n";
+        idWidth = std::max(idWidth, gpu.id.size());
+    out << std::left << std::setw(int(idWidth)) << "id" << std::right << std::setw(12) << "memory (GB)" << std::setw(16)
+        << "BF16 (TFLOP/s)" << std::setw(10) << "TDP (W)"
+        << "\n";
+    for (const auto& gpu : catalog.gpus())
+        out << std::left << std::setw(int(idWidth)) << gpu.id << std::right << std::setw(12) << gpu.memoryGB
+            << std::setw(16) << gpu.peakFlops(Precision::AmpBf16) / 1e12 << std::setw(10) << gpu.tdpW << "\n";
     return 0;
 }
 

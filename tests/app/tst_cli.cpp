@@ -109,6 +109,17 @@ private Q_SLOTS:
         const Run run = runApp({QStringLiteral("catalog")}, false);
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains(QStringLiteral("H100-SXM-80GB")));
+        // A header names the columns and units, and every id stands apart from its memory figure (the longest id,
+        // H100-SXM-96GB-HBM3, once ran into it).
+        const QStringList lines = run.out.trimmed().split(QLatin1Char('\n'));
+        QVERIFY2(lines.first().startsWith(QStringLiteral("id")) && lines.first().contains(QStringLiteral("(GB)")),
+            qPrintable(lines.first()));
+        for (const QString& line : lines.mid(1)) {
+            const QStringList fields = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+            QCOMPARE(fields.size(), 4);
+            bool number = false;
+            QVERIFY2(fields[1].toDouble(&number) > 0 && number, qPrintable(line));
+        }
     }
 
     void unknownOptionsFailCleanly_data()
