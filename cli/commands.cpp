@@ -33,7 +33,7 @@ const std::vector<Command>& commands()
             "--synthetic JOBS, --policy P)",
             &runSimulate},
         {"library", "scenario library: list, show, export, import, delete, restore (--db PATH, --json)", &runLibrary},
-        {"probe", "the NVIDIA GPUs of this machine, matched to the catalog ([--json] [--bench]); exit 3 without",
+        {"probe", "the NVIDIA GPUs of this machine, matched to the catalog ([--json] [--bench]); exit 3 without a GPU",
             &runProbe},
         {"export-config",
             "launch configuration of a scenario's layout (--scenario F --framework "
@@ -81,7 +81,7 @@ std::string commandsHelp()
 {
     std::string text = "Commands (run headless, print JSON or text on stdout):\n";
     for (const auto& command : commands())
-        text += "  " + std::string(command.name) + std::string(12 - std::min<std::size_t>(11, command.name.size()), ' ')
+        text += "  " + std::string(command.name) + std::string(15 - std::min<std::size_t>(14, command.name.size()), ' ')
             + std::string(command.summary) + "\n";
     return text;
 }

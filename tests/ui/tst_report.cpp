@@ -150,6 +150,32 @@ private Q_SLOTS:
         QVERIFY2(QString::fromStdString(run.err).contains(expected), run.err.c_str());
     }
 
+    void drawingCommandsAnswerHelp_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("option");
+        QTest::newRow("chart --help") << QStringLiteral("chart") << QStringLiteral("--chart <kind>");
+        QTest::newRow("report --help") << QStringLiteral("report") << QStringLiteral("--page");
+    }
+    void drawingCommandsAnswerHelp()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, option);
+        for (const QString& flag : {QStringLiteral("--help"), QStringLiteral("-h")}) {
+            const auto run = runCommand({command, flag});
+            QCOMPARE(run.code, 0);
+            const QString help = QString::fromStdString(run.out);
+            QVERIFY2(help.startsWith(QStringLiteral("Usage: clusterplanner ") + command), run.out.c_str());
+            QVERIFY2(help.contains(option) && help.contains(QStringLiteral("Example: clusterplanner ") + command),
+                run.out.c_str());
+            QVERIFY(run.err.empty());
+        }
+        // The main --help lists them beside the other commands.
+        const std::string list = qtCommandsHelp();
+        QVERIFY(list.find("  " + command.toStdString() + " ") == 0
+            || list.find("\n  " + command.toStdString() + " ") != std::string::npos);
+    }
+
     void sweepChartsWaitForTheSweep()
     {
         ChartSet charts(loadScenarioFile(kMixtral));

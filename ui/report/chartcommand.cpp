@@ -55,7 +55,11 @@ int runChartCommand(const QStringList& arguments, std::ostream& out, std::ostrea
 {
     QCommandLineParser parser;
     addChartOptions(parser);
-    parseCommand(parser, arguments);
+    parseCommand(parser, arguments,
+        QStringLiteral("Draws one chart of a scenario to a PNG, SVG or PDF file with its caption, headless (the "
+                       "charts of the panels; the format follows the --out extension).\n"
+                       "Example: clusterplanner chart --scenario data/scenarios/llama3-70b-256-h100.cplan.json "
+                       "--chart memory --out memory.png"));
     core::Scenario scenario = scenarioOption(parser);
     const ChartKind& kind = chartOption(parser);
     const QString path = requiredValue(parser, QStringLiteral("out"));

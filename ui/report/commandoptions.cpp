@@ -1,14 +1,27 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/report/commandoptions.h"
 
+#include <QRegularExpression>
+
 #include "ui/document/scenariodocument.h"
 
 namespace clusterplanner::ui {
 
-void parseCommand(QCommandLineParser& parser, const QStringList& arguments)
+void parseCommand(QCommandLineParser& parser, const QStringList& arguments, const QString& description)
 {
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    if (!parser.parse(arguments))
+    // Not addHelpOption(): its showHelp() exits the process, which an in-process caller (the tests) cannot survive.
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("this help"));
+    parser.addOption(help);
+    parser.setApplicationDescription(description);
+    const bool parsed = parser.parse(arguments);
+    if (parser.isSet(help)) {
+        QString text = parser.helpText();
+        text.replace(QRegularExpression(QStringLiteral("^Usage: \\S+")),
+            QStringLiteral("Usage: clusterplanner ") + arguments.value(0));
+        throw CommandHelpRequested(text.toStdString());
+    }
+    if (!parsed)
         throw CommandUsageError(parser.errorText().toStdString());
     if (!parser.positionalArguments().isEmpty())
         throw CommandUsageError("unexpected argument \"" + parser.positionalArguments().first().toStdString() + "\"");

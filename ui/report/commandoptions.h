@@ -18,8 +18,16 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// Parses `arguments` (arguments[0] is the subcommand); throws CommandUsageError for unknown options.
-void parseCommand(QCommandLineParser& parser, const QStringList& arguments);
+/// `COMMAND --help` or `-h`: what() is the command's help text, printed on stdout with exit 0.
+class CommandHelpRequested : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Parses `arguments` (arguments[0] is the subcommand); throws CommandUsageError for unknown options and
+/// CommandHelpRequested (with `description` and the options) for --help.
+void parseCommand(QCommandLineParser& parser, const QStringList& arguments, const QString& description);
 /// The value of a required option; throws naming it when absent.
 QString requiredValue(const QCommandLineParser& parser, const QString& name);
 /// An integer option in [min, max], or fallback when absent.

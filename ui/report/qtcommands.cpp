@@ -20,6 +20,16 @@ void prepareHeadlessPlatform()
         qputenv("QT_QPA_PLATFORM", "offscreen");
 }
 
+std::string qtCommandsHelp()
+{
+    return "  chart          one chart of a scenario as PNG, SVG or PDF (--scenario F --chart KIND --out FILE [--width "
+           "W "
+           "--height H --dpi D --theme light|dark])\n"
+           "  report         a scenario's multi-page report as PDF or HTML (--scenario F --out FILE [--layout "
+           "dp,tp,pp] "
+           "[--format pdf|html] [--page a4|letter])\n";
+}
+
 int runQtCommand(const QStringList& arguments, std::ostream& out, std::ostream& err)
 {
     const QString name = arguments.value(0);
@@ -28,6 +38,9 @@ int runQtCommand(const QStringList& arguments, std::ostream& out, std::ostream& 
             return runChartCommand(arguments, out, err);
         if (name == QLatin1String("report"))
             return runReportCommand(arguments, out, err);
+    } catch (const CommandHelpRequested& help) {
+        out << help.what();
+        return 0;
     } catch (const CommandUsageError& error) {
         err << "clusterplanner " << name.toStdString() << ": " << error.what() << "\n";
         return 2;

@@ -52,7 +52,11 @@ int runReportCommand(const QStringList& arguments, std::ostream& out, std::ostre
 {
     QCommandLineParser parser;
     addReportOptions(parser);
-    parseCommand(parser, arguments);
+    parseCommand(parser, arguments,
+        QStringLiteral("Writes a scenario's multi-page report (its model, cluster and layout, the charts of the panels "
+                       "with their captions, the expected error band) as PDF or HTML, headless.\n"
+                       "Example: clusterplanner report --scenario data/scenarios/llama3-70b-256-h100.cplan.json "
+                       "--out report.pdf"));
     core::Scenario scenario = scenarioOption(parser);
     const QString path = requiredValue(parser, QStringLiteral("out"));
     ReportOptions options;
