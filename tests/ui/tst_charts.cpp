@@ -176,6 +176,27 @@ private Q_SLOTS:
         QVERIFY(qAbs((y->coordToPixel(1) - y->coordToPixel(2)) - (y->coordToPixel(2) - y->coordToPixel(4))) < 0.5);
     }
 
+    void logAxesTickInDecadesBelowOne()
+    {
+        // Counts double (8, 16, 32 GPUs); hours below one would print as 2^-10 = "0.000976563".
+        LineChart counts;
+        counts.setLogX(true);
+        counts.setSeries({{QStringLiteral("gpus"), Qt::blue, {8, 16, 32}, {1, 2, 3}, false, false}});
+        auto base = [](const QCPAxis* axis) { return axis->ticker().dynamicCast<QCPAxisTickerLog>()->logBase(); };
+        QCOMPARE(base(counts.plot()->xAxis), 2.0);
+        LineChart hours;
+        hours.setLogX(true);
+        hours.setSeries({{QStringLiteral("jct"), Qt::blue, {0.001, 0.5, 40}, {0, 50, 100}, false, false}});
+        QCOMPARE(base(hours.plot()->xAxis), 10.0);
+        hours.resize(600, 400);
+        hours.plot()->replot();
+        const QVector<QString> labels = hours.plot()->xAxis->tickVectorLabels();
+        QVERIFY2(labels.contains(QStringLiteral("0.01")) && labels.contains(QStringLiteral("10")),
+            qPrintable(QStringList(labels.begin(), labels.end()).join(QLatin1Char(' '))));
+        for (const QString& label : labels)
+            QVERIFY2(label.size() <= 5, qPrintable(label));
+    }
+
     void everyChartRendersAndExports()
     {
         QTemporaryDir dir;

@@ -58,6 +58,8 @@ private:
     void startSweep();
     void drawErlang();
     void drawSweep();
+    /// Why the simulated wait and the M/M/c answer differ for this workload.
+    QString whyTheyDiffer(double makespanS) const;
     void showAnswer();
 
     SimulationSession* m_session;
