@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -182,6 +183,30 @@ private Q_SLOTS:
         while (removeTier->isEnabled())
             removeTier->click();
         QCOMPARE(doc.scenario().topology.fabric.tiers.size(), std::size_t(1));
+    }
+
+    void formFitsItsPaneAtTheScreenshotSize()
+    {
+        // At 1600 x 1000 the form's right edge (the Remove button, the GPU name) was cut off: the side pane was
+        // narrower than the form and has no horizontal scroll bar.
+        ui::ScenarioDocument doc;
+        doc.newDocument(emptyCluster());
+        ui::TopologyPanel panel(&doc);
+        child<QPushButton>(panel, "topology.addGroup")->click();
+        panel.resize(1600, 960);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto* scroll = qobject_cast<QScrollArea*>(panel.form()->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        const int visibleWidth = scroll->viewport()->width();
+        for (const char* name : {"topology.removeGroup", "topology.group.gpu", "topology.group.name"}) {
+            auto* widget = panel.form()->findChild<QWidget*>(QLatin1String(name));
+            QVERIFY2(widget, name);
+            const int right = widget->mapTo(panel.form(), QPoint(widget->width(), 0)).x();
+            QVERIFY2(right <= visibleWidth,
+                qPrintable(
+                    QStringLiteral("%1 ends at %2 of %3").arg(QLatin1String(name)).arg(right).arg(visibleWidth)));
+        }
     }
 
     void everyCoreIssueIsDrawnOnce()

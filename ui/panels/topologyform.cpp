@@ -55,6 +55,12 @@ TopologyForm::TopologyForm(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(createTierBox());
     layout->addWidget(createFabricBox());
     layout->addStretch();
+    // A combo box is as wide as its longest item by default ("NVIDIA H100 SXM5 80GB (H100-SXM-80GB)"), which made
+    // the form wider than the side pane and cut off its right edge; the popup still shows whole names.
+    for (auto* combo : findChildren<QComboBox*>()) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(12);
+    }
     WheelGuard::install(this);
     refresh();
 }

@@ -18,6 +18,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -108,6 +109,9 @@ void TopologyPanel::createLayout()
     formScroll->setWidgetResizable(true);
     formScroll->setWidget(m_form);
     formScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Without a horizontal scroll bar the pane must be at least as wide as the form, or its right edge is cut off.
+    formScroll->setMinimumWidth(m_form->minimumSizeHint().width() + formScroll->verticalScrollBar()->sizeHint().width()
+        + 2 * formScroll->frameWidth());
     auto* side = new QSplitter(Qt::Vertical, this);
     side->addWidget(m_figures);
     side->addWidget(formScroll);
