@@ -271,6 +271,25 @@ private Q_SLOTS:
         QVERIFY(!document.scenario().workload);
     }
 
+    void preemptionTicksStandApartFromEveryBarColour()
+    {
+        // The preemption tick was the red of "9-16 GPUs": a tick on such a bar could not be seen.
+        JobGanttView view;
+        for (auto colorBy : {JobGanttView::ColorBy::User, JobGanttView::ColorBy::Size, JobGanttView::ColorBy::State}) {
+            view.setColorBy(colorBy);
+            const auto legend = view.legend();
+            QVERIFY(!legend.isEmpty() && legend.last().first == QStringLiteral("preemption"));
+            const QColor tick = legend.last().second;
+            for (const auto& [name, color] : legend.mid(0, legend.size() - 1)) {
+                if (!color.isValid())
+                    continue;
+                const int distance = std::abs(color.red() - tick.red()) + std::abs(color.green() - tick.green())
+                    + std::abs(color.blue() - tick.blue());
+                QVERIFY2(distance > 150, qPrintable(name));
+            }
+        }
+    }
+
     void queuePanelShowsSizingBesideTheSimulator()
     {
         ScenarioDocument document;

@@ -88,7 +88,7 @@ void JobsPanel::showRange()
     const QString what
         = tr("%n job(s) on %1 node(s)", nullptr, int(m_gantt->shownJobs().size())).arg(m_gantt->shownNodes().size());
     if (!range) {
-        m_range->setText(tr("All %1 · one row per GPU · thin grey line = waiting, red tick = preemption").arg(what));
+        m_range->setText(tr("All %1 · one row per GPU · thin grey line = waiting, black tick = preemption").arg(what));
         return;
     }
     const double origin = sim->outcome->result.startS;

@@ -35,7 +35,9 @@ void fill(QImage& image, int x0, int x1, int y0, int y1, QRgb color)
         std::fill_n(reinterpret_cast<QRgb*>(image.scanLine(y)) + x0, std::max(0, x1 - x0), color);
 }
 
-const QColor kPreemptColor(220, 30, 30);
+// Black: the size palette has a red (9-16 GPUs) and the user palette a vermillion, so a red tick could not be told
+// from a bar.
+const QColor kPreemptColor(20, 20, 20);
 const QColor kWaitColor(150, 150, 150);
 constexpr std::size_t kAsyncJobs = 20000; ///< from this many jobs the bars are drawn off the GUI thread
 

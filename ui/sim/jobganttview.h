@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The job Gantt chart of a simulation: one row per GPU (nodes in order), each job a bar on the GPUs it held,
-// waiting drawn as a thin line before the bar, preemptions as red ticks. A time range shows only the nodes and
+// waiting drawn as a thin line before the bar, preemptions as black ticks. A time range shows only the nodes and
 // jobs active in it. Click a bar for the job; wheel zooms time.
 #pragma once
 
