@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -143,6 +144,9 @@ json predictionJson(const CasePrediction& p, const perf::EfficiencyTable& table,
 
 std::string readTextFile(const std::string& path)
 {
+    std::error_code ignored;
+    if (std::filesystem::is_directory(path, ignored)) // opens on Linux, then reads as an empty, "truncated" file
+        throw UsageError(path + " is a directory, not a file");
     std::ifstream in(path);
     if (!in)
         throw UsageError("cannot read " + path);

@@ -224,6 +224,10 @@ private Q_SLOTS:
         const auto r = run({"sweep", "--case", m_dir.filePath("absent.json").toStdString()});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.find("absent.json") != std::string::npos);
+        // A directory opens on Linux and then reads as nothing: it is named as what it is, not "truncated JSON".
+        const auto folder = run({"sweep", "--case", m_dir.path().toStdString()});
+        QCOMPARE(folder.code, 2);
+        QVERIFY2(folder.err.find("is a directory, not a file") != std::string::npos, folder.err.c_str());
     }
 
     void bestEqualsBruteForce()

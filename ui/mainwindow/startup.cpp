@@ -110,7 +110,8 @@ CommandLine parseCommandLine(const QStringList& arguments, const QString& comman
     const Options options;
     parser.addOptions({options.screenshot, options.panel, options.settings, options.library, options.compare});
     parser.addPositionalArgument(QStringLiteral("FILE.cplan.json"),
-        QObject::tr("Scenario file to open (default: a built-in example)."), QStringLiteral("[FILE.cplan.json]"));
+        QObject::tr("Scenario file to open (default: the library's default scenario)."),
+        QStringLiteral("[FILE.cplan.json]"));
     if (!parser.parse(arguments))
         return finished(2, usageError(parser.errorText()));
     if (parser.isSet(help) || parser.isSet(QStringLiteral("help-all")))
