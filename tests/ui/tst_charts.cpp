@@ -133,6 +133,10 @@ private Q_SLOTS:
         QCOMPARE(pipelineStageRows(2), QStringList({QStringLiteral("stage 1"), QStringLiteral("stage 2")}));
         QCOMPARE(pipelineLegend(true).size(), 3);
         QCOMPARE(pipelineLegend(false).size(), 2);
+        // Interleaved: a third entry explains the lighter shade and the chunk in a label.
+        const auto interleaved = pipelineLegend(false, 4);
+        QCOMPARE(interleaved.size(), 3);
+        QVERIFY(interleaved.last().text.contains(QStringLiteral("4 per stage")));
     }
 
     void ganttLegendSitsAboveThePlot()

@@ -80,13 +80,18 @@ QVector<GanttBar> pipelineBars(const std::vector<PipelineOp>& ops, int chunks)
     return bars;
 }
 
-QVector<GanttLegendEntry> pipelineLegend(bool splitBackward)
+QVector<GanttLegendEntry> pipelineLegend(bool splitBackward, int chunks)
 {
     QVector<GanttLegendEntry> entries {{pipelineTr("F forward"), kindColor(PipelineOpKind::Forward)},
         {splitBackward ? pipelineTr("B backward (input gradient)") : pipelineTr("B backward"),
             kindColor(PipelineOpKind::Backward)}};
     if (splitBackward)
         entries.push_back({pipelineTr("W weight gradient"), kindColor(PipelineOpKind::WeightGrad)});
+    // Interleaved: the two shades are the chunks, and a narrow bar's label loses its ".chunk" part; say both.
+    if (chunks > 1)
+        entries.push_back(
+            {pipelineTr("lighter: even chunks of %1 per stage (B3.2 = micro-batch 3, chunk 2)").arg(chunks),
+                kindColor(PipelineOpKind::Forward).lighter(135)});
     return entries;
 }
 

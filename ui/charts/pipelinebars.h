@@ -19,6 +19,6 @@ QStringList pipelineStageRows(int stages);
 QVector<GanttBar> pipelineBars(const std::vector<core::perf::PipelineOp>& ops, int chunks);
 
 /// Legend entries for the op kinds a schedule runs (W only where the backward is split).
-QVector<GanttLegendEntry> pipelineLegend(bool splitBackward);
+QVector<GanttLegendEntry> pipelineLegend(bool splitBackward, int chunks = 1);
 
 } // namespace clusterplanner::ui

@@ -97,7 +97,8 @@ void PipelinePanel::refresh()
     m_bubbleFraction
         = evaluation.valid() ? evaluation.pipeline.summary.bubbleFraction : std::numeric_limits<double>::quiet_NaN();
     m_chart->setRows(pipelineStageRows(std::max(1, scenario.training.layout.pp)));
-    m_chart->setLegend(pipelineLegend(scenario.training.schedule == core::PipelineSchedule::ZbH1));
+    const bool splitBackward = scenario.training.schedule == core::PipelineSchedule::ZbH1;
+    m_chart->setLegend(pipelineLegend(splitBackward, evaluation.valid() ? evaluation.pipeline.params.chunks : 1));
     if (!evaluation.valid()) {
         m_chart->setBars({});
         m_summary->setText(tr("Cannot schedule this layout: %1").arg(QString::fromStdString(evaluation.firstReason())));
