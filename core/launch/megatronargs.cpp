@@ -11,6 +11,8 @@ namespace clusterplanner::core::launch {
 namespace {
 
 using ArgList = std::vector<std::pair<std::string, std::string>>; ///< name and value ("" for a flag)
+/// Separates the items of a list value (a flag with nargs); no value holds a newline otherwise.
+constexpr char kListSeparator = '\n';
 
 void addParallelism(const LaunchPlan& p, ArgList& a)
 {
@@ -118,6 +120,11 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
     addPrecision(t.precision, p.fp8RecipeInEffect(), a);
     if (t.recompute != Recompute::None)
         a.push_back({"--recompute-granularity", t.recompute == Recompute::Full ? "full" : "selective"});
+    if (t.recompute == Recompute::Modules) { // one value per word: the flag takes a list (nargs='*')
+        a.push_back({"--recompute-modules", std::string("moe_act") + kListSeparator + "layernorm"});
+        notes.push_back("--recompute-modules (recompute the MoE activation and the separate norms) needs a "
+                        "Megatron-Core release that has it (2025 and later)");
+    }
     if (t.recompute == Recompute::Full) {
         a.push_back({"--recompute-method", "uniform"});
         a.push_back({"--recompute-num-layers", "1"});
@@ -151,6 +158,8 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
 /// The value as one shell word: single-quoted when it holds anything beyond letters, digits and "._-/".
 std::string shellWord(const std::string& value)
 {
+    if (const auto at = value.find(kListSeparator); at != std::string::npos) // a list: one word per item
+        return shellWord(value.substr(0, at)) + " " + shellWord(value.substr(at + 1));
     for (const char c : value)
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-' && c != '/')
             return "'" + value + "'";

@@ -119,12 +119,18 @@ bool fp8InputsSaved(const TrainingConfig& t)
     return t.precision == Precision::Fp8 && frameworkCapabilities(t.framework).fp8ViaTransformerEngine;
 }
 
+/// Bytes per element of a GEMM input kept for the weight gradient: its FP8 copy, or the compute dtype.
+double savedGemmInputBytes(const TrainingConfig& t)
+{
+    return fp8InputsSaved(t) ? 1 : dtypesOf(t).compute;
+}
+
 PerToken fusedLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
 {
     const double scale = dtypesOf(t).compute / 2; // K22 counts 2-byte activations
     const bool dropout = hasDropout(ctx, t);
     // The QKV and MLP inputs, the projection input and the second MLP GEMM's input (fp8InputsSaved).
-    const double gemmInput = fp8InputsSaved(t) ? 1 : 2 * scale;
+    const double gemmInput = savedGemmInputBytes(t);
     PerToken p;
     // Two norm inputs, QKV input, MLP input (+ two 1-byte dropout masks): K22's replicated 10sbh.
     p.replicated = scale * 4 * ctx.h + 2 * gemmInput * ctx.h + (dropout ? 2 * ctx.h : 0);
@@ -185,6 +191,13 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, b
     const double f = moeLayer ? ctx.expertF * expertTokensFactor(ctx, moeLayer) : ctx.f;
     PerToken p = kernelStyle(t.framework) == KernelStyle::Fused ? fusedLayer(ctx, t, f) : eagerLayer(ctx, t, f);
     attentionCore(ctx, t, p);
+    if (moeLayer && t.recompute == Recompute::Modules && kernelStyle(t.framework) == KernelStyle::Fused) {
+        // Megatron-Core's recompute_modules "layernorm" and "moe_act" (docs/methods-memory.md §3.14): the separate
+        // pre-MLP norm's output (the router's and the dispatch's input) and the experts' activation output (the
+        // second expert GEMM's input) are dropped and recomputed in the backward.
+        p.replicated -= savedGemmInputBytes(t) * ctx.h;
+        p.sharded -= savedGemmInputBytes(t) * f;
+    }
     if (moeLayer) {
         // Permuted tokens, each of the k copies twice: the experts' first GEMM keeps its input for the weight
         // gradient (Transformer Engine's FP8 copy under FP8, as every GEMM input of fusedLayer), the weighted combine

@@ -4,6 +4,7 @@
 #include "core/memory/activations.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/enumnames.h"
+#include "core/model/frameworks.h"
 #include "core/model/layoutcheck.h"
 
 namespace clusterplanner::core {
@@ -77,7 +78,11 @@ std::vector<Recompute> recomputeOptions(const ValidationCase& c)
 {
     if (!c.unknown.recompute)
         return {c.scenario.training.recompute};
-    return {Recompute::None, Recompute::Selective, Recompute::Full};
+    std::vector<Recompute> options {Recompute::None, Recompute::Selective, Recompute::Full};
+    // Megatron-Core's module list, where the framework has it, between none and the heavier kinds in memory.
+    if (c.scenario.model.moe && frameworkCapabilities(c.scenario.training.framework).supports(Recompute::Modules))
+        options.insert(options.begin() + 1, Recompute::Modules);
+    return options;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Remedies for a layout that does not fit: single changes that bring the peak under the usable memory.
 #include "core/memory/memorymodel.h"
+#include "core/model/frameworks.h"
 
 #include <cstdio>
 #include <functional>
@@ -33,6 +34,12 @@ std::vector<Remedy> remedies(int gpusPerNode, int heads)
         return true;
     };
     return {
+        // Megatron-Core's module list drops the MoE layers' norm and expert-activation outputs at almost no time.
+        {"recompute the MoE norm and activation (modules)",
+            [](TrainingConfig& t) {
+                const bool offered = frameworkCapabilities(t.framework).supports(Recompute::Modules);
+                return offered && t.recompute == Recompute::None ? (t.recompute = Recompute::Modules, true) : false;
+            }},
         {"enable selective recompute",
             [](TrainingConfig& t) {
                 return t.recompute == Recompute::None ? (t.recompute = Recompute::Selective, true) : false;

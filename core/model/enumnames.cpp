@@ -17,8 +17,8 @@ constexpr NameTable<Precision, 5> kPrecision {{{Precision::Fp32, "fp32"}, {Preci
     {Precision::Bf16, "bf16"}, {Precision::AmpFp16, "amp_fp16"}, {Precision::Fp8, "fp8"}}};
 constexpr NameTable<Optimizer, 4> kOptimizer {{{Optimizer::AdamW, "adamw"}, {Optimizer::Adam, "adam"},
     {Optimizer::Sgd, "sgd"}, {Optimizer::SgdMomentum, "sgd_momentum"}}};
-constexpr NameTable<Recompute, 3> kRecompute {
-    {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}}};
+constexpr NameTable<Recompute, 4> kRecompute {{{Recompute::None, "none"}, {Recompute::Selective, "selective"},
+    {Recompute::Full, "full"}, {Recompute::Modules, "modules"}}};
 constexpr NameTable<AttentionKind, 4> kAttention {{{AttentionKind::Flash, "flash"}, {AttentionKind::Sdpa, "sdpa"},
     {AttentionKind::Math, "math"}, {AttentionKind::Flash2, "flash2"}}};
 constexpr NameTable<PipelineSchedule, 4> kSchedule {

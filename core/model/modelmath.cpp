@@ -131,6 +131,7 @@ double hardwareFlopsPerToken(const ModelConfig& m, Recompute recompute)
     const double model = modelFlopsPerToken(m);
     switch (recompute) {
     case Recompute::None:
+    case Recompute::Modules: // element-wise work only: no matmul FLOPs
         return model;
     case Recompute::Selective:
         return model + attentionFlopsPerToken(m); // K22 Eq. 8: s/(6h) becomes s/(3h)

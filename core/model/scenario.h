@@ -16,7 +16,10 @@ enum class NormKind { LayerNorm, RmsNorm };
 /// Numeric regime. AmpBf16/AmpFp16 keep fp32 master weights and optimizer states; Bf16 is pure bf16.
 enum class Precision { Fp32, AmpBf16, Bf16, AmpFp16, Fp8 };
 enum class Optimizer { AdamW, Adam, Sgd, SgdMomentum };
-enum class Recompute { None, Selective, Full };
+/// Modules: Megatron-Core's module list (--recompute-granularity selective --recompute-modules moe_act layernorm): the
+/// MoE layers' separate pre-MLP norm and expert activation are not kept but recomputed, element-wise, in the backward
+/// (docs/methods-memory.md §3.14). Dense Transformer Engine layers fuse their norms into the GEMMs and are unaffected.
+enum class Recompute { None, Selective, Full, Modules };
 /// Flash: the best fused kernel for the GPU (cuDNN / Transformer Engine, FlashAttention-3 on Hopper); Sdpa: PyTorch's
 /// scaled_dot_product_attention (cuDNN on Hopper since PyTorch 2.11, FlashAttention-2 before and on Ampere); Math:
 /// scores materialised; Flash2: a FlashAttention-2-generation kernel (FA2, Triton flash, SDPA's flash backend in

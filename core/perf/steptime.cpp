@@ -95,6 +95,22 @@ ExpertExposure expertExposure(const Setup& s, double epOneS, const LayerTime& lt
     return {paired(lt.backwardS()), paired(lt.forwardS)};
 }
 
+/// Megatron-Core's recompute_modules "layernorm" and "moe_act" in one MoE layer's backward (docs/methods-time.md
+/// §4.35): the pre-MLP norm (read the residual, write its output) and the experts' SwiGLU (read gate and up, write
+/// the product) run again, memory-bound; 0 for any other recompute kind or an eager framework.
+double moduleRecomputeS(const Setup& s)
+{
+    if (s.tr.recompute != Recompute::Modules || !s.shape.fusedKernels)
+        return 0.0;
+    const ModelConfig& m = *s.c.model;
+    const double tokens = s.shape.microBatch * m.seqLen / s.shape.contextParallel;
+    const double beta = s.shape.bytesPerActivation;
+    const double normBytes = 2.0 * m.hidden * beta / (s.shape.sequenceParallel ? s.shape.tensorParallel : 1.0);
+    const double expertF = m.moe->expertFfnHidden * m.moe->topK * m.moe->capacityFactor;
+    const double activationBytes = 3.0 * expertF * beta / s.shape.tensorParallel;
+    return memoryTimeS(tokens * (normBytes + activationBytes), s.peaks);
+}
+
 /// Adds n layers of one kind (dense or MoE) to the stage, with their TP / CP / EP communication.
 void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
 {
@@ -107,6 +123,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double beta = s.shape.bytesPerActivation;
     const bool full = s.tr.recompute == Recompute::Full;
     const bool selective = s.tr.recompute == Recompute::Selective;
+    const double modulesS = moe ? moduleRecomputeS(s) : 0.0;
     // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed.
     const double tpOne = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
     const double tpCount = 4 + (full ? 2 : 0);
@@ -148,8 +165,8 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double selectiveS
         = s.caps.selectiveIsOpLevel ? 0.5 * lt.gemmForwardS + lt.elementwiseForwardS : lt.attentionCoreForwardS;
     st.recomputeS += full ? n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + 2 * ep.forwardOneS)
-                          : (selective ? n * selectiveS : 0.0);
-    st.computeRecomputeS += full ? n * lt.forwardS : (selective ? n * selectiveS : 0.0);
+                          : (selective ? n * selectiveS : n * modulesS);
+    st.computeRecomputeS += full ? n * lt.forwardS : (selective ? n * selectiveS : n * modulesS);
     // Eager host: the backward issues about twice the forward's ops; full recompute (checkpointing) issues the
     // forward's ops again inside the backward, plus its per-layer bookkeeping.
     const double checkpointS = s.shape.fusedKernels ? 0.0 : e.recomputeLayerOverheadEagerS;
@@ -380,7 +397,7 @@ StepTimeContext makeStepTimeContext(const Scenario& scenario, const GpuSpec& gpu
     c.efficiency = efficiency;
     c.counts = countParameters(scenario.model);
     c.modelFlopsPerToken = modelFlopsPerToken(scenario.model);
-    for (auto rc : {Recompute::None, Recompute::Selective, Recompute::Full})
+    for (auto rc : {Recompute::None, Recompute::Selective, Recompute::Full, Recompute::Modules})
         c.hardwareFlopsPerToken[int(rc)] = hardwareFlopsPerToken(scenario.model, rc);
     c.fabric = makeFabric(gpu, scenario.cluster, efficiency.link);
     c.cluster = scenario.cluster;

@@ -23,7 +23,7 @@ struct StepTimeContext
     EfficiencyParams efficiency;
     ParameterCounts counts;
     double modelFlopsPerToken = 0; ///< 6·N_mm + 12·L·s·h (modelmath)
-    double hardwareFlopsPerToken[3] = {0, 0, 0}; ///< by Recompute (None, Selective, Full)
+    double hardwareFlopsPerToken[4] = {0, 0, 0, 0}; ///< by Recompute (None, Selective, Full, Modules)
     Fabric fabric;
     ClusterConfig cluster;
     EconomicsConfig economics;

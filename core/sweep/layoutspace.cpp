@@ -41,11 +41,16 @@ int tpLimit(const Scenario& scenario, const SweepConstraints& constraints)
 // Free dimensions offer only what the scenario's framework can run (data/frameworks.json); a value the user
 // fixed is taken as given, so a stated set-up is always evaluated.
 
-std::vector<Recompute> recomputeChoices(const SweepConstraints& c, const FrameworkCapabilities& caps)
+std::vector<Recompute> recomputeChoices(const SweepConstraints& c, const FrameworkCapabilities& caps, bool moe)
 {
     if (c.recompute)
         return {*c.recompute};
-    return caps.recomputeModes;
+    // Module recompute touches only MoE layers' separate norm and expert activation: on a dense model it is None
+    // again, and would only double the rows.
+    std::vector<Recompute> modes = caps.recomputeModes;
+    if (!moe)
+        std::erase(modes, Recompute::Modules);
+    return modes;
 }
 
 std::vector<int> zeroChoices(const SweepConstraints& c, const FrameworkCapabilities& caps, int pp)
@@ -121,7 +126,7 @@ struct Emitter
             return;
         const auto microBatches
             = choices(constraints.microBatch, perRank, [&](int b) { return b <= constraints.maxMicroBatch; });
-        const auto recomputeModes = recomputeChoices(constraints, caps);
+        const auto recomputeModes = recomputeChoices(constraints, caps, scenario.model.moe.has_value());
         const auto zeroStages = zeroChoices(constraints, caps, layout.pp);
         for (int v : virtualStageChoices(scenario, constraints, caps, layout.pp))
             for (PipelineSchedule schedule : scheduleChoices(constraints, caps, layout.pp, v))

@@ -355,6 +355,23 @@ private Q_SLOTS:
             [](const std::string& n) { return n.find("TP × EP > 1") != n.npos; }));
     }
 
+    void moduleRecomputeIsWrittenAsMegatronsModuleList()
+    {
+        Scenario s = moeScenario();
+        s.training.recompute = Recompute::Modules;
+        const LaunchFile megatron = makeLaunchConfig(s, LaunchFramework::Megatron);
+        // A list flag (nargs): one shell word per module, not one quoted word.
+        QVERIFY2(
+            megatron.text.find("--recompute-modules moe_act layernorm") != std::string::npos, megatron.text.c_str());
+        QCOMPARE(megatronArgs(megatron.text).find("--recompute-granularity")->second, std::string("selective"));
+        const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text);
+        QCOMPARE(bridge["model"]["recompute_granularity"].as<std::string>(), std::string("selective"));
+        const auto modules = bridge["model"]["recompute_modules"].as<std::vector<std::string>>();
+        QCOMPARE(modules, (std::vector<std::string> {"moe_act", "layernorm"}));
+        // TorchTitan has no such mode: refused by name, not written as "none".
+        QVERIFY(QString::fromStdString(errorOf(s, LaunchFramework::TorchTitan)).contains(QStringLiteral("modules")));
+    }
+
     /// Activation offload is written as the estimate resolves it (auto: the fewest layers that fit) for Megatron and
     /// Megatron-Bridge; with pipeline stages Megatron-Core refuses it, so it is left out and the config says why.
     void activationOffloadIsWritten()

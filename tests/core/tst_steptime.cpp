@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Step time of whole layouts: the seeds' GPT-3 case, cost and energy arithmetic, bookkeeping, monotonicity.
 #include "core/io/scenariojson.h"
+#include "core/memory/activations.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/modelpresets.h"
@@ -196,6 +197,39 @@ private Q_SLOTS:
         QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(Framework::Megatron)), MoeOverlapObstacle::None);
         QCOMPARE(moeOverlapObstacle(s.training, frameworkCapabilities(Framework::TorchTitan)),
             MoeOverlapObstacle::NotOffered);
+    }
+
+    void moduleRecomputeDropsTheMoeNormAndActivation()
+    {
+        // Megatron-Core's recompute_modules "layernorm" and "moe_act": the MoE layers keep neither the pre-MLP norm's
+        // output nor the experts' activation output, and recompute both (element-wise) in the backward.
+        Scenario s = mixtralSample();
+        s.training.recompute = Recompute::None;
+        Scenario modules = s;
+        modules.training.recompute = Recompute::Modules;
+        const GpuSpec* gpu = GpuCatalog::builtin().find(s.cluster.gpuId);
+        const MemoryContext ctx = makeMemoryContext(s.model, gpu);
+        const double tokens = double(s.training.microBatch) * s.model.seqLen / s.training.layout.cp;
+        const double tp = s.training.layout.tp, sp = s.training.layout.sequenceParallel ? tp : 1.0;
+        const double f = s.model.moe->expertFfnHidden * s.model.moe->topK * s.model.moe->capacityFactor;
+        const double kept
+            = layerActivationBytes(ctx, s.training, true) - layerActivationBytes(ctx, modules.training, true);
+        QVERIFY(qAbs(kept - tokens * 2.0 * (s.model.hidden / sp + f / tp)) < 1e-6 * kept); // bf16 GEMM inputs
+        QCOMPARE(layerActivationBytes(ctx, modules.training, false), layerActivationBytes(ctx, s.training, false));
+        QVERIFY(evaluateMemory(ctx, modules.training).peakAllocatedBytes
+            < evaluateMemory(ctx, s.training).peakAllocatedBytes);
+        // The price is memory-bound recompute: some, and far below selective's or full recompute's.
+        const StepTimeResult none = estimate(s), recomputed = estimate(modules);
+        QVERIFY(recomputed.recomputeS > 0 && recomputed.stepTimeS > none.stepTimeS);
+        Scenario full = s;
+        full.training.recompute = Recompute::Full;
+        QVERIFY(recomputed.recomputeS < 0.1 * estimate(full).recomputeS);
+        // A dense model has no such module: the mode changes nothing there.
+        Scenario dense = gpt3Case();
+        dense.training.recompute = Recompute::None;
+        Scenario denseModules = dense;
+        denseModules.training.recompute = Recompute::Modules;
+        QCOMPARE(estimate(denseModules).stepTimeS, estimate(dense).stepTimeS);
     }
 
     void seedGpt3Case()

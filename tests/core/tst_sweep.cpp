@@ -175,6 +175,29 @@ private Q_SLOTS:
         QVERIFY(ppBeforeDp > 0 && dpBeforePp > ppBeforeDp);
     }
 
+    void moduleRecomputeIsOfferedForMoeModelsOfFrameworksThatHaveIt()
+    {
+        // Megatron-Core's module list touches only MoE layers: a dense model never gets it (the rows would repeat
+        // "none"), a Megatron MoE model does, and a framework without it (TorchTitan) never.
+        SweepConstraints c;
+        c.microBatch = 1;
+        c.zeroStage = 1;
+        auto offered = [&c](const Scenario& s) {
+            std::set<Recompute> kinds;
+            for (const auto& candidate : enumerateLayouts(s, c))
+                kinds.insert(candidate.recompute);
+            return kinds.count(Recompute::Modules) > 0;
+        };
+        Scenario dense = gpt3On1024();
+        dense.training.framework = Framework::Megatron;
+        QVERIFY(!offered(dense));
+        Scenario moe = dense;
+        moe.model = modelPreset("Mixtral 8x7B");
+        QVERIFY(offered(moe));
+        moe.training.framework = Framework::TorchTitan;
+        QVERIFY(!offered(moe));
+    }
+
     void fixedDimensionsAreRespected()
     {
         SweepConstraints c;

@@ -70,6 +70,8 @@ QString enumLabel(core::Recompute value)
         return enumTr("Selective (attention)");
     case core::Recompute::Full:
         return enumTr("Full layers");
+    case core::Recompute::Modules:
+        return enumTr("Modules (MoE norm + activation)");
     }
     return {};
 }
