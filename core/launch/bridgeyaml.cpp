@@ -63,8 +63,8 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
         y << "  recompute_granularity: " << (t.recompute == Recompute::Full ? "full" : "selective") << "\n";
     if (t.recompute == Recompute::Full)
         y << "  recompute_method: uniform\n  recompute_num_layers: 1\n";
-    if (t.recompute == Recompute::Modules)
-        y << "  recompute_modules: [moe_act, layernorm]\n";
+    if (t.recompute == Recompute::Modules) // moe_act needs the grouped GEMM (Megatron-Core's TransformerConfig)
+        y << "  recompute_modules: [moe_act, layernorm]\n  moe_grouped_gemm: true\n";
     if (p.activationOffloadLayers > 0)
         y << "  cpu_offloading: true\n  cpu_offloading_num_layers: " << p.activationOffloadLayers << "\n";
 }

@@ -78,6 +78,9 @@ void addMoe(const LaunchPlan& p, ArgList& a, std::vector<std::string>& notes)
         a.push_back({"--delay-wgrad-compute", ""});
         notes.push_back("--overlap-moe-expert-parallel-comm needs Megatron-Core 0.14 or later");
     }
+    // Megatron-Core's TransformerConfig refuses moe_act in recompute_modules without the grouped GEMM.
+    if (p.training().recompute == Recompute::Modules)
+        a.push_back({"--moe-grouped-gemm", ""});
     a.push_back({"--num-experts", std::to_string(m.moe->experts)});
     a.push_back({"--moe-router-topk", std::to_string(m.moe->topK)});
     a.push_back({"--moe-ffn-hidden-size", std::to_string(m.moe->expertFfnHidden)});
@@ -123,7 +126,8 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
     if (t.recompute == Recompute::Modules) { // one value per word: the flag takes a list (nargs='*')
         a.push_back({"--recompute-modules", std::string("moe_act") + kListSeparator + "layernorm"});
         notes.push_back("--recompute-modules (recompute the MoE activation and the separate norms) needs a "
-                        "Megatron-Core release that has it (2025 and later)");
+                        "Megatron-Core release that has it (2025 and later), and one that recomputes them under FP8 "
+                        "when the run is FP8");
     }
     if (t.recompute == Recompute::Full) {
         a.push_back({"--recompute-method", "uniform"});

@@ -191,7 +191,8 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, b
     const double f = moeLayer ? ctx.expertF * expertTokensFactor(ctx, moeLayer) : ctx.f;
     PerToken p = kernelStyle(t.framework) == KernelStyle::Fused ? fusedLayer(ctx, t, f) : eagerLayer(ctx, t, f);
     attentionCore(ctx, t, p);
-    if (moeLayer && t.recompute == Recompute::Modules && kernelStyle(t.framework) == KernelStyle::Fused) {
+    if (moeLayer && t.recompute == Recompute::Modules
+        && frameworkCapabilities(t.framework).supports(Recompute::Modules)) {
         // Megatron-Core's recompute_modules "layernorm" and "moe_act" (docs/methods-memory.md §3.14): the separate
         // pre-MLP norm's output (the router's and the dispatch's input) and the experts' activation output (the
         // second expert GEMM's input) are dropped and recomputed in the backward.

@@ -97,17 +97,20 @@ ExpertExposure expertExposure(const Setup& s, double epOneS, const LayerTime& lt
 
 /// Megatron-Core's recompute_modules "layernorm" and "moe_act" in one MoE layer's backward (docs/methods-time.md
 /// §4.35): the pre-MLP norm (read the residual, write its output) and the experts' SwiGLU (read gate and up, write
-/// the product) run again, memory-bound; 0 for any other recompute kind or an eager framework.
+/// the product) run again, memory-bound; 0 for any other recompute kind or a framework without the mode.
 double moduleRecomputeS(const Setup& s)
 {
-    if (s.tr.recompute != Recompute::Modules || !s.shape.fusedKernels)
+    if (s.tr.recompute != Recompute::Modules || !s.caps.supports(Recompute::Modules))
         return 0.0;
     const ModelConfig& m = *s.c.model;
     const double tokens = s.shape.microBatch * m.seqLen / s.shape.contextParallel;
     const double beta = s.shape.bytesPerActivation;
     const double normBytes = 2.0 * m.hidden * beta / (s.shape.sequenceParallel ? s.shape.tensorParallel : 1.0);
     const double expertF = m.moe->expertFfnHidden * m.moe->topK * m.moe->capacityFactor;
-    const double activationBytes = 3.0 * expertF * beta / s.shape.tensorParallel;
+    // Under FP8, Transformer Engine quantizes the recomputed product again for the second expert GEMM's backward
+    // (read 2 B, write 1 B per element).
+    const double requantizeBytes = s.tr.precision == Precision::Fp8 ? 3.0 : 0.0;
+    const double activationBytes = (3.0 * beta + requantizeBytes) * expertF / s.shape.tensorParallel;
     return memoryTimeS(tokens * (normBytes + activationBytes), s.peaks);
 }
 

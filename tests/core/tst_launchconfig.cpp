@@ -364,10 +364,13 @@ private Q_SLOTS:
         QVERIFY2(
             megatron.text.find("--recompute-modules moe_act layernorm") != std::string::npos, megatron.text.c_str());
         QCOMPARE(megatronArgs(megatron.text).find("--recompute-granularity")->second, std::string("selective"));
+        // Megatron-Core refuses moe_act in recompute_modules without the grouped GEMM.
+        QCOMPARE(megatronArgs(megatron.text).count("--moe-grouped-gemm"), std::size_t(1));
         const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text);
         QCOMPARE(bridge["model"]["recompute_granularity"].as<std::string>(), std::string("selective"));
         const auto modules = bridge["model"]["recompute_modules"].as<std::vector<std::string>>();
         QCOMPARE(modules, (std::vector<std::string> {"moe_act", "layernorm"}));
+        QVERIFY(bridge["model"]["moe_grouped_gemm"].as<bool>());
         // TorchTitan has no such mode: refused by name, not written as "none".
         QVERIFY(QString::fromStdString(errorOf(s, LaunchFramework::TorchTitan)).contains(QStringLiteral("modules")));
     }
