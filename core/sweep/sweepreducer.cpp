@@ -28,8 +28,8 @@ void SweepReducer::add(const LayoutResult& result, std::size_t index)
     ++m_counts.evaluated;
     m_counts.valid += result.valid;
     m_counts.problemsSeen |= result.problems;
-    if (result.valid && !result.fits)
-        noteOverflow(-result.headroomGiB(), result.capacityGiB);
+    if (result.valid && !result.fits) // reserved over usable; clamped so that "none seen" (< 0) stays unambiguous
+        noteOverflow(std::max(0.0, -result.headroomGiB()), result.capacityGiB);
     if (!result.valid || !result.fits)
         return;
     ++m_counts.fitting;
