@@ -40,7 +40,7 @@ int main(int argc, char* argv[])
     cp::ui::setApplicationInfo();
     // --help, --version and usage errors are answered before a QApplication (and a display) is needed.
     const cp::ui::CommandLine commandLine = cp::ui::parseCommandLine(
-        argumentList(argc, argv), QString::fromStdString(cp::cli::commandsHelp() + cp::ui::qtCommandsHelp()));
+        argumentList(argc, argv), QString::fromStdString(cp::cli::commandsHelp(cp::ui::qtCommandsHelp())));
     if (commandLine.finished) {
         (commandLine.exitCode == 0 ? std::cout : std::cerr) << commandLine.output.toStdString() << std::flush;
         return commandLine.exitCode;

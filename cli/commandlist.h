@@ -25,6 +25,9 @@ std::string readTextFile(const std::string& path);
 /// The validation cases of a file (one case or an array of them); a file that cannot be parsed, or holds no case,
 /// is a std::runtime_error naming the file (exit 1), like every command's bad input file.
 std::vector<core::ValidationCase> readCaseFile(const std::string& path, core::CaseKeys keys = core::CaseKeys::All);
+/// The same for a file already read (`path` names it in errors).
+std::vector<core::ValidationCase> readCaseText(
+    const std::string& text, const std::string& path, core::CaseKeys keys = core::CaseKeys::All);
 int runSimulate(const Args& args, std::ostream& out, std::ostream& err);
 int runLibrary(const Args& args, std::ostream& out, std::ostream& err);
 int runProbe(const Args& args, std::ostream& out, std::ostream& err);

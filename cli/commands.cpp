@@ -77,12 +77,17 @@ int runCommand(const std::vector<std::string>& argv, std::ostream& out, std::ost
     return 2;
 }
 
-std::string commandsHelp()
+std::string commandsHelp(const std::vector<std::pair<std::string, std::string>>& more)
 {
+    const auto line = [](std::string_view name, std::string_view summary) {
+        return "  " + std::string(name) + std::string(15 - std::min<std::size_t>(14, name.size()), ' ')
+            + std::string(summary) + "\n";
+    };
     std::string text = "Commands (run headless, print JSON or text on stdout):\n";
     for (const auto& command : commands())
-        text += "  " + std::string(command.name) + std::string(15 - std::min<std::size_t>(14, command.name.size()), ' ')
-            + std::string(command.summary) + "\n";
+        text += line(command.name, command.summary);
+    for (const auto& [name, summary] : more)
+        text += line(name, summary);
     return text;
 }
 

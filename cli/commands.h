@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace clusterplanner::cli {
@@ -25,6 +26,6 @@ bool isCommand(std::string_view name);
 /// on err and exit code 2 (usage) or 1 (failure).
 int runCommand(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
 /// The list of subcommands for --help.
-std::string commandsHelp();
+std::string commandsHelp(const std::vector<std::pair<std::string, std::string>>& more = {});
 
 } // namespace clusterplanner::cli

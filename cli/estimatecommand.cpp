@@ -157,7 +157,11 @@ std::string readTextFile(const std::string& path)
 
 std::vector<ValidationCase> readCaseFile(const std::string& path, CaseKeys keys)
 {
-    const std::string text = readTextFile(path);
+    return readCaseText(readTextFile(path), path, keys);
+}
+
+std::vector<ValidationCase> readCaseText(const std::string& text, const std::string& path, CaseKeys keys)
+{
     std::vector<ValidationCase> cases;
     try {
         cases = readValidationCases(text, keys);

@@ -40,7 +40,7 @@ SweepInput readSweepInput(const std::string& path)
         = parseJsonText(text, path, [](const std::string& message) { throw std::runtime_error(message); });
     if (document.is_object() && document.contains("format"))
         return {readScenarioFile(text), {}};
-    const auto cases = readCaseFile(path);
+    const auto cases = readCaseText(text, path);
     return {cases.front().scenario, caseConstraints(cases.front())};
 }
 

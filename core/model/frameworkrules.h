@@ -21,8 +21,8 @@ inline Precision precisionInEffect(const TrainingConfig& training, const Framewo
 /// of every layout a sweep evaluates.
 inline Precision precisionInEffect(const TrainingConfig& training)
 {
-    return training.precision == Precision::Bf16 && !frameworkCapabilities(training.framework).pureBf16
-        ? Precision::AmpBf16
+    return training.precision == Precision::Bf16
+        ? precisionInEffect(training, frameworkCapabilities(training.framework))
         : training.precision;
 }
 

@@ -100,7 +100,7 @@ private Q_SLOTS:
         const Run run = runApp({QStringLiteral("--help")}, false);
         QCOMPARE(run.exitCode, 0);
         for (const char* expected : {"--version", "--screenshot", "--panel", "--settings", "--library",
-                 "FILE.cplan.json", "catalog", "scenario"})
+                 "FILE.cplan.json", "catalog", "scenario", "\n  chart ", "\n  report ", "\n  export-config  launch"})
             QVERIFY2(run.out.contains(QLatin1String(expected)), expected);
     }
 

@@ -170,10 +170,10 @@ private Q_SLOTS:
                 run.out.c_str());
             QVERIFY(run.err.empty());
         }
-        // The main --help lists them beside the other commands.
-        const std::string list = qtCommandsHelp();
-        QVERIFY(list.find("  " + command.toStdString() + " ") == 0
-            || list.find("\n  " + command.toStdString() + " ") != std::string::npos);
+        // The main --help lists them beside the other commands (tst_cli checks the printed help).
+        const auto listed = qtCommandsHelp();
+        QVERIFY(
+            std::any_of(listed.begin(), listed.end(), [&](const auto& c) { return c.first == command.toStdString(); }));
     }
 
     void sweepChartsWaitForTheSweep()

@@ -24,14 +24,11 @@ void setLog2(QCPAxis& axis, bool log)
 }
 
 /// Powers of two read well for counts (GPUs, servers) but not below one: 2^-10 h prints as "0.000976563". An axis
-/// whose data reaches below one (hours, minutes, fractions) gets decades instead (0.001, 0.01 ... 10, 100).
-void useDecadesBelowOne(QCPAxis& axis)
+/// whose data reaches below one (hours, minutes, fractions) ticks in decades instead (0.001, 0.01 ... 10, 100).
+void chooseLogBase(QCPAxis& axis)
 {
-    if (axis.scaleType() != QCPAxis::stLogarithmic || axis.range().lower >= 1)
-        return;
-    auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-    ticker->setLogBase(10);
-    axis.setTicker(ticker);
+    if (const auto ticker = axis.ticker().dynamicCast<QCPAxisTickerLog>())
+        ticker->setLogBase(axis.range().lower < 1 ? 10 : 2);
 }
 
 /// Linear axes start at zero; logarithmic ones cannot, so they get a margin of a fifth on either side.
@@ -96,10 +93,8 @@ void LineChart::replot()
     p.rescaleAxes();
     for (QCPAxis* axis : {p.yAxis, p.yAxis2})
         padRange(*axis);
-    for (QCPAxis* axis : {p.xAxis, p.yAxis, p.yAxis2}) {
-        setLog2(*axis, axis->scaleType() == QCPAxis::stLogarithmic); // the base-2 ticker back, then decide
-        useDecadesBelowOne(*axis);
-    }
+    for (QCPAxis* axis : {p.xAxis, p.yAxis, p.yAxis2})
+        chooseLogBase(*axis);
     applyChartStyle(p, palette());
     p.replot();
 }

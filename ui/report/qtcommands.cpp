@@ -20,14 +20,14 @@ void prepareHeadlessPlatform()
         qputenv("QT_QPA_PLATFORM", "offscreen");
 }
 
-std::string qtCommandsHelp()
+std::vector<std::pair<std::string, std::string>> qtCommandsHelp()
 {
-    return "  chart          one chart of a scenario as PNG, SVG or PDF (--scenario F --chart KIND --out FILE [--width "
-           "W "
-           "--height H --dpi D --theme light|dark])\n"
-           "  report         a scenario's multi-page report as PDF or HTML (--scenario F --out FILE [--layout "
-           "dp,tp,pp] "
-           "[--format pdf|html] [--page a4|letter])\n";
+    return {{"chart",
+                "one chart of a scenario as PNG, SVG or PDF (--scenario F --chart KIND --out FILE [--width W "
+                "--height H --dpi D --theme light|dark])"},
+        {"report",
+            "a scenario's multi-page report as PDF or HTML (--scenario F --out FILE [--layout dp,tp,pp] "
+            "[--format pdf|html] [--page a4|letter])"}};
 }
 
 int runQtCommand(const QStringList& arguments, std::ostream& out, std::ostream& err)

@@ -6,13 +6,15 @@
 
 #include <iosfwd>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace clusterplanner::ui {
 
 /// Whether `name` is one of the Qt-drawing subcommands ("chart", "report").
 bool isQtCommand(const char* name);
-/// The drawing subcommands' lines for the main --help, in the format of cli::commandsHelp().
-std::string qtCommandsHelp();
+/// The drawing subcommands' names and summaries, for the main --help (cli::commandsHelp lays them out).
+std::vector<std::pair<std::string, std::string>> qtCommandsHelp();
 /// Sets the offscreen platform unless one was chosen; call before the QApplication exists.
 void prepareHeadlessPlatform();
 /// Runs the subcommand named by arguments[0] (arguments exclude the program). Returns the exit code: 0, 1 for a
