@@ -219,6 +219,7 @@ TrainingConfig readTraining(const JsonFields& r, int modelLayers)
     training.compileLoss = optionalBoolean(r, "training.compile_loss", true);
     training.asyncTp = optionalBoolean(r, "training.async_tp", false);
     training.fp8Recipe = choice<Fp8Recipe>(r, "training.fp8_recipe", Fp8Recipe::FrameworkDefault);
+    training.optimizerStates = choice<OptimizerStates>(r, "training.optimizer_states", OptimizerStates::Fp32);
     training.moeDispatcher = choice<MoeDispatcher>(r, "training.moe_dispatcher", MoeDispatcher::AllToAll);
     training.moeOverlap = optionalBoolean(r, "training.moe_overlap", false);
     training.activationOffloadLayers = optionalInteger(r, "training.activation_offload_layers", 0, modelLayers - 1);
@@ -265,7 +266,8 @@ json trainingToJson(const TrainingConfig& t)
             {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"virtual_stages", l.virtualStages},
                 {"sequence_parallel", l.sequenceParallel}, {"rank_order", toString(l.rankOrder)}}},
         {"cp_load_balance", t.cpLoadBalance}, {"compile", t.compile}, {"compile_loss", t.compileLoss},
-        {"async_tp", t.asyncTp}, {"fp8_recipe", toString(t.fp8Recipe)}, {"moe_dispatcher", toString(t.moeDispatcher)},
+        {"async_tp", t.asyncTp}, {"fp8_recipe", toString(t.fp8Recipe)},
+        {"optimizer_states", toString(t.optimizerStates)}, {"moe_dispatcher", toString(t.moeDispatcher)},
         {"moe_overlap", t.moeOverlap}, {"activation_offload_layers", t.activationOffloadLayers}};
 }
 

@@ -210,6 +210,7 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     u.compileLoss = !r.stated("compile_loss");
     t.asyncTp = r.optional<bool>("async_tp", false);
     t.fp8Recipe = r.optionalChoice("fp8_recipe", Fp8Recipe::FrameworkDefault);
+    t.optimizerStates = r.optionalChoice("optimizer_states", OptimizerStates::Fp32);
     t.moeDispatcher = r.optionalChoice("moe_dispatcher", MoeDispatcher::AllToAll);
     t.moeOverlap = r.optional<bool>("moe_overlap", false);
     u.compile = !r.stated("compile");

@@ -82,6 +82,9 @@ void writeBridgeTraining(const LaunchPlan& p, std::ostream& y)
     y << "optimizer:\n  optimizer: "
       << (t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum ? "sgd" : "adam")
       << "\n  use_distributed_optimizer: " << yamlBool(distributed) << "\n";
+    if (p.optimizerStatesInEffect() == OptimizerStates::Bf16) // Megatron-Core's OptimizerConfig fields
+        y << "  use_precision_aware_optimizer: true\n  main_grads_dtype: torch.bfloat16\n"
+          << "  exp_avg_dtype: torch.bfloat16\n  exp_avg_sq_dtype: torch.bfloat16\n";
     y << "ddp:\n  use_distributed_optimizer: " << yamlBool(distributed) << "\n";
     if (fsdp)
         y << "  use_megatron_fsdp: true\n  data_parallel_sharding_strategy: optim_grads_params\n"

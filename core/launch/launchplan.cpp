@@ -140,6 +140,24 @@ std::string LaunchPlan::fp8RecipeNote() const
         + " offers; its default, " + std::string(toString(written)) + ", applies";
 }
 
+OptimizerStates LaunchPlan::optimizerStatesInEffect() const
+{
+    return core::optimizerStatesInEffect(training(), frameworkCapabilities(framework));
+}
+
+std::string LaunchPlan::optimizerStatesNote() const
+{
+    const OptimizerStates asked = training().optimizerStates;
+    if (asked == optimizerStatesInEffect())
+        return {};
+    const auto& offered = frameworkCapabilities(framework).optimizerStates;
+    const bool frameworkHasThem = std::find(offered.begin(), offered.end(), asked) != offered.end();
+    return std::string(toString(asked)) + " optimizer states are left out: "
+        + (frameworkHasThem ? "they replace an fp32 master copy, which only mixed precision keeps"
+                            : std::string(toString(framework)) + " does not offer them")
+        + "; fp32 states apply";
+}
+
 std::string LaunchPlan::precisionNote() const
 {
     if (training().precision == Precision::Bf16 && !frameworkCapabilities(framework).pureBf16)

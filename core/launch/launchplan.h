@@ -32,6 +32,10 @@ struct LaunchPlan
     Fp8Recipe fp8RecipeInEffect() const;
     /// Says so when an FP8 recipe asked for is not one the target framework offers; empty otherwise.
     std::string fp8RecipeNote() const;
+    /// The optimizer state width the target framework runs (fp32 where 16-bit states are not offered).
+    OptimizerStates optimizerStatesInEffect() const;
+    /// Says so when 16-bit optimizer states are asked of a framework or precision that has none; empty otherwise.
+    std::string optimizerStatesNote() const;
     /// Says so when pure bf16 is asked of a framework whose bf16 keeps fp32 master weights (the estimate plans it
     /// that way too, core/model/frameworkrules.h precisionInEffect); empty otherwise.
     std::string precisionNote() const;

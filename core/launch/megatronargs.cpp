@@ -153,6 +153,14 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
     // Megatron's "adam" is AdamW (decoupled weight decay).
     const bool sgd = t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum;
     a.push_back({"--optimizer", sgd ? "sgd" : "adam"});
+    if (p.optimizerStatesInEffect() == OptimizerStates::Bf16) {
+        // Transformer Engine's FusedAdam keeps bf16 moments and, by store_param_remainders' default, only the 16
+        // bits of each fp32 master weight that the bf16 weight lacks; it reads the bf16 gradients directly.
+        a.push_back({"--use-precision-aware-optimizer", ""});
+        a.push_back({"--main-grads-dtype", "bf16"});
+        a.push_back({"--exp-avg-dtype", "bf16"});
+        a.push_back({"--exp-avg-sq-dtype", "bf16"});
+    }
     const char* backend = t.attention == AttentionKind::Flash || t.attention == AttentionKind::Flash2 ? "flash"
         : t.attention == AttentionKind::Sdpa                                                          ? "fused"
                                                                                                       : "unfused";

@@ -51,6 +51,13 @@ StateBytesPerParam mixedRegime(const TrainingConfig& t)
             = !megatron || !frameworkCapabilities(t.framework).gradReduceFp32 || t.precision == Precision::AmpFp16;
         r.gradients = sixteenBitGrads ? 2 : 4;
         r.optimizer = 4 + 4 * states + (megatron && sixteenBitGrads ? 4 : 0);
+        // 16-bit states: bf16 moments and a 16-bit master copy (bf16, or the remainder bits beside the bf16 weights),
+        // updated from the 16-bit gradients themselves, so the fp32 gradient copy goes too (§3.15).
+        if (t.optimizerStates != OptimizerStates::Fp32
+            && optimizerStatesInEffect(t, frameworkCapabilities(t.framework)) == OptimizerStates::Bf16) {
+            r.gradients = 2;
+            r.optimizer = 2 + 2 * states;
+        }
         r.persistentGradients = true;
         return r;
     }

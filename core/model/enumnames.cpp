@@ -35,6 +35,8 @@ constexpr NameTable<Fp8Recipe, 5> kFp8Recipe {{{Fp8Recipe::FrameworkDefault, "fr
     {Fp8Recipe::RowwiseGwHp, "rowwise_gw_hp"}}};
 constexpr NameTable<MoeDispatcher, 2> kMoeDispatcher {
     {{MoeDispatcher::AllToAll, "all_to_all"}, {MoeDispatcher::DeepEp, "deepep"}}};
+constexpr NameTable<OptimizerStates, 2> kOptimizerStates {
+    {{OptimizerStates::Fp32, "fp32"}, {OptimizerStates::Bf16, "bf16"}}};
 
 template <typename Enum, std::size_t N>
 std::string_view nameOf(const NameTable<Enum, N>& table, Enum value)
@@ -92,6 +94,7 @@ CLUSTERPLANNER_ENUM_NAMES(Framework, kFramework)
 CLUSTERPLANNER_ENUM_NAMES(RankOrdering, kRankOrdering)
 CLUSTERPLANNER_ENUM_NAMES(Fp8Recipe, kFp8Recipe)
 CLUSTERPLANNER_ENUM_NAMES(MoeDispatcher, kMoeDispatcher)
+CLUSTERPLANNER_ENUM_NAMES(OptimizerStates, kOptimizerStates)
 
 #undef CLUSTERPLANNER_ENUM_NAMES
 

@@ -21,6 +21,7 @@ std::string_view toString(Framework value);
 std::string_view toString(RankOrdering value);
 std::string_view toString(Fp8Recipe value);
 std::string_view toString(MoeDispatcher value);
+std::string_view toString(OptimizerStates value);
 
 /// Parses a name; std::nullopt when it is not one of the names above.
 template <typename Enum>

@@ -45,6 +45,16 @@ Fp8Recipe fp8RecipeInEffect(const TrainingConfig& training, const FrameworkCapab
     return offered.front(); // never empty: parseFrameworkCapabilities refuses an empty list
 }
 
+OptimizerStates optimizerStatesInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    const Precision p = precisionInEffect(training, caps);
+    const bool mixed = p == Precision::AmpBf16 || p == Precision::AmpFp16 || p == Precision::Fp8;
+    const auto& offered = caps.optimizerStates;
+    if (mixed && std::find(offered.begin(), offered.end(), training.optimizerStates) != offered.end())
+        return training.optimizerStates;
+    return OptimizerStates::Fp32;
+}
+
 MoeDispatcher moeDispatcherInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
     // Megatron's flex dispatcher refuses TP × EP = 1: with nothing to dispatch to it is the all-to-all's no-op.

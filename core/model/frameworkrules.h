@@ -43,6 +43,10 @@ bool asyncTpApplies(const TrainingConfig& training, const FrameworkCapabilities&
 /// (docs/methods-time.md §4.16). Never FrameworkDefault.
 Fp8Recipe fp8RecipeInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
+/// The optimizer state width a run uses: the one asked for where the framework offers it and the precision is mixed
+/// (an fp32 master copy exists only there), else fp32 (docs/methods-memory.md §3.15).
+OptimizerStates optimizerStatesInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps);
+
 /// The MoE dispatcher a run uses: DeepEP where asked for and offered (and TP × EP > 1), else the all-to-all
 /// (docs/methods-time.md §4.25).
 MoeDispatcher moeDispatcherInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps);

@@ -153,6 +153,11 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
             != caps.fp8Recipes.end())
             throw std::runtime_error(where + ".fp8_recipes: names recipes; \"framework_default\" is not one");
     }
+    if (entry.contains("optimizer_states")) {
+        caps.optimizerStates = parseNames<OptimizerStates>(entry, "optimizer_states", where);
+        if (caps.optimizerStates.front() != OptimizerStates::Fp32)
+            throw std::runtime_error(where + ".optimizer_states: lists \"fp32\" first (the default)");
+    }
     caps.source = entry.value("source", "");
     return caps;
 }

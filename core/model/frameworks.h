@@ -115,6 +115,9 @@ struct FrameworkCapabilities
     /// FP8 scaling recipes the framework runs, its default first (docs/methods-time.md §4.16): Transformer Engine's
     /// delayed scaling where FP8 goes through TE, torchao's tensorwise / rowwise recipes in TorchTitan.
     std::vector<Fp8Recipe> fp8Recipes {Fp8Recipe::Delayed};
+    /// Optimizer state widths the framework offers (TrainingConfig::optimizerStates), fp32 first: 16-bit states
+    /// where the stack has them (NeMo's distributed_fused_adam dtype, Megatron-Core's precision-aware optimizer).
+    std::vector<OptimizerStates> optimizerStates {OptimizerStates::Fp32};
     /// FP8 runs through Transformer Engine, which saves the FP8 copies of GEMM inputs for the backward; else torchao,
     /// which saves the bf16 inputs and casts them again in the backward (docs/methods-time.md §4.16).
     bool fp8ViaTransformerEngine = true;

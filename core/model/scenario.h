@@ -38,6 +38,11 @@ enum class Fp8Recipe { FrameworkDefault, Delayed, Tensorwise, Rowwise, RowwiseGw
 /// deduplicating dispatcher (DeepEP, HybridEP; Megatron's "flex") that sends a token once per destination node and
 /// fans it out over NVLink there.
 enum class MoeDispatcher { AllToAll, DeepEp };
+/// Width of the optimizer's own copies under mixed precision (docs/methods-memory.md §3.15). Fp32: an fp32 master
+/// copy of the weights and fp32 Adam moments. Bf16: the moments in bf16 and the master copy in 16 bits (bf16, or the
+/// 16-bit remainder that rebuilds the fp32 value beside the bf16 weights), read from 16-bit gradients with no fp32
+/// copy of them (NeMo 1.0's distributed_fused_adam with dtype bf16; Megatron-Core's precision-aware optimizer).
+enum class OptimizerStates { Fp32, Bf16 };
 /// How ranks are numbered across the groups, fastest-varying first: TP is always innermost (inside a node); the
 /// choice is whether data-parallel or pipeline neighbours sit closer (Megatron's default vs its tp-pp-dp mapping).
 enum class RankOrdering { TpCpEpDpPp, TpCpEpPpDp };
@@ -155,6 +160,8 @@ struct TrainingConfig
     bool asyncTp = false;
     /// FP8 scaling recipe (only read with Precision::Fp8); one the framework does not offer falls back to its default.
     Fp8Recipe fp8Recipe = Fp8Recipe::FrameworkDefault;
+    /// Optimizer state width under mixed precision; one the framework does not offer falls back to fp32.
+    OptimizerStates optimizerStates = OptimizerStates::Fp32;
     /// MoE token dispatcher; one the framework does not offer falls back to the all-to-all.
     MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
     /// Overlap of the expert all-to-alls with a paired micro-batch's compute: one micro-batch's forward beside

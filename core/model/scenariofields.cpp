@@ -175,6 +175,11 @@ const std::vector<ScenarioField>& table()
             "rowwise or rowwise with the weight gradient in bf16 (torchao); the framework's default where it does "
             "not offer the one chosen",
             &names<Fp8Recipe>, true},
+        {"training.optimizer_states", K::Choice, "", 0, 0, R"("fp32")", "Optimizer states",
+            "Width of the optimizer's copies under mixed precision: fp32 master weights and Adam moments, or bf16 "
+            "moments and a 16-bit master copy read from 16-bit gradients (NeMo's distributed_fused_adam dtype bf16, "
+            "Megatron-Core --use-precision-aware-optimizer); fp32 where the framework does not offer bf16",
+            &names<OptimizerStates>, true},
         {"training.moe_dispatcher", K::Choice, "", 0, 0, R"("all_to_all")", "MoE dispatcher",
             "How MoE layers send tokens to their experts: an NCCL all-to-all of every token's top-k copies, or "
             "DeepEP / HybridEP, which send a token once per destination node and fan it out over NVLink there "

@@ -356,7 +356,7 @@ LayerTime headTime(const ModelConfig& m, const LayerShape& s, const ComputePeaks
     return lt;
 }
 
-double optimizerBytesPerParameter(Optimizer optimizer, Precision precision)
+double optimizerBytesPerParameter(Optimizer optimizer, Precision precision, OptimizerStates width)
 {
     const bool adam = optimizer == Optimizer::Adam || optimizer == Optimizer::AdamW;
     const double states = adam ? 2 : (optimizer == Optimizer::SgdMomentum ? 1 : 0);
@@ -371,13 +371,15 @@ double optimizerBytesPerParameter(Optimizer optimizer, Precision precision)
         break;
     }
     // fp32 master and states read + written, fp32 grad read, 16-bit weight copy written (docs/methods-time.md §4.5: 30
-    // B)
-    return 4 * 2 * (1 + states) + 4 + 2;
+    // B); with 16-bit states every one of those is 2 bytes wide (16 B; docs/methods-memory.md §3.15).
+    const double element = width == OptimizerStates::Bf16 ? 2 : 4;
+    return element * 2 * (1 + states) + element + 2;
 }
 
-double optimizerStepS(double shardParameters, Optimizer optimizer, Precision precision, const ComputePeaks& p)
+double optimizerStepS(
+    double shardParameters, Optimizer optimizer, Precision precision, const ComputePeaks& p, OptimizerStates width)
 {
-    return memoryTimeS(shardParameters * optimizerBytesPerParameter(optimizer, precision), p);
+    return memoryTimeS(shardParameters * optimizerBytesPerParameter(optimizer, precision, width), p);
 }
 
 } // namespace clusterplanner::core::perf

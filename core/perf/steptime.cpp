@@ -20,12 +20,13 @@ namespace clusterplanner::core::perf {
 namespace {
 
 /// Bytes per gradient element on the wire: fp32 for fp32 training and for mixed precision in frameworks that
-/// reduce fp32 main gradients (Megatron, PyTorch autocast); the 16-bit dtype otherwise (DeepSpeed, FSDP recipes).
-double gradBytes(Precision p, const FrameworkCapabilities& caps)
+/// reduce fp32 main gradients (Megatron, PyTorch autocast); the 16-bit dtype otherwise (DeepSpeed, FSDP recipes) and
+/// where 16-bit optimizer states read the 16-bit gradients (docs/methods-memory.md §3.15).
+double gradBytes(Precision p, const FrameworkCapabilities& caps, OptimizerStates width)
 {
     if (p == Precision::Fp32)
         return 4.0;
-    if (p == Precision::Bf16)
+    if (p == Precision::Bf16 || width == OptimizerStates::Bf16)
         return 2.0;
     return caps.gradReduceFp32 ? 4.0 : 2.0;
 }
@@ -313,7 +314,8 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
     if (group.size <= 1)
         return dp;
     const Precision prec = s.precision;
-    const double gradS = gpuParams * gradBytes(prec, s.caps), weightS = gpuParams * weightBytes(prec);
+    const double gradS = gpuParams * gradBytes(prec, s.caps, optimizerStatesInEffect(s.tr, s.caps)),
+                 weightS = gpuParams * weightBytes(prec);
     const double ov = s.c.efficiency.dpOverlap;
     const Fabric& f = s.c.fabric;
     if (s.tr.zeroStage >= 3) {
@@ -479,7 +481,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const DataParallelTimes dp = dataParallel(s, gpuParams, st, m);
     r.dpTotalS = dp.totalS;
     r.dpExposedS = dp.exposedS;
-    r.optimizerS = optimizerStepS(optimizerShardParameters(c, tr), tr.optimizer, s.precision, s.peaks);
+    r.optimizerS = optimizerStepS(
+        optimizerShardParameters(c, tr), tr.optimizer, s.precision, s.peaks, optimizerStatesInEffect(tr, caps));
     r.overheadS = c.efficiency.stepOverheadS + m * c.efficiency.microBatchOverheadS;
     r.overlapSlowdownS
         = c.efficiency.commComputeSlowdown * (m * st.hiddenCommS + dp.hiddenS + r.ppTotalS - r.ppExposedS);

@@ -248,6 +248,47 @@ private Q_SLOTS:
             stateBytesPerParam(t).weights + stateBytesPerParam(t).gradients + stateBytesPerParam(t).optimizer, 20.0);
     }
 
+    /// 16-bit optimizer states (docs/methods-memory.md §3.15): bf16 moments and a 16-bit master copy read from 16-bit
+    /// gradients, 2 + 2 + 6 bytes per parameter where NeMo's fp32 states take 2 + 2 + 16; the frameworks without them,
+    /// and precisions with no fp32 master copy, keep what they had.
+    void bf16OptimizerStatesHalveTheMasterAndMoments()
+    {
+        const auto total = [](const StateBytesPerParam& r) { return r.weights + r.gradients + r.optimizer; };
+        TrainingConfig t;
+        t.precision = Precision::AmpBf16;
+        t.framework = Framework::NeMo;
+        t.optimizerStates = OptimizerStates::Bf16;
+        QCOMPARE(optimizerStatesInEffect(t, frameworkCapabilities(t.framework)), OptimizerStates::Bf16);
+        QCOMPARE(stateBytesPerParam(t).optimizer, 6.0);
+        QCOMPARE(total(stateBytesPerParam(t)), 10.0);
+        t.framework = Framework::Megatron; // its fp32 gradient buffer goes too: the optimizer reads bf16 gradients
+        QCOMPARE(stateBytesPerParam(t).gradients, 2.0);
+        QCOMPARE(total(stateBytesPerParam(t)), 10.0);
+        t.precision = Precision::Fp8;
+        QCOMPARE(total(stateBytesPerParam(t)), 10.0);
+        for (Framework f : {Framework::TorchTitan, Framework::Fsdp, Framework::DeepSpeed}) {
+            t.framework = f;
+            TrainingConfig fp32States = t;
+            fp32States.optimizerStates = OptimizerStates::Fp32;
+            QCOMPARE(optimizerStatesInEffect(t, frameworkCapabilities(f)), OptimizerStates::Fp32);
+            QCOMPARE(total(stateBytesPerParam(t)), total(stateBytesPerParam(fp32States)));
+        }
+        t.framework = Framework::Megatron;
+        t.precision = Precision::Fp32; // no master copy to narrow
+        QCOMPARE(optimizerStatesInEffect(t, frameworkCapabilities(t.framework)), OptimizerStates::Fp32);
+
+        // The step: the optimizer moves 16 B per parameter instead of 30, and the gradients travel in bf16.
+        Scenario fp32 = torchtitan8b(Recompute::None);
+        fp32.training.framework = Framework::Megatron;
+        fp32.training.zeroStage = 1;
+        fp32.training.distributedOptimizer = true;
+        fp32.training.microBatch = 1;
+        Scenario bf16 = fp32;
+        bf16.training.optimizerStates = OptimizerStates::Bf16;
+        QVERIFY(std::abs(timeOf(bf16).optimizerS / timeOf(fp32).optimizerS - 16.0 / 30.0) < 1e-9);
+        QVERIFY(timeOf(bf16).dpTotalS < timeOf(fp32).dpTotalS);
+    }
+
     /// "bf16" in Megatron-LM, NeMo, TorchTitan, PyTorch FSDP / Composer and DeepSpeed keeps fp32 master weights and
     /// optimizer states; only a Hugging Face model loaded in bf16 trains pure bf16 (docs/methods-memory.md §3.13).
     void bf16IsMixedPrecisionWhereTheFrameworkHasNoPureMode()

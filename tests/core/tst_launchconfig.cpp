@@ -483,6 +483,32 @@ private Q_SLOTS:
             std::string("tensorwise"));
     }
 
+    /// 16-bit optimizer states are written as Megatron-Core's precision-aware optimizer (flags, or the Bridge's
+    /// OptimizerConfig fields); a framework without them gets fp32 states and a note saying so.
+    void bf16OptimizerStatesAreWrittenAsThePrecisionAwareOptimizer()
+    {
+        Scenario s = moeScenario();
+        s.training.layout = ParallelLayout {16, 2, 1, 2, 4, 1, true};
+        s.training.zeroStage = 1;
+        s.training.distributedOptimizer = true;
+        QCOMPARE(
+            megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).count("--exp-avg-dtype"), std::size_t(0));
+        s.training.optimizerStates = OptimizerStates::Bf16;
+        const ArgMap args = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
+        QCOMPARE(args.count("--use-precision-aware-optimizer"), std::size_t(1));
+        for (const char* flag : {"--main-grads-dtype", "--exp-avg-dtype", "--exp-avg-sq-dtype"})
+            QCOMPARE(args.find(flag)->second, std::string("bf16"));
+        const YAML::Node optimizer = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["optimizer"];
+        QVERIFY(optimizer["use_precision_aware_optimizer"].as<bool>());
+        QCOMPARE(optimizer["exp_avg_sq_dtype"].as<std::string>(), std::string("torch.bfloat16"));
+        s.training.zeroStage = 3;
+        s.training.distributedOptimizer = false;
+        const LaunchFile titan = makeLaunchConfig(s, LaunchFramework::TorchTitan);
+        QVERIFY(std::any_of(titan.notes.begin(), titan.notes.end(), [](const std::string& n) {
+            return n.find("bf16 optimizer states are left out") != n.npos && n.find("torchtitan") != n.npos;
+        }));
+    }
+
     /// Pure bf16 asked of a framework whose bf16 keeps fp32 master weights: the config is that framework's bf16
     /// and says the estimate planned it so (core/model/frameworkrules.h precisionInEffect).
     void pureBf16IsSaidWhereTheFrameworkHasNoSuchMode()

@@ -33,6 +33,7 @@ private:
         s.training.microBatch = 2;
         s.training.precision = Precision::Fp8;
         s.training.fp8Recipe = Fp8Recipe::RowwiseGwHp;
+        s.training.optimizerStates = OptimizerStates::Bf16;
         s.training.moeDispatcher = MoeDispatcher::DeepEp;
         s.training.moeOverlap = true;
         s.training.activationOffloadLayers = kActivationOffloadAuto;
@@ -193,6 +194,9 @@ private Q_SLOTS:
         QTest::newRow("fp8 recipe") << QString::fromStdString(fileWith("/scenario/training/fp8_recipe", "blockwise"))
                                     << "training.fp8_recipe: unknown value \"blockwise\" (expected one of: "
                                        "framework_default, delayed, tensorwise, rowwise, rowwise_gw_hp)";
+        QTest::newRow("optimizer states")
+            << QString::fromStdString(fileWith("/scenario/training/optimizer_states", "fp8"))
+            << "training.optimizer_states: unknown value \"fp8\" (expected one of: fp32, bf16)";
         QTest::newRow("moe dispatcher")
             << QString::fromStdString(fileWith("/scenario/training/moe_dispatcher", "allgather"))
             << "training.moe_dispatcher: unknown value \"allgather\" (expected one of: all_to_all, deepep)";

@@ -91,6 +91,19 @@ private Q_SLOTS:
         }
     }
 
+    /// optimizer_states is optional (fp32 states) and, when given, one of its names.
+    void optimizerStatesAreOptionalAndChecked()
+    {
+        const auto states = [](const std::string& extra) {
+            return readValidationCases(tinyCase(R"("amp_bf16")", R"("nemo")", extra))
+                .front()
+                .scenario.training.optimizerStates;
+        };
+        QCOMPARE(states(""), OptimizerStates::Fp32);
+        QCOMPARE(states(R"(, "optimizer_states": "bf16")"), OptimizerStates::Bf16);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, states(R"(, "optimizer_states": "int8")"));
+    }
+
     /// moe_dispatcher and moe_overlap are optional (the all-to-all without overlap) and checked when given.
     void moeCommunicationIsOptionalAndChecked()
     {

@@ -90,6 +90,8 @@ const std::vector<FieldCase>& fieldCases()
             [](S s) { return int(s.training.fp8Recipe); }},
         {"training.optimizer", "momentum", int(core::Optimizer::SgdMomentum),
             [](S s) { return int(s.training.optimizer); }},
+        {"training.optimizer_states", "BF16", int(core::OptimizerStates::Bf16),
+            [](S s) { return int(s.training.optimizerStates); }},
         {"training.recompute", "Full", int(core::Recompute::Full), [](S s) { return int(s.training.recompute); }},
         {"training.activation_offload_layers", 12, 12, [](S s) { return s.training.activationOffloadLayers; }},
         {"training.zero_stage", 3, 3, [](S s) { return s.training.zeroStage; }},

@@ -108,6 +108,17 @@ QString enumLabel(core::Fp8Recipe value)
     return {};
 }
 
+QString enumLabel(core::OptimizerStates value)
+{
+    switch (value) {
+    case core::OptimizerStates::Fp32:
+        return enumTr("FP32 master weights and moments");
+    case core::OptimizerStates::Bf16:
+        return enumTr("BF16 moments, 16-bit master copy");
+    }
+    return {};
+}
+
 QString enumLabel(core::MoeDispatcher value)
 {
     switch (value) {

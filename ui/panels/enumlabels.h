@@ -18,6 +18,7 @@ QString enumLabel(core::Framework value);
 QString enumLabel(core::RankOrdering value);
 QString enumLabel(core::PipelineSchedule value);
 QString enumLabel(core::Fp8Recipe value);
+QString enumLabel(core::OptimizerStates value);
 QString enumLabel(core::MoeDispatcher value);
 
 /// What a sweep offers for the framework's free dimensions (data/frameworks.json), one line per dimension.

@@ -241,6 +241,19 @@ void ScenarioForm::createTrainingGroup()
     });
     m_binder->enumField<core::Optimizer>(
         form, "training.optimizer", [](core::Scenario& s) -> core::Optimizer& { return s.training.optimizer; });
+    QComboBox* optimizerStates = m_binder->enumField<core::OptimizerStates>(form, "training.optimizer_states",
+        [](core::Scenario& s) -> core::OptimizerStates& { return s.training.optimizerStates; });
+    m_binder->addRefresher([this, optimizerStates](core::Scenario&) {
+        // The bf16 item says when the framework or the precision leaves fp32 states in effect instead.
+        const core::TrainingConfig& t = m_document->scenario().training;
+        core::TrainingConfig asked = t;
+        asked.optimizerStates = core::OptimizerStates::Bf16;
+        const core::FrameworkCapabilities& caps = core::frameworkCapabilities(t.framework);
+        const bool applies = core::optimizerStatesInEffect(asked, caps) == core::OptimizerStates::Bf16;
+        optimizerStates->setItemText(int(core::OptimizerStates::Bf16), // items follow the enum's order
+            applies ? enumLabel(core::OptimizerStates::Bf16)
+                    : tr("BF16: not with %1 at this precision, FP32 applies").arg(enumLabel(t.framework)));
+    });
     m_binder->enumField<core::Recompute>(
         form, "training.recompute", [](core::Scenario& s) -> core::Recompute& { return s.training.recompute; });
     QSpinBox* offload = m_binder->intField(form, "training.activation_offload_layers",
