@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Remedies for a layout that does not fit: single changes that bring the peak under the usable memory.
 #include "core/memory/memorymodel.h"
+#include "core/model/frameworkrules.h"
 #include "core/model/frameworks.h"
 
 #include <cstdio>
@@ -51,6 +52,14 @@ std::vector<Remedy> remedies(int gpusPerNode, int heads)
         {"micro-batch 1", [](TrainingConfig& t) { return t.microBatch > 1 ? (t.microBatch = 1, true) : false; }},
         {"distributed optimizer / ZeRO-1",
             [](TrainingConfig& t) { return !t.shardsOptimizerStates() ? (t.zeroStage = 1, true) : false; }},
+        // Changes the numerics, so it is advice only: the sweep never turns it on (docs/methods-memory.md §3.15).
+        {"16-bit optimizer states (bf16 moments and master copy)",
+            [](TrainingConfig& t) {
+                if (t.optimizerStates != OptimizerStates::Fp32)
+                    return false;
+                t.optimizerStates = OptimizerStates::Bf16;
+                return optimizerStatesInEffect(t, frameworkCapabilities(t.framework)) == OptimizerStates::Bf16;
+            }},
         {"ZeRO-2", [](TrainingConfig& t) { return t.zeroStage < 2 ? (t.zeroStage = 2, true) : false; }},
         {"ZeRO-3", [](TrainingConfig& t) { return t.zeroStage < 3 ? (t.zeroStage = 3, true) : false; }},
         {"TP", [=](TrainingConfig& t) { return moveToModelParallel(t, &t.layout.tp, gpusPerNode); }},

@@ -7,6 +7,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace clusterplanner::core;
 
 namespace {
@@ -362,6 +364,15 @@ private Q_SLOTS:
         for (const auto& r : remedies)
             namesZero = namesZero || r.rfind("distributed optimizer", 0) == 0;
         QVERIFY(namesZero);
+        // 16-bit optimizer states (6 B of states instead of 12 + 4) are advice where the framework has them.
+        const auto namesSixteenBitStates = [&](const TrainingConfig& config) {
+            const auto found = fitRemedies(ctx, config, 8);
+            return std::any_of(found.begin(), found.end(),
+                [](const std::string& r) { return r.rfind("16-bit optimizer states", 0) == 0; });
+        };
+        QVERIFY(namesSixteenBitStates(t));
+        t.framework = Framework::TorchTitan;
+        QVERIFY(!namesSixteenBitStates(t));
     }
 };
 
