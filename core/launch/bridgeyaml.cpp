@@ -113,6 +113,10 @@ LaunchFile writeBridgeYaml(const LaunchPlan& plan)
     file.text = y.str();
     file.notes.push_back(
         "data-parallel size is derived by Megatron-Bridge from the world size: " + std::to_string(plan.layout().dp));
+    if (plan.optimizerStatesInEffect() == OptimizerStates::Bf16) // MixedPrecisionConfig.setup overrides ddp's flag
+        file.notes.push_back("bf16 optimizer states read bf16 gradients: set the mixed-precision recipe's "
+                             "grad_reduce_in_fp32 to False in the training script (bf16_mixed reduces in fp32 and "
+                             "copies that onto the DDP config), as NVIDIA's performance scripts do");
     return file;
 }
 

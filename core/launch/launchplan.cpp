@@ -147,15 +147,25 @@ OptimizerStates LaunchPlan::optimizerStatesInEffect() const
 
 std::string LaunchPlan::optimizerStatesNote() const
 {
-    const OptimizerStates asked = training().optimizerStates;
-    if (asked == optimizerStatesInEffect())
+    const std::string lead = std::string(toString(training().optimizerStates)) + " optimizer states are left out: ";
+    switch (optimizerStatesObstacle(training(), frameworkCapabilities(framework))) {
+    case OptimizerStatesObstacle::None:
+    case OptimizerStatesObstacle::NotAsked:
         return {};
-    const auto& offered = frameworkCapabilities(framework).optimizerStates;
-    const bool frameworkHasThem = std::find(offered.begin(), offered.end(), asked) != offered.end();
-    return std::string(toString(asked)) + " optimizer states are left out: "
-        + (frameworkHasThem ? "they replace an fp32 master copy, which only mixed precision keeps"
-                            : std::string(toString(framework)) + " does not offer them")
-        + "; fp32 states apply";
+    case OptimizerStatesObstacle::NotOffered:
+        return lead + std::string(toString(framework)) + " does not offer them; fp32 states apply";
+    case OptimizerStatesObstacle::NotAdam:
+        return lead + "they are Adam's moments, and the optimizer is not Adam";
+    case OptimizerStatesObstacle::NotSharded:
+        return lead + "they need the distributed optimizer (or ZeRO), which this layout does not use";
+    case OptimizerStatesObstacle::PureBf16:
+        return lead + "pure bf16 keeps 16-bit states already";
+    case OptimizerStatesObstacle::NoBf16Master:
+        return lead
+            + "they need bf16 weights beside an fp32 master copy (mixed bf16, or FP8 with delayed scaling); "
+              "fp32 states apply";
+    }
+    return {};
 }
 
 std::string LaunchPlan::precisionNote() const

@@ -53,6 +53,7 @@ StateBytesPerParam mixedRegime(const TrainingConfig& t)
         r.optimizer = 4 + 4 * states + (megatron && sixteenBitGrads ? 4 : 0);
         // 16-bit states: bf16 moments and a 16-bit master copy (bf16, or the remainder bits beside the bf16 weights),
         // updated from the 16-bit gradients themselves, so the fp32 gradient copy goes too (§3.15).
+        // (The first test skips the framework lookup for the default: this runs for every stage of every layout.)
         if (t.optimizerStates != OptimizerStates::Fp32
             && optimizerStatesInEffect(t, frameworkCapabilities(t.framework)) == OptimizerStates::Bf16) {
             r.gradients = 2;

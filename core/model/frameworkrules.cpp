@@ -45,14 +45,31 @@ Fp8Recipe fp8RecipeInEffect(const TrainingConfig& training, const FrameworkCapab
     return offered.front(); // never empty: parseFrameworkCapabilities refuses an empty list
 }
 
+OptimizerStatesObstacle optimizerStatesObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    using O = OptimizerStatesObstacle;
+    if (training.optimizerStates == OptimizerStates::Fp32)
+        return O::NotAsked;
+    const auto& offered = caps.optimizerStates;
+    if (std::find(offered.begin(), offered.end(), training.optimizerStates) == offered.end())
+        return O::NotOffered;
+    if (training.optimizer != Optimizer::Adam && training.optimizer != Optimizer::AdamW)
+        return O::NotAdam;
+    if (!training.shardsOptimizerStates())
+        return O::NotSharded;
+    const Precision precision = precisionInEffect(training, caps);
+    if (precision == Precision::Bf16)
+        return O::PureBf16;
+    const bool delayedFp8 = precision == Precision::Fp8 && fp8RecipeInEffect(training, caps) == Fp8Recipe::Delayed;
+    if (precision != Precision::AmpBf16 && !delayedFp8)
+        return O::NoBf16Master;
+    return O::None;
+}
+
 OptimizerStates optimizerStatesInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
-    const Precision p = precisionInEffect(training, caps);
-    const bool mixed = p == Precision::AmpBf16 || p == Precision::AmpFp16 || p == Precision::Fp8;
-    const auto& offered = caps.optimizerStates;
-    if (mixed && std::find(offered.begin(), offered.end(), training.optimizerStates) != offered.end())
-        return training.optimizerStates;
-    return OptimizerStates::Fp32;
+    return optimizerStatesObstacle(training, caps) == OptimizerStatesObstacle::None ? training.optimizerStates
+                                                                                    : OptimizerStates::Fp32;
 }
 
 MoeDispatcher moeDispatcherInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps)

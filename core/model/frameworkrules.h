@@ -43,8 +43,15 @@ bool asyncTpApplies(const TrainingConfig& training, const FrameworkCapabilities&
 /// (docs/methods-time.md §4.16). Never FrameworkDefault.
 Fp8Recipe fp8RecipeInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
-/// The optimizer state width a run uses: the one asked for where the framework offers it and the precision is mixed
-/// (an fp32 master copy exists only there), else fp32 (docs/methods-memory.md §3.15).
+/// What keeps 16-bit optimizer states, asked for, from applying (docs/methods-memory.md §3.15): a framework that
+/// offers them; Adam or AdamW sharded over the data-parallel ranks (Megatron-Core's precision-aware optimizer asserts
+/// both, Apex's DistributedFusedAdam is both); and bf16 weights beside an fp32 master copy, i.e. mixed bf16 or FP8 with
+/// delayed scaling (Transformer Engine's remainder bits need bf16 parameters; fp16 and current-scaling FP8 keep the
+/// fp32 master shards). PureBf16: the states are 16-bit already.
+enum class OptimizerStatesObstacle { None, NotAsked, NotOffered, NotAdam, NotSharded, PureBf16, NoBf16Master };
+OptimizerStatesObstacle optimizerStatesObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps);
+
+/// The optimizer state width a run uses: 16-bit where asked for and nothing in its way, else fp32.
 OptimizerStates optimizerStatesInEffect(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
 /// The MoE dispatcher a run uses: DeepEP where asked for and offered (and TP × EP > 1), else the all-to-all

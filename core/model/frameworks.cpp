@@ -157,6 +157,9 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
         caps.optimizerStates = parseNames<OptimizerStates>(entry, "optimizer_states", where);
         if (caps.optimizerStates.front() != OptimizerStates::Fp32)
             throw std::runtime_error(where + ".optimizer_states: lists \"fp32\" first (the default)");
+        // Under autocast the fp32 parameters are the master copy: there is no separate copy to narrow.
+        if (caps.autocast && caps.optimizerStates.size() > 1)
+            throw std::runtime_error(where + ".optimizer_states: an autocast framework has only \"fp32\"");
     }
     caps.source = entry.value("source", "");
     return caps;

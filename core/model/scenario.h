@@ -39,9 +39,10 @@ enum class Fp8Recipe { FrameworkDefault, Delayed, Tensorwise, Rowwise, RowwiseGw
 /// fans it out over NVLink there.
 enum class MoeDispatcher { AllToAll, DeepEp };
 /// Width of the optimizer's own copies under mixed precision (docs/methods-memory.md §3.15). Fp32: an fp32 master
-/// copy of the weights and fp32 Adam moments. Bf16: the moments in bf16 and the master copy in 16 bits (bf16, or the
-/// 16-bit remainder that rebuilds the fp32 value beside the bf16 weights), read from 16-bit gradients with no fp32
-/// copy of them (NeMo 1.0's distributed_fused_adam with dtype bf16; Megatron-Core's precision-aware optimizer).
+/// copy of the weights and fp32 Adam moments. Bf16: the moments in bf16 and the master copy in 16 bits, read from
+/// 16-bit gradients with no fp32 copy of them: NeMo 1.0's distributed_fused_adam with dtype bf16 (a bf16 master, which
+/// rounds) or Megatron-Core's precision-aware optimizer (the 16-bit remainder that rebuilds the fp32 value exactly
+/// beside the bf16 weights). Same bytes, different numerics.
 enum class OptimizerStates { Fp32, Bf16 };
 /// How ranks are numbered across the groups, fastest-varying first: TP is always innermost (inside a node); the
 /// choice is whether data-parallel or pipeline neighbours sit closer (Megatron's default vs its tp-pp-dp mapping).

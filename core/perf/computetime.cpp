@@ -371,7 +371,8 @@ double optimizerBytesPerParameter(Optimizer optimizer, Precision precision, Opti
         break;
     }
     // fp32 master and states read + written, fp32 grad read, 16-bit weight copy written (docs/methods-time.md §4.5: 30
-    // B); with 16-bit states every one of those is 2 bytes wide (16 B; docs/methods-memory.md §3.15).
+    // B); with 16-bit states every one of those is 2 bytes wide (16 B; docs/methods-memory.md §3.15: Apex's bf16 copy;
+    // Transformer Engine's remainder path also reads and writes the bf16 weight, about 18 B, not told apart here).
     const double element = width == OptimizerStates::Bf16 ? 2 : 4;
     return element * 2 * (1 + states) + element + 2;
 }

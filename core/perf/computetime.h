@@ -115,9 +115,8 @@ LayerTime headTime(const ModelConfig& model, const LayerShape& shape, const Comp
 /// Optimizer step over the parameters this GPU updates: memory-bound, bytes per parameter by optimizer and
 /// precision (Adam mixed: read/write fp32 master, m, v, read grad, write bf16 weight ≈ 30 B; docs/methods-time.md
 /// §4.5).
-double optimizerStepS(double shardParameters, Optimizer optimizer, Precision precision, const ComputePeaks& peaks,
-    OptimizerStates width = OptimizerStates::Fp32);
-double optimizerBytesPerParameter(
-    Optimizer optimizer, Precision precision, OptimizerStates width = OptimizerStates::Fp32);
+double optimizerStepS(
+    double shardParameters, Optimizer optimizer, Precision precision, const ComputePeaks& peaks, OptimizerStates width);
+double optimizerBytesPerParameter(Optimizer optimizer, Precision precision, OptimizerStates width);
 
 } // namespace clusterplanner::core::perf

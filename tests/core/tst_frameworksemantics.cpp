@@ -273,9 +273,38 @@ private Q_SLOTS:
             QCOMPARE(optimizerStatesInEffect(t, frameworkCapabilities(f)), OptimizerStates::Fp32);
             QCOMPARE(total(stateBytesPerParam(t)), total(stateBytesPerParam(fp32States)));
         }
+        // What Megatron-Core's precision-aware optimizer refuses or ignores, each named.
+        using O = OptimizerStatesObstacle;
+        const auto obstacle = [](const TrainingConfig& config) {
+            return optimizerStatesObstacle(config, frameworkCapabilities(config.framework));
+        };
         t.framework = Framework::Megatron;
-        t.precision = Precision::Fp32; // no master copy to narrow
-        QCOMPARE(optimizerStatesInEffect(t, frameworkCapabilities(t.framework)), OptimizerStates::Fp32);
+        t.precision = Precision::AmpBf16;
+        QCOMPARE(obstacle(t), O::None);
+        TrainingConfig changed = t;
+        changed.optimizer = Optimizer::SgdMomentum;
+        QCOMPARE(obstacle(changed), O::NotAdam);
+        changed = t;
+        changed.zeroStage = 0;
+        changed.distributedOptimizer = false;
+        QCOMPARE(obstacle(changed), O::NotSharded);
+        QCOMPARE(stateBytesPerParam(changed).optimizer, 12.0); // fp32 master and moments, unsharded as asked
+        changed = t;
+        changed.precision = Precision::AmpFp16; // fp16 weights: Transformer Engine keeps the fp32 master shards
+        QCOMPARE(obstacle(changed), O::NoBf16Master);
+        changed.precision = Precision::Fp8;
+        changed.fp8Recipe = Fp8Recipe::Tensorwise;
+        QCOMPARE(obstacle(changed), O::NoBf16Master);
+        changed.fp8Recipe = Fp8Recipe::Delayed;
+        QCOMPARE(obstacle(changed), O::None);
+        changed = t;
+        changed.precision = Precision::Fp32; // no master copy to narrow
+        QCOMPARE(obstacle(changed), O::NoBf16Master);
+        changed.framework = Framework::HuggingFace;
+        QCOMPARE(obstacle(changed), O::NotOffered);
+        changed.framework = Framework::Other; // the one with bf16 states that also has a pure-bf16 mode
+        changed.precision = Precision::Bf16;
+        QCOMPARE(obstacle(changed), frameworkCapabilities(Framework::Other).pureBf16 ? O::PureBf16 : O::None);
 
         // The step: the optimizer moves 16 B per parameter instead of 30, and the gradients travel in bf16.
         Scenario fp32 = torchtitan8b(Recompute::None);

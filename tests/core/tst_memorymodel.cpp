@@ -370,6 +370,15 @@ private Q_SLOTS:
             return std::any_of(found.begin(), found.end(),
                 [](const std::string& r) { return r.rfind("16-bit optimizer states", 0) == 0; });
         };
+        QVERIFY(!namesSixteenBitStates(t)); // unsharded: Megatron's precision-aware optimizer needs the distributed one
+        // Sharded over DP 2 with full recompute: 8e9 parameters × (2 + 4 + 12 / 2) B = 96 GB with fp32 states, against
+        // 8e9 × (2 + 2 + 6 / 2) B = 56 GB with 16-bit ones.
+        t.layout = {2, 1, 1, 1, 1, 1, false};
+        t.zeroStage = 1;
+        t.distributedOptimizer = true;
+        t.recompute = Recompute::Full;
+        t.globalBatch = 2;
+        QVERIFY(!evaluateMemory(ctx, t).fits);
         QVERIFY(namesSixteenBitStates(t));
         t.framework = Framework::TorchTitan;
         QVERIFY(!namesSixteenBitStates(t));

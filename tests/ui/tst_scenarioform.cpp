@@ -458,6 +458,37 @@ private Q_SLOTS:
         QCOMPARE(precision->itemText(index), QStringLiteral("Pure BF16"));
     }
 
+    void bf16OptimizerStatesItemNamesWhatLeavesFp32InEffect()
+    {
+        // Megatron-LM with Adam, the distributed optimizer and mixed bf16 runs them; each obstacle is named instead.
+        auto* states = field<QComboBox>("training.optimizer_states");
+        const int bf16 = int(core::OptimizerStates::Bf16);
+        Scenario s = startScenario();
+        s.training.framework = core::Framework::Megatron;
+        s.training.precision = core::Precision::AmpBf16;
+        s.training.optimizer = core::Optimizer::AdamW;
+        s.training.distributedOptimizer = true;
+        s.training.zeroStage = 1;
+        const auto labelFor = [&](const Scenario& scenario) {
+            m_doc->newDocument(scenario);
+            return states->itemText(bf16);
+        };
+        QCOMPARE(labelFor(s), QStringLiteral("BF16 moments, 16-bit master copy"));
+        Scenario other = s;
+        other.training.framework = core::Framework::TorchTitan;
+        QVERIFY2(labelFor(other).contains(QLatin1String("TorchTitan has none")), qPrintable(labelFor(other)));
+        other = s;
+        other.training.precision = core::Precision::AmpFp16;
+        QVERIFY2(labelFor(other).contains(QLatin1String("needs mixed BF16")), qPrintable(labelFor(other)));
+        other = s;
+        other.training.optimizer = core::Optimizer::SgdMomentum;
+        QVERIFY2(labelFor(other).contains(QLatin1String("needs Adam")), qPrintable(labelFor(other)));
+        other = s;
+        other.training.distributedOptimizer = false;
+        other.training.zeroStage = 0;
+        QVERIFY2(labelFor(other).contains(QLatin1String("distributed optimizer")), qPrintable(labelFor(other)));
+    }
+
     void gpuCountTakesTheNearestValidLayoutAlong()
     {
         // Start: 256 GPUs as 8 × 8 × 4 × 1 (dp × tp × pp × cp). 512 GPUs keep TP, PP and CP and double DP.

@@ -29,6 +29,29 @@ namespace clusterplanner::ui {
 
 namespace {
 
+/// The bf16 item of the optimizer-states field: plain where it applies, else the reason fp32 states apply.
+QString bf16OptimizerStatesLabel(const core::TrainingConfig& asked, const core::FrameworkCapabilities& caps)
+{
+    using O = core::OptimizerStatesObstacle;
+    const auto tr = [](const char* text) { return ScenarioForm::tr(text); };
+    switch (core::optimizerStatesObstacle(asked, caps)) {
+    case O::None:
+    case O::NotAsked:
+        break;
+    case O::NotOffered:
+        return tr("BF16: %1 has none, FP32 applies").arg(enumLabel(asked.framework));
+    case O::NotAdam:
+        return tr("BF16: needs Adam, FP32 applies");
+    case O::NotSharded:
+        return tr("BF16: needs the distributed optimizer, FP32 applies");
+    case O::PureBf16:
+        return tr("BF16: pure BF16 keeps 16-bit states already");
+    case O::NoBf16Master:
+        return tr("BF16: needs mixed BF16 or delayed-scaling FP8, FP32 applies");
+    }
+    return enumLabel(core::OptimizerStates::Bf16);
+}
+
 constexpr int kColumnWidthPx = 430; // a form column is readable from about this width
 
 QString problemStyle()
@@ -244,15 +267,11 @@ void ScenarioForm::createTrainingGroup()
     QComboBox* optimizerStates = m_binder->enumField<core::OptimizerStates>(form, "training.optimizer_states",
         [](core::Scenario& s) -> core::OptimizerStates& { return s.training.optimizerStates; });
     m_binder->addRefresher([this, optimizerStates](core::Scenario&) {
-        // The bf16 item says when the framework or the precision leaves fp32 states in effect instead.
-        const core::TrainingConfig& t = m_document->scenario().training;
-        core::TrainingConfig asked = t;
+        // The bf16 item names the one thing that leaves fp32 states in effect instead, if any.
+        core::TrainingConfig asked = m_document->scenario().training;
         asked.optimizerStates = core::OptimizerStates::Bf16;
-        const core::FrameworkCapabilities& caps = core::frameworkCapabilities(t.framework);
-        const bool applies = core::optimizerStatesInEffect(asked, caps) == core::OptimizerStates::Bf16;
         optimizerStates->setItemText(int(core::OptimizerStates::Bf16), // items follow the enum's order
-            applies ? enumLabel(core::OptimizerStates::Bf16)
-                    : tr("BF16: not with %1 at this precision, FP32 applies").arg(enumLabel(t.framework)));
+            bf16OptimizerStatesLabel(asked, core::frameworkCapabilities(asked.framework)));
     });
     m_binder->enumField<core::Recompute>(
         form, "training.recompute", [](core::Scenario& s) -> core::Recompute& { return s.training.recompute; });
