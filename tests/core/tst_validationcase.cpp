@@ -33,6 +33,12 @@ std::string tinyCase(const std::string& precision, const std::string& framework,
       "parallelism": {"tp": 1, "pp": 1, "cp": 1, "dp": 8, "ep": null, "vpp": null, "schedule": null}})";
 }
 
+/// The training settings read from tinyCase(precision, framework, trainingExtra).
+TrainingConfig trainingOf(const std::string& precision, const std::string& framework, const std::string& extra)
+{
+    return readValidationCases(tinyCase(precision, framework, extra)).front().scenario.training;
+}
+
 } // namespace
 
 class TestValidationCase : public QObject
@@ -76,11 +82,8 @@ private Q_SLOTS:
     /// fp8_recipe is optional (cases written before it leave it out) and, when given, one of the recipe names.
     void fp8RecipeIsOptionalAndChecked()
     {
-        const auto recipe = [](const std::string& extra) {
-            return readValidationCases(tinyCase(R"("fp8")", R"("torchtitan")", extra))
-                .front()
-                .scenario.training.fp8Recipe;
-        };
+        const auto recipe
+            = [](const std::string& extra) { return trainingOf(R"("fp8")", R"("torchtitan")", extra).fp8Recipe; };
         QCOMPARE(recipe(""), Fp8Recipe::FrameworkDefault);
         QCOMPARE(recipe(R"(, "fp8_recipe": "rowwise")"), Fp8Recipe::Rowwise);
         try {
@@ -94,11 +97,8 @@ private Q_SLOTS:
     /// optimizer_states is optional (fp32 states) and, when given, one of its names.
     void optimizerStatesAreOptionalAndChecked()
     {
-        const auto states = [](const std::string& extra) {
-            return readValidationCases(tinyCase(R"("amp_bf16")", R"("nemo")", extra))
-                .front()
-                .scenario.training.optimizerStates;
-        };
+        const auto states
+            = [](const std::string& extra) { return trainingOf(R"("amp_bf16")", R"("nemo")", extra).optimizerStates; };
         QCOMPARE(states(""), OptimizerStates::Fp32);
         QCOMPARE(states(R"(, "optimizer_states": "bf16")"), OptimizerStates::Bf16);
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, states(R"(, "optimizer_states": "int8")"));
@@ -107,9 +107,7 @@ private Q_SLOTS:
     /// moe_dispatcher and moe_overlap are optional (the all-to-all without overlap) and checked when given.
     void moeCommunicationIsOptionalAndChecked()
     {
-        const auto training = [](const std::string& extra) {
-            return readValidationCases(tinyCase(R"("bf16")", R"("megatron")", extra)).front().scenario.training;
-        };
+        const auto training = [](const std::string& extra) { return trainingOf(R"("bf16")", R"("megatron")", extra); };
         QCOMPARE(training("").moeDispatcher, MoeDispatcher::AllToAll);
         QVERIFY(!training("").moeOverlap);
         const TrainingConfig stated = training(R"(, "moe_dispatcher": "deepep", "moe_overlap": true)");
@@ -126,9 +124,8 @@ private Q_SLOTS:
     /// compile_loss is optional: unstated, what the framework's published runs did (TorchTitan's 2024 runs: eager).
     void compileLossIsOptionalWithThePublishedRunsDefault()
     {
-        const auto training = [](const std::string& extra) {
-            return readValidationCases(tinyCase(R"("bf16")", R"("torchtitan")", extra)).front().scenario.training;
-        };
+        const auto training
+            = [](const std::string& extra) { return trainingOf(R"("bf16")", R"("torchtitan")", extra); };
         QVERIFY(!frameworkCapabilities(Framework::TorchTitan).compiledLossInPublishedRuns);
         QVERIFY(!training("").compileLoss);
         QVERIFY(training(R"(, "compile_loss": true)").compileLoss);
@@ -138,9 +135,7 @@ private Q_SLOTS:
     /// activation_offload_layers is optional: unstated, the planner's (auto); stated, the count; out of range named.
     void activationOffloadIsOptionalAndChecked()
     {
-        const auto training = [](const std::string& extra) {
-            return readValidationCases(tinyCase(R"("bf16")", R"("megatron")", extra)).front().scenario.training;
-        };
+        const auto training = [](const std::string& extra) { return trainingOf(R"("bf16")", R"("megatron")", extra); };
         QCOMPARE(training("").activationOffloadLayers, kActivationOffloadAuto);
         QCOMPARE(training(R"(, "activation_offload_layers": null)").activationOffloadLayers, kActivationOffloadAuto);
         QCOMPARE(training(R"(, "activation_offload_layers": 3)").activationOffloadLayers, 3);
