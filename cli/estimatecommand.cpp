@@ -6,6 +6,7 @@
 #include "core/hf/hfconfig.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/enumnames.h"
+#include "core/model/frameworkrules.h"
 #include "core/perf/computetime.h"
 #include "core/validation/casepredictor.h"
 #include "core/validation/confidence.h"
@@ -57,7 +58,9 @@ json chosenJson(const TrainingConfig& t)
         {"recompute", toString(t.recompute)}, {"zero_stage", t.zeroStage},
         {"distributed_optimizer", t.distributedOptimizer}, {"attention", toString(t.attention)},
         {"schedule", toString(t.schedule)}, {"framework", toString(t.framework)},
-        {"rank_order", toString(t.layout.rankOrder)}};
+        {"rank_order", toString(t.layout.rankOrder)},
+        // In effect, not as asked: a framework or layout without 16-bit states runs fp32 ones.
+        {"optimizer_states", toString(optimizerStatesInEffect(t, frameworkCapabilities(t.framework)))}};
 }
 
 /// Where the step time goes: exposed terms (on the critical path) and each dimension's total before overlap.

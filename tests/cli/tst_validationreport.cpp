@@ -5,6 +5,7 @@
 #include "tests/cli/clitesthelpers.h"
 
 #include <QDir>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -162,6 +163,29 @@ private Q_SLOTS:
         QCOMPARE(
             chosen["tp"].get<int>() * chosen["pp"].get<int>() * chosen["cp"].get<int>() * chosen["dp"].get<int>(), 96);
         QVERIFY(!(*strong)["choices"].empty());
+    }
+
+    /// `estimate` reports the optimizer-state width in effect, not as asked: the 24.09 Nemotron-4 340B row states
+    /// bf16 states, which its Adam on the distributed optimizer runs; with SGD they are left out.
+    void estimateReportsTheOptimizerStatesInEffect()
+    {
+        auto cases = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/checks/cases.json"));
+        const auto found = std::find_if(cases.begin(), cases.end(),
+            [](const auto& e) { return e["id"] == "dgxc2409_h100_nemotron4_340b_bf16_128gpu"; });
+        QVERIFY(found != cases.end());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto statesOf = [&dir](const nlohmann::json& c) {
+            const QString path = dir.filePath(QStringLiteral("case.json"));
+            std::ofstream(path.toStdString()) << c.dump();
+            std::ostringstream out, err;
+            runCommand({"estimate", "--case", path.toStdString()}, out, err);
+            return nlohmann::json::parse(out.str()).at(0).at("chosen").at("optimizer_states").get<std::string>();
+        };
+        QCOMPARE(statesOf(*found), std::string("bf16"));
+        auto sgd = *found;
+        sgd["training"]["optimizer"] = "sgd_momentum";
+        QCOMPARE(statesOf(sgd), std::string("fp32"));
     }
 
     void aBatchThatDpDoesNotDivideIsRoundedAndSaidSo()
