@@ -474,6 +474,14 @@ private Q_SLOTS:
             return states->itemText(bf16);
         };
         QCOMPARE(labelFor(s), QStringLiteral("BF16 moments, 16-bit master copy"));
+        // The precision's mixed-BF16 item stops promising an fp32 master copy once 16-bit states are chosen.
+        auto* precision = field<QComboBox>("training.precision");
+        const int mixedBf16 = int(core::Precision::AmpBf16);
+        QCOMPARE(precision->itemText(mixedBf16), QStringLiteral("Mixed BF16 (FP32 master weights)"));
+        Scenario chosen = s;
+        chosen.training.optimizerStates = core::OptimizerStates::Bf16;
+        m_doc->newDocument(chosen);
+        QCOMPARE(precision->itemText(mixedBf16), QStringLiteral("Mixed BF16 (16-bit optimizer states)"));
         Scenario other = s;
         other.training.framework = core::Framework::TorchTitan;
         QVERIFY2(labelFor(other).contains(QLatin1String("TorchTitan has none")), qPrintable(labelFor(other)));

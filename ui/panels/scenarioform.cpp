@@ -242,14 +242,22 @@ void ScenarioForm::createTrainingGroup()
     const auto precisions = core::allValues<core::Precision>();
     const int bf16Item
         = int(std::find(precisions.begin(), precisions.end(), core::Precision::Bf16) - precisions.begin());
-    m_binder->addRefresher([this, precision, bf16Item](core::Scenario&) {
+    const int mixedBf16Item
+        = int(std::find(precisions.begin(), precisions.end(), core::Precision::AmpBf16) - precisions.begin());
+    m_binder->addRefresher([this, precision, bf16Item, mixedBf16Item](core::Scenario&) {
         // Pure bf16 is a Hugging Face mode; elsewhere the engine plans the framework's own bf16 (fp32 master
-        // weights), and the item says so rather than letting the figures quietly disagree with the label.
-        const core::Framework framework = m_document->scenario().training.framework;
+        // weights), and the item says so rather than letting the figures quietly disagree with the label. Mixed
+        // bf16 with 16-bit optimizer states in effect has no fp32 master copy, and its item says that instead.
+        const core::TrainingConfig& t = m_document->scenario().training;
+        const core::FrameworkCapabilities& caps = core::frameworkCapabilities(t.framework);
         precision->setItemText(bf16Item,
-            core::frameworkCapabilities(framework).pureBf16
-                ? enumLabel(core::Precision::Bf16)
-                : tr("Pure BF16: not a %1 mode, planned as mixed BF16").arg(enumLabel(framework)));
+            caps.pureBf16 ? enumLabel(core::Precision::Bf16)
+                          : tr("Pure BF16: not a %1 mode, planned as mixed BF16").arg(enumLabel(t.framework)));
+        core::TrainingConfig mixed = t;
+        mixed.precision = core::Precision::AmpBf16;
+        const bool sixteenBitStates = core::optimizerStatesInEffect(mixed, caps) == core::OptimizerStates::Bf16;
+        precision->setItemText(mixedBf16Item,
+            sixteenBitStates ? tr("Mixed BF16 (16-bit optimizer states)") : enumLabel(core::Precision::AmpBf16));
     });
     QComboBox* fp8Recipe = m_binder->enumField<core::Fp8Recipe>(
         form, "training.fp8_recipe", [](core::Scenario& s) -> core::Fp8Recipe& { return s.training.fp8Recipe; });
