@@ -94,9 +94,7 @@ void readLlamaLike(const JsonFields& f, HfImport& out)
     // Qwen2 always carries Q/K/V biases; Llama, Mistral and Qwen3 only with attention_bias.
     if (out.modelType == "qwen2" || flagOr(f, "attention_bias", false))
         noteQkvBiases(out);
-    if (out.modelType.starts_with("qwen3"))
-        out.notes.push_back("the per-head q_norm and k_norm weights ("
-            + count(2 * headDim(out.model) * out.model.layers) + " parameters) are not counted");
+    out.model.qkNorm = out.modelType.starts_with("qwen3"); // Qwen3Attention's per-head q_norm and k_norm
 }
 
 void readMixtral(const JsonFields& f, HfImport& out)

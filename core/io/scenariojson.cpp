@@ -145,6 +145,7 @@ ModelConfig readModel(const JsonFields& r)
     model.mlp = choice<MlpKind>(r, "model.mlp");
     model.norm = choice<NormKind>(r, "model.norm");
     model.tiedEmbeddings = boolean(r, "model.tied_embeddings");
+    model.qkNorm = optionalBoolean(r, "model.qk_norm", false);
     if (!r.isNull(field("model.moe").key()))
         model.moe = readMoe(r.object(field("model.moe").key()));
     checkModelShape(r, model);
@@ -252,7 +253,7 @@ json modelToJson(const ModelConfig& m)
     return {{"name", m.name}, {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"kv_heads", m.kvHeads},
         {"head_dim", m.headDim}, {"ffn_hidden", m.ffnHidden}, {"vocab", m.vocab}, {"seq_len", m.seqLen},
         {"mlp", toString(m.mlp)}, {"norm", toString(m.norm)}, {"tied_embeddings", m.tiedEmbeddings},
-        {"moe", m.moe ? moeToJson(*m.moe) : json(nullptr)}};
+        {"qk_norm", m.qkNorm}, {"moe", m.moe ? moeToJson(*m.moe) : json(nullptr)}};
 }
 
 json trainingToJson(const TrainingConfig& t)

@@ -183,6 +183,7 @@ void readModel(const NullableReader& r, ValidationCase& c)
     m.norm = r.choice("norm", m.mlp == MlpKind::SwiGlu ? NormKind::RmsNorm : NormKind::LayerNorm, &u.norm);
     m.ffnHidden = r.positive("ffn_hidden", 4 * m.hidden, &u.ffnHidden);
     m.tiedEmbeddings = r.get<bool>("tied_embeddings", false, &u.tiedEmbeddings);
+    m.qkNorm = r.optional<bool>("qk_norm", false); // absent or null: no QK norm, as cases written before it meant
     m.moe = readMoe(r, m.hidden);
     if (!r.field("params").is_null())
         c.statedParams = r.get<double>("params", 0);

@@ -56,6 +56,8 @@ void addModel(const ModelConfig& m, ArgList& a)
     }
     if (!m.tiedEmbeddings)
         a.push_back({"--untie-embeddings-and-output-weights", ""});
+    if (m.qkNorm)
+        a.push_back({"--qk-layernorm", ""}); // with --normalization RMSNorm the QK norm is an RMSNorm too
 }
 
 std::string moeLayerPattern(const ModelConfig& m, int moeLayers)

@@ -72,6 +72,8 @@ void eagerAttention(const MemoryContext& ctx, const TrainingConfig& t, const Dty
         p.sharded += d.compute * (ctx.hQ + 2 * ctx.hKv) + (cache ? 2 * d.compute * ctx.hKv : 0);
     }
     p.sharded += d.compute * ctx.hQ; // attention output = output-projection input (BSHD, no copy)
+    if (ctx.model.qkNorm) // Qwen3RMSNorm on q and k: its input and the fp32 upcast it normalises
+        p.sharded += (d.compute + 4) * (ctx.hQ + ctx.hKv);
 }
 
 void eagerMlp(const MemoryContext& ctx, const TrainingConfig& t, const Dtypes& d, double f, PerToken& p)
@@ -137,6 +139,8 @@ PerToken fusedLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
     const double attention = scale * (2 * ctx.hQ + 2 * ctx.hKv + 2 * ctx.hKv) + gemmInput * ctx.hQ; // Q, K, V, proj
     // Fused SwiGLU keeps gate and up (the activation's input); GELU its input; then the down GEMM's input.
     const double mlp = scale * (ctx.model.mlp == MlpKind::SwiGlu ? 4 * f : 2 * f) + gemmInput * f;
+    // QK norm adds nothing here: Transformer Engine's norm keeps its input, a view into the QKV projection's output,
+    // whose lifetime this accounting does not track (docs/methods-memory.md §3.16).
     p.sharded = attention + mlp;
     return p;
 }

@@ -71,7 +71,7 @@ ParameterCounts countParameters(const ModelConfig& m)
     c.head = m.tiedEmbeddings ? 0 : double(m.vocab) * h;
     c.finalNorm = normParameters(m);
     c.attentionPerLayer = attentionMatmulWeights(m) + attentionBiases(m);
-    c.normsPerLayer = 2 * normParameters(m);
+    c.normsPerLayer = 2 * normParameters(m) + (m.qkNorm ? 2 * headDim(m) : 0); // QK norm: one head_dim scale each
     c.denseMlpPerLayer = mlpParameters(m, m.ffnHidden);
     c.moeLayers = moeLayerCount(m);
     c.denseLayers = m.layers - c.moeLayers;

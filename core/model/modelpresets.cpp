@@ -48,6 +48,7 @@ ModelConfig parseModel(const json& e)
     if (e.contains("head_dim") && !(e.at("head_dim").is_number_integer() && e.at("head_dim").get<int>() > 0))
         throw std::runtime_error("head_dim: must be a positive whole number");
     m.headDim = e.value("head_dim", 0);
+    m.qkNorm = e.value("qk_norm", false); // optional: Qwen3's per-head query and key norms
     return m;
 }
 

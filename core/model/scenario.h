@@ -91,6 +91,9 @@ struct ModelConfig
     std::optional<MoeConfig> moe;
     // Last, so that aggregate initialisers written before it existed keep their meaning.
     int headDim = 0; ///< width of one attention head; 0 = hidden / heads (Qwen3, Gemma and GPT-OSS set their own)
+    /// Queries and keys are normalised per head before RoPE (an RMSNorm of head_dim on each): Qwen3, Gemma 3
+    /// (Megatron-Core --qk-layernorm). Element-wise work and saved inputs only (docs/methods-time.md §4.36).
+    bool qkNorm = false;
     bool operator==(const ModelConfig&) const = default;
 };
 

@@ -161,6 +161,24 @@ double mlpActivationPasses(const ModelConfig& m, const LayerShape& s)
     return s.fusedKernels || !s.pythonGelu ? 2 : 18;
 }
 
+/// Eager ops of one norm: LayerNorm is one native kernel; Hugging Face RMSNorm runs in Python (upcast, pow, mean,
+/// add eps, rsqrt, mul, downcast, scale).
+double normOps(const ModelConfig& m)
+{
+    return m.norm == NormKind::RmsNorm ? 8 : 1;
+}
+
+/// QK norm (docs/methods-time.md §4.36): the queries and keys of this rank's heads read and written once by a fused
+/// norm; eager PyTorch runs the RMSNorm's ops one by one, each reading and writing the tensor (Qwen3RMSNorm: upcast,
+/// pow, mean, rsqrt, mul, cast, scale).
+double qkNormBytes(const ModelConfig& m, const LayerShape& s, double tokens)
+{
+    if (!m.qkNorm)
+        return 0.0;
+    const double passes = s.fusedKernels ? 2.0 : 2.0 * normOps(m);
+    return passes * tokens * (queryWidth(m) + kvWidth(m)) / s.tensorParallel * s.bytesPerActivation;
+}
+
 double elementwiseBytes(const ModelConfig& m, const LayerShape& s, double f, const EfficiencyParams& e)
 {
     const double tokens = s.microBatch * m.seqLen / s.contextParallel;
@@ -169,14 +187,8 @@ double elementwiseBytes(const ModelConfig& m, const LayerShape& s, double f, con
     const double residualBytes = s.autocastWeights ? 4.0 : s.bytesPerActivation;
     const double sbh = tokens * m.hidden * residualBytes / (s.sequenceParallel ? s.tensorParallel : 1.0);
     const double activationPasses = mlpActivationPasses(m, s);
-    return elementwisePasses(s, e) * sbh + activationPasses * tokens * f / s.tensorParallel * s.bytesPerActivation;
-}
-
-/// Eager ops of one norm: LayerNorm is one native kernel; Hugging Face RMSNorm runs in Python (upcast, pow, mean,
-/// add eps, rsqrt, mul, downcast, scale).
-double normOps(const ModelConfig& m)
-{
-    return m.norm == NormKind::RmsNorm ? 8 : 1;
+    return elementwisePasses(s, e) * sbh + activationPasses * tokens * f / s.tensorParallel * s.bytesPerActivation
+        + qkNormBytes(m, s, tokens);
 }
 
 /// Eager ops of the MLP: SwiGLU = gate, up, down GEMMs + SiLU + mul; GELU = 2 GEMMs + one nn.GELU kernel, or
@@ -195,7 +207,8 @@ double eagerOpsPerLayer(const ModelConfig& m, const LayerShape& s)
     const double attention = 4 + (rotary ? 10 : 0) + (m.kvHeads < m.heads ? 2 : 0) // projections, RoPE, repeat_kv
         + (s.attention == AttentionKind::Math ? 5 : 1) + 1; // attention core, output re-layout
     const double casts = s.autocastWeights ? gemms + 2 : 0; // weight per GEMM, fp32 norm output per block
-    return 2 * normOps(m) + attention + mlpOps(m, s) + 2 + casts; // + 2 residual adds
+    const double qkNorm = m.qkNorm ? 2 * normOps(m) : 0; // Qwen3's q_norm and k_norm
+    return 2 * normOps(m) + attention + qkNorm + mlpOps(m, s) + 2 + casts; // + 2 residual adds
 }
 
 double eagerOpsHead(const ModelConfig& m)
@@ -322,7 +335,8 @@ LayerTime layerTime(
     lt.elementwiseForwardS = elementS;
     // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused
     // frameworks are bounded by that floor alone; eager PyTorch's host issue time is compared per phase in the step.
-    const double kernels = s.fusedKernels ? e.kernelsPerLayerFused : eagerOpsPerLayer(m, s);
+    const double kernels
+        = s.fusedKernels ? e.kernelsPerLayerFused + (m.qkNorm ? 2 : 0) : eagerOpsPerLayer(m, s); // + q and k norms
     const PermutationBytes permute = moe ? permutationBytes(m, s, tokens, beta) : PermutationBytes {};
     const double permuteS = memoryTimeS(permute.forward, p);
     lt.elementwiseForwardS += permuteS;

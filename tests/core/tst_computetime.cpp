@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Roofline GEMM times, size-dependent efficiency, layer and optimizer times, the efficiency table.
+#include "core/model/modelmath.h"
 #include "core/model/modelpresets.h"
 #include "core/perf/computetime.h"
 #include "core/perf/efficiencyparams.h"
@@ -190,6 +191,26 @@ private Q_SLOTS:
         QVERIFY(wideProjections > 1.8 * baseProjections && wideProjections < 2.2 * baseProjections);
         QCOMPARE(wide.gemmForwardS - wideProjections, base.gemmForwardS - baseProjections); // the MLP
         QVERIFY(std::abs(wide.attentionCoreForwardS / base.attentionCoreForwardS - 2) < 1e-9);
+    }
+
+    /// QK norm (docs/methods-time.md §4.36): a fused norm reads and writes this rank's queries and keys once in the
+    /// forward (twice that in the backward, with the rest of the layer's element-wise work); no GEMM changes.
+    void qkNormMovesTheQueriesAndKeysOnce()
+    {
+        const auto p = a100Peaks();
+        const EfficiencyParams e;
+        ModelConfig m = gpt3();
+        LayerShape shape;
+        shape.tensorParallel = 8;
+        const LayerTime plain = layerTime(m, shape, false, p, e);
+        m.qkNorm = true;
+        const LayerTime normed = layerTime(m, shape, false, p, e);
+        const double bytes = 2.0 * m.seqLen * (queryWidth(m) + kvWidth(m)) / 8 * shape.bytesPerActivation;
+        QVERIFY(std::abs(normed.elementwiseForwardS - plain.elementwiseForwardS - memoryTimeS(bytes, p)) < 1e-15);
+        QCOMPARE(normed.gemmForwardS, plain.gemmForwardS);
+        const double plainBackward = plain.backwardInputS + plain.backwardWeightS;
+        const double normedBackward = normed.backwardInputS + normed.backwardWeightS;
+        QVERIFY(std::abs(normedBackward - plainBackward - 2 * memoryTimeS(bytes, p)) < 1e-15);
     }
 
     void tinyLayersAreLaunchBound()

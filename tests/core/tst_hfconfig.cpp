@@ -194,15 +194,16 @@ private Q_SLOTS:
     void qwen3MoeCountsItsWideHeads()
     {
         // Qwen3-30B-A3B: 32 heads of 128 over hidden 2,048, 128 experts of 768, top-8, no shared expert.
-        // 30,532,122,624 in the release's safetensors; the per-head q_norm / k_norm weights (2 × 128 × 48) are noted.
+        // 30,532,122,624 in the release's safetensors, the per-head q_norm / k_norm weights (2 × 128 × 48) with them.
         const HfImport imported = importFile("qwen3-30b-a3b.json");
         const ModelConfig& m = imported.model;
         QCOMPARE(m.headDim, 128);
         QVERIFY(m.moe.has_value());
         QCOMPARE(m.moe->sharedExperts, 0);
         QCOMPARE(moeLayerCount(m), 48);
-        QVERIFY(mentions(imported.notes, "q_norm"));
-        QCOMPARE(countParameters(m).total + 2.0 * 128 * 48, 30'532'122'624.0);
+        QVERIFY(m.qkNorm);
+        QCOMPARE(countParameters(m).total, 30'532'122'624.0);
+        QVERIFY(!importFile("llama-3.2-1b.json").model.qkNorm); // Llama has none
     }
 
     void headDimEqualToHiddenOverHeadsStaysImplicit()

@@ -148,6 +148,11 @@ private Q_SLOTS:
         QVERIFY(args.count("--num-layers-per-virtual-pipeline-stage") == 0); // 1F1B: one chunk per rank
         QVERIFY(args.count("--use-distributed-optimizer") == 0); // ZeRO 0
         QVERIFY(file.text.find("--nnodes=128 --nproc-per-node=8") != std::string::npos);
+        QCOMPARE(args.count("--qk-layernorm"), std::size_t(0)); // GPT-3 has no QK norm
+        Scenario qwen = loadScenario("gpt3-175b-1024-a100.cplan.json");
+        qwen.model.qkNorm = true;
+        QCOMPARE(megatronArgs(makeLaunchConfig(qwen, LaunchFramework::Megatron).text).count("--qk-layernorm"),
+            std::size_t(1));
     }
 
     void megatronMoeInterleaved()

@@ -3,6 +3,7 @@
 #include "core/memory/memorymodel.h"
 #include "core/memory/modelstates.h"
 #include "core/memory/pipelinememory.h"
+#include "core/model/modelmath.h"
 #include "core/model/modelpresets.h"
 
 #include <QTest>
@@ -88,6 +89,24 @@ private Q_SLOTS:
             bytes -= 2048.0 * 96 * 4 / tp; // remove the flash log-sum-exp the paper does not count
         QCOMPARE(std::round(bytes / kMiB), expectedMiB);
     }
+    /// QK norm (§3.16): eager Hugging Face keeps the norm's input and its fp32 upcast for queries and keys; under
+    /// Transformer Engine the norm's input is a view into the QKV output, and nothing is added.
+    void qkNormKeepsWhatEagerNormsSave()
+    {
+        ModelConfig m = gpt3Padded();
+        TrainingConfig t = megatron(1, false, Recompute::None);
+        const auto bytes = [&](const ModelConfig& model) {
+            return layerActivationBytes(makeMemoryContext(model, nullptr), t, false);
+        };
+        ModelConfig normed = m;
+        normed.qkNorm = true;
+        QCOMPARE(bytes(normed), bytes(m));
+        t.framework = Framework::HuggingFace;
+        t.precision = Precision::Bf16;
+        const double tokens = 2048.0; // gpt3Padded's sequence, micro-batch 1
+        QCOMPARE(bytes(normed) - bytes(m), tokens * (2 + 4) * (queryWidth(m) + kvWidth(m)));
+    }
+
     void fp8SavesGemmInputsAsOneByte()
     {
         // TE's FP8 recipe keeps the QKV, projection, MLP and down-projection inputs as FP8 copies. GPT-3 (GELU

@@ -69,6 +69,7 @@ const std::vector<FieldCase>& fieldCases()
         {"model.mlp", "GELU", int(core::MlpKind::Gelu), [](S s) { return int(s.model.mlp); }},
         {"model.norm", "LayerNorm", int(core::NormKind::LayerNorm), [](S s) { return int(s.model.norm); }},
         {"model.tied_embeddings", true, true, [](S s) { return s.model.tiedEmbeddings; }},
+        {"model.qk_norm", true, true, [](S s) { return s.model.qkNorm; }},
         {"model.moe", false, false, [](S s) { return s.model.moe.has_value(); }},
         {"model.moe.experts", 64, 64, [](S s) { return s.model.moe->experts; }},
         {"model.moe.top_k", 4, 4, [](S s) { return s.model.moe->topK; }},

@@ -153,6 +153,7 @@ void ScenarioForm::createModelGroup()
         form, "model.norm", [](core::Scenario& s) -> core::NormKind& { return s.model.norm; });
     m_binder->boolField(
         form, "model.tied_embeddings", [](core::Scenario& s) -> bool& { return s.model.tiedEmbeddings; });
+    m_binder->boolField(form, "model.qk_norm", [](core::Scenario& s) -> bool& { return s.model.qkNorm; });
 }
 
 void ScenarioForm::createMoeGroup()
