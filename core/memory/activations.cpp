@@ -59,6 +59,13 @@ bool keepsKvCache(const TrainingConfig& t)
     return t.framework == Framework::HuggingFace && t.recompute == Recompute::None;
 }
 
+/// Bytes an eager norm keeps per element it normalises: RMSNorm its fp32 upcast (for pow and mul) and the normalised
+/// tensor in `elementBytes` (for the weight multiply); LayerNorm its input.
+double eagerNormSavedBytes(const MemoryContext& ctx, double elementBytes)
+{
+    return isLlamaStyle(ctx) ? 4 + elementBytes : elementBytes;
+}
+
 void eagerAttention(const MemoryContext& ctx, const TrainingConfig& t, const Dtypes& d, PerToken& p)
 {
     const bool cache = keepsKvCache(t);
@@ -72,8 +79,8 @@ void eagerAttention(const MemoryContext& ctx, const TrainingConfig& t, const Dty
         p.sharded += d.compute * (ctx.hQ + 2 * ctx.hKv) + (cache ? 2 * d.compute * ctx.hKv : 0);
     }
     p.sharded += d.compute * ctx.hQ; // attention output = output-projection input (BSHD, no copy)
-    if (ctx.model.qkNorm) // Qwen3RMSNorm on q and k: its input and the fp32 upcast it normalises
-        p.sharded += (d.compute + 4) * (ctx.hQ + ctx.hKv);
+    if (ctx.model.qkNorm) // Qwen3's q_norm and k_norm (docs/methods-memory.md §3.16)
+        p.sharded += eagerNormSavedBytes(ctx, d.compute) * (ctx.hQ + ctx.hKv);
 }
 
 void eagerMlp(const MemoryContext& ctx, const TrainingConfig& t, const Dtypes& d, double f, PerToken& p)
@@ -97,7 +104,7 @@ PerToken eagerLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
     const Dtypes d = dtypesOf(t);
     PerToken p;
     // RMSNorm upcasts to fp32 and keeps that copy plus the normalized tensor; LayerNorm keeps its input.
-    const double norm = isLlamaStyle(ctx) ? 4 * ctx.h + d.residual * ctx.h : d.residual * ctx.h;
+    const double norm = eagerNormSavedBytes(ctx, d.residual) * ctx.h;
     const double attnProjections = isLlamaStyle(ctx) ? 3 : 1; // separate q/k/v vs fused c_attn
     const double mlpProjections = ctx.model.mlp == MlpKind::SwiGlu ? 2 : 1;
     const double castIn = d.autocast ? 2 : d.compute;
@@ -139,9 +146,11 @@ PerToken fusedLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
     const double attention = scale * (2 * ctx.hQ + 2 * ctx.hKv + 2 * ctx.hKv) + gemmInput * ctx.hQ; // Q, K, V, proj
     // Fused SwiGLU keeps gate and up (the activation's input); GELU its input; then the down GEMM's input.
     const double mlp = scale * (ctx.model.mlp == MlpKind::SwiGlu ? 4 * f : 2 * f) + gemmInput * f;
-    // QK norm adds nothing here: Transformer Engine's norm keeps its input, a view into the QKV projection's output,
-    // whose lifetime this accounting does not track (docs/methods-memory.md §3.16).
-    p.sharded = attention + mlp;
+    // QK norm: Transformer Engine's norm saves a contiguous copy of its input (the query is reshaped out of the QKV
+    // output, the key sliced) and fp32 inverse RMS per head (docs/methods-memory.md §3.16).
+    const double qkNorm
+        = ctx.model.qkNorm ? dtypesOf(t).compute * (ctx.hQ + ctx.hKv) + 4 * (ctx.heads + ctx.model.kvHeads) : 0;
+    p.sharded = attention + qkNorm + mlp;
     return p;
 }
 

@@ -16,10 +16,15 @@ bool hasLearnedPositions(const ModelConfig& m)
     return m.norm == NormKind::LayerNorm;
 }
 
+/// One norm over `width` elements: a scale, and a bias for LayerNorm.
+double normParametersAt(const ModelConfig& m, double width)
+{
+    return m.norm == NormKind::LayerNorm ? 2 * width : width; // weight (+ bias)
+}
+
 double normParameters(const ModelConfig& m)
 {
-    const double h = m.hidden;
-    return m.norm == NormKind::LayerNorm ? 2 * h : h; // weight (+ bias)
+    return normParametersAt(m, m.hidden);
 }
 
 double attentionBiases(const ModelConfig& m)
@@ -71,7 +76,7 @@ ParameterCounts countParameters(const ModelConfig& m)
     c.head = m.tiedEmbeddings ? 0 : double(m.vocab) * h;
     c.finalNorm = normParameters(m);
     c.attentionPerLayer = attentionMatmulWeights(m) + attentionBiases(m);
-    c.normsPerLayer = 2 * normParameters(m) + (m.qkNorm ? 2 * headDim(m) : 0); // QK norm: one head_dim scale each
+    c.normsPerLayer = 2 * normParameters(m) + (m.qkNorm ? 2 * normParametersAt(m, headDim(m)) : 0); // + q, k norms
     c.denseMlpPerLayer = mlpParameters(m, m.ffnHidden);
     c.moeLayers = moeLayerCount(m);
     c.denseLayers = m.layers - c.moeLayers;

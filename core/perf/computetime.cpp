@@ -168,9 +168,16 @@ double normOps(const ModelConfig& m)
     return m.norm == NormKind::RmsNorm ? 8 : 1;
 }
 
+/// Kernels (fused) or eager ops of the query and key norms (docs/methods-time.md §4.36): one each, or the norm's ops.
+double qkNormKernels(const ModelConfig& m, bool fusedKernels)
+{
+    return m.qkNorm ? 2 * (fusedKernels ? 1 : normOps(m)) : 0;
+}
+
 /// QK norm (docs/methods-time.md §4.36): the queries and keys of this rank's heads read and written once by a fused
-/// norm; eager PyTorch runs the RMSNorm's ops one by one, each reading and writing the tensor (Qwen3RMSNorm: upcast,
-/// pow, mean, rsqrt, mul, cast, scale).
+/// norm; eager PyTorch runs the norm's ops one by one, charged as a read and a write each (Qwen3RMSNorm's eight:
+/// upcast, pow, mean, add eps, rsqrt, mul, cast, scale; mean, add and rsqrt work on the reduced tensor, which the
+/// upcast's fp32 width about makes up for).
 double qkNormBytes(const ModelConfig& m, const LayerShape& s, double tokens)
 {
     if (!m.qkNorm)
@@ -207,8 +214,7 @@ double eagerOpsPerLayer(const ModelConfig& m, const LayerShape& s)
     const double attention = 4 + (rotary ? 10 : 0) + (m.kvHeads < m.heads ? 2 : 0) // projections, RoPE, repeat_kv
         + (s.attention == AttentionKind::Math ? 5 : 1) + 1; // attention core, output re-layout
     const double casts = s.autocastWeights ? gemms + 2 : 0; // weight per GEMM, fp32 norm output per block
-    const double qkNorm = m.qkNorm ? 2 * normOps(m) : 0; // Qwen3's q_norm and k_norm
-    return 2 * normOps(m) + attention + qkNorm + mlpOps(m, s) + 2 + casts; // + 2 residual adds
+    return 2 * normOps(m) + attention + qkNormKernels(m, false) + mlpOps(m, s) + 2 + casts; // + 2 residual adds
 }
 
 double eagerOpsHead(const ModelConfig& m)
@@ -335,8 +341,7 @@ LayerTime layerTime(
     lt.elementwiseForwardS = elementS;
     // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused
     // frameworks are bounded by that floor alone; eager PyTorch's host issue time is compared per phase in the step.
-    const double kernels
-        = s.fusedKernels ? e.kernelsPerLayerFused + (m.qkNorm ? 2 : 0) : eagerOpsPerLayer(m, s); // + q and k norms
+    const double kernels = s.fusedKernels ? e.kernelsPerLayerFused + qkNormKernels(m, true) : eagerOpsPerLayer(m, s);
     const PermutationBytes permute = moe ? permutationBytes(m, s, tokens, beta) : PermutationBytes {};
     const double permuteS = memoryTimeS(permute.forward, p);
     lt.elementwiseForwardS += permuteS;

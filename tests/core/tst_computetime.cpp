@@ -211,6 +211,14 @@ private Q_SLOTS:
         const double plainBackward = plain.backwardInputS + plain.backwardWeightS;
         const double normedBackward = normed.backwardInputS + normed.backwardWeightS;
         QVERIFY(std::abs(normedBackward - plainBackward - 2 * memoryTimeS(bytes, p)) < 1e-15);
+        // Eager: each norm's ops one by one (Hugging Face RMSNorm: 8), on the host count as on the GPU.
+        ModelConfig llama = m;
+        llama.norm = NormKind::RmsNorm;
+        LayerShape eager = shape;
+        eager.fusedKernels = false;
+        ModelConfig plainLlama = llama;
+        plainLlama.qkNorm = false;
+        QCOMPARE(eagerOpsPerLayer(llama, eager) - eagerOpsPerLayer(plainLlama, eager), 16.0);
     }
 
     void tinyLayersAreLaunchBound()

@@ -89,22 +89,28 @@ private Q_SLOTS:
             bytes -= 2048.0 * 96 * 4 / tp; // remove the flash log-sum-exp the paper does not count
         QCOMPARE(std::round(bytes / kMiB), expectedMiB);
     }
-    /// QK norm (§3.16): eager Hugging Face keeps the norm's input and its fp32 upcast for queries and keys; under
-    /// Transformer Engine the norm's input is a view into the QKV output, and nothing is added.
-    void qkNormKeepsWhatEagerNormsSave()
+    /// QK norm (§3.16), per token and layer at TP 1: Transformer Engine's norm keeps a contiguous bf16 copy of the
+    /// queries and keys and an fp32 inverse RMS per head; an eager norm what it keeps for any tensor (LayerNorm its
+    /// input; RMSNorm the fp32 upcast and the normalised tensor).
+    void qkNormKeepsWhatItsNormsSave()
     {
-        ModelConfig m = gpt3Padded();
+        ModelConfig m = gpt3Padded(); // LayerNorm
         TrainingConfig t = megatron(1, false, Recompute::None);
-        const auto bytes = [&](const ModelConfig& model) {
-            return layerActivationBytes(makeMemoryContext(model, nullptr), t, false);
+        const auto added = [&](const ModelConfig& model) {
+            ModelConfig normed = model;
+            normed.qkNorm = true;
+            return layerActivationBytes(makeMemoryContext(normed, nullptr), t, false)
+                - layerActivationBytes(makeMemoryContext(model, nullptr), t, false);
         };
-        ModelConfig normed = m;
-        normed.qkNorm = true;
-        QCOMPARE(bytes(normed), bytes(m));
+        const double tokens = 2048.0; // gpt3Padded's sequence, micro-batch 1
+        const double qk = queryWidth(m) + kvWidth(m);
+        QCOMPARE(added(m), tokens * (2 * qk + 4.0 * (m.heads + m.kvHeads)));
         t.framework = Framework::HuggingFace;
         t.precision = Precision::Bf16;
-        const double tokens = 2048.0; // gpt3Padded's sequence, micro-batch 1
-        QCOMPARE(bytes(normed) - bytes(m), tokens * (2 + 4) * (queryWidth(m) + kvWidth(m)));
+        QCOMPARE(added(m), tokens * 2 * qk);
+        ModelConfig rms = m;
+        rms.norm = NormKind::RmsNorm;
+        QCOMPARE(added(rms), tokens * (2 + 4) * qk);
     }
 
     void fp8SavesGemmInputsAsOneByte()

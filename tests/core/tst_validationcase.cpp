@@ -104,6 +104,20 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, states(R"(, "optimizer_states": "int8")"));
     }
 
+    /// model.qk_norm is optional (no QK norm) and must be a boolean when given.
+    void qkNormIsOptionalAndChecked()
+    {
+        const auto qkNorm = [](const std::string& value) {
+            std::string text = tinyCase(R"("bf16")", R"("megatron")", "");
+            if (!value.empty())
+                text.replace(text.find(R"("params": null)"), 14, R"("params": null, "qk_norm": )" + value);
+            return readValidationCases(text).front().scenario.model.qkNorm;
+        };
+        QVERIFY(!qkNorm(""));
+        QVERIFY(qkNorm("true"));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, qkNorm(R"("yes")"));
+    }
+
     /// moe_dispatcher and moe_overlap are optional (the all-to-all without overlap) and checked when given.
     void moeCommunicationIsOptionalAndChecked()
     {
