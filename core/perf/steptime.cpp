@@ -60,6 +60,7 @@ struct Setup
     const TrainingConfig& tr;
     const FrameworkCapabilities& caps; ///< of tr.framework, looked up once per evaluation
     Precision precision; ///< what tr.precision trains as in this framework (precisionInEffect)
+    OptimizerStates optimizerStates; ///< the optimizer state width in effect (optimizerStatesInEffect)
     LayoutSpans spans;
     LayerShape shape;
     ComputePeaks peaks;
@@ -314,7 +315,7 @@ DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTime
     if (group.size <= 1)
         return dp;
     const Precision prec = s.precision;
-    const double gradS = gpuParams * gradBytes(prec, s.caps, optimizerStatesInEffect(s.tr, s.caps)),
+    const double gradS = gpuParams * gradBytes(prec, s.caps, s.optimizerStates),
                  weightS = gpuParams * weightBytes(prec);
     const double ov = s.c.efficiency.dpOverlap;
     const Fabric& f = s.c.fabric;
@@ -434,7 +435,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const Precision precision = precisionInEffect(tr, caps); // a framework's "bf16" may keep fp32 master weights
     const double beta = precision == Precision::Fp32 ? 4.0 : 2.0;
     const bool autocast = !fused && (precision == Precision::AmpBf16 || precision == Precision::AmpFp16);
-    const Setup s {c, tr, caps, precision, layoutSpans(l, c.fabric.domainGpus, order),
+    const Setup s {c, tr, caps, precision, optimizerStatesInEffect(tr, caps),
+        layoutSpans(l, c.fabric.domainGpus, order),
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
             tr.attention, tr.cpLoadBalance, double(l.ep), moeDispatcherInEffect(tr, caps) == MoeDispatcher::DeepEp},
         withPowerCap(computePeaks(*c.gpu, precision, c.efficiency, fp8RecipeInEffect(tr, caps), fp8CastPath(caps)),
@@ -481,8 +483,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const DataParallelTimes dp = dataParallel(s, gpuParams, st, m);
     r.dpTotalS = dp.totalS;
     r.dpExposedS = dp.exposedS;
-    r.optimizerS = optimizerStepS(
-        optimizerShardParameters(c, tr), tr.optimizer, s.precision, s.peaks, optimizerStatesInEffect(tr, caps));
+    r.optimizerS
+        = optimizerStepS(optimizerShardParameters(c, tr), tr.optimizer, s.precision, s.peaks, s.optimizerStates);
     r.overheadS = c.efficiency.stepOverheadS + m * c.efficiency.microBatchOverheadS;
     r.overlapSlowdownS
         = c.efficiency.commComputeSlowdown * (m * st.hiddenCommS + dp.hiddenS + r.ppTotalS - r.ppExposedS);
