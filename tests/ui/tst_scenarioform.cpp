@@ -485,7 +485,15 @@ private Q_SLOTS:
         QCOMPARE(precision->itemText(mixedBf16), QStringLiteral("Mixed BF16 (16-bit optimizer states)"));
         Scenario other = s;
         other.training.framework = core::Framework::TorchTitan;
+        other.training.optimizerStates = core::OptimizerStates::Bf16; // selected, so the form shows the reason
         QVERIFY2(labelFor(other).contains(QLatin1String("TorchTitan has none")), qPrintable(labelFor(other)));
+        QCOMPARE(states->currentIndex(), bf16);
+        if (const QString dir = qEnvironmentVariable("CLUSTERPLANNER_SHOT_DIR"); !dir.isEmpty()) {
+            m_form->resize(1600, 1000); // the item as a user sees it selected
+            m_form->show();
+            QVERIFY(QTest::qWaitForWindowExposed(m_form));
+            QVERIFY(m_form->grab().save(dir + QStringLiteral("/panel-scenario-optimizer-states.png")));
+        }
         other = s;
         other.training.precision = core::Precision::AmpFp16;
         QVERIFY2(labelFor(other).contains(QLatin1String("needs mixed BF16")), qPrintable(labelFor(other)));
