@@ -89,7 +89,7 @@ HfImport importHfConfig(const std::string& jsonText, const std::string& fallback
     result.modelType = fields.nonEmptyText("model_type", 64);
     readerFor(result.modelType)(fields, result);
     result.model.name = modelName(document, fallbackName, result.modelType);
-    if (result.model.headDim == 0 && result.model.hidden % result.model.heads != 0)
+    if (result.model.headDim == 0 && !result.model.mla.enabled() && result.model.hidden % result.model.heads != 0)
         throw HfConfigError("hidden_size: " + std::to_string(result.model.hidden)
             + " is not a multiple of the number of attention heads " + std::to_string(result.model.heads));
     if (result.model.heads % result.model.kvHeads != 0)

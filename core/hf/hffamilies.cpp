@@ -58,6 +58,7 @@ void readDecoderCore(const JsonFields& f, HfImport& out)
     m.mlp = MlpKind::SwiGlu; // SwiGLU, and Gemma's GeGLU: both gated, three matrices
     m.norm = NormKind::RmsNorm;
     m.moe.reset();
+    m.mla = {};
 }
 
 /// Qwen2-MoE: layer i is sparse unless listed in mlp_only_layers, and only every decoder_sparse_step-th layer.
@@ -151,6 +152,25 @@ void readGroupLimitedRouting(const JsonFields& f, HfImport& out)
     moe.groupsPerToken = allowed;
 }
 
+/// Multi-head latent attention as configuration_deepseek.py (V2 and V3) has it: every field defaults to the class's
+/// value (q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128); a null
+/// q_lora_rank projects queries straight from the hidden state (DeepSeek-V2-Lite). Each head has its own key and
+/// value, so the key/value heads are the attention heads whatever num_key_value_heads says.
+void readLatentAttention(const JsonFields& f, HfImport& out)
+{
+    MlaConfig& mla = out.model.mla;
+    mla.kvLoraRank = positiveOr(f, "kv_lora_rank", 512);
+    mla.qLoraRank = f.has("q_lora_rank") && f.isNull("q_lora_rank") ? 0 : countOr(f, "q_lora_rank", 1536);
+    mla.qkNopeHeadDim = positiveOr(f, "qk_nope_head_dim", 128);
+    mla.qkRopeHeadDim = countOr(f, "qk_rope_head_dim", 64);
+    mla.vHeadDim = positiveOr(f, "v_head_dim", 128);
+    if (out.model.kvHeads != out.model.heads)
+        out.notes.push_back("num_key_value_heads (" + std::to_string(out.model.kvHeads)
+            + ") is not used: every latent-attention head has its own key and value");
+    out.model.kvHeads = out.model.heads;
+    out.model.headDim = 0;
+}
+
 void readDeepSeek(const JsonFields& f, HfImport& out)
 {
     readDecoderCore(f, out);
@@ -163,9 +183,7 @@ void readDeepSeek(const JsonFields& f, HfImport& out)
         sparse += i % frequency == 0;
     setMoeLayers(out, sparse);
     readGroupLimitedRouting(f, out);
-    if (f.has("kv_lora_rank"))
-        out.notes.push_back("multi-head latent attention (kv_lora_rank, q_lora_rank) is counted as full attention "
-                            "of num_attention_heads heads");
+    readLatentAttention(f, out);
     if (countOr(f, "num_nextn_predict_layers", 0) > 0)
         out.notes.push_back("the multi-token-prediction module (num_nextn_predict_layers) is not counted");
 }
@@ -194,6 +212,7 @@ void readGpt2(const JsonFields& f, HfImport& out)
     m.mlp = MlpKind::Gelu;
     m.norm = NormKind::LayerNorm;
     m.moe.reset();
+    m.mla = {};
 }
 
 } // namespace clusterplanner::core::hf

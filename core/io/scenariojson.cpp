@@ -114,13 +114,32 @@ MoeConfig readMoe(const JsonFields& r)
     return moe;
 }
 
+/// Multi-head latent attention (model.mla); its head widths, times the heads, stay within the widths the memory maths
+/// is bounded for, as heads · head_dim does.
+MlaConfig readMla(const JsonFields& r, int heads)
+{
+    MlaConfig mla;
+    const long long perHead = kMaxDim / std::max(1, heads);
+    mla.kvLoraRank = integer(r, "model.mla.kv_lora_rank");
+    mla.qLoraRank = integer(r, "model.mla.q_lora_rank");
+    mla.qkNopeHeadDim = integer(r, "model.mla.qk_nope_head_dim", perHead);
+    mla.qkRopeHeadDim = integer(r, "model.mla.qk_rope_head_dim", perHead - mla.qkNopeHeadDim);
+    mla.vHeadDim = integer(r, "model.mla.v_head_dim", perHead);
+    return mla;
+}
+
 void checkModelShape(const JsonFields& r, const ModelConfig& model)
 {
-    if (model.headDim == 0 && model.hidden % model.heads != 0)
-        r.fail(
-            "hidden", "must be a multiple of heads (" + std::to_string(model.heads) + ") unless model.head_dim is set");
+    if (model.headDim == 0 && !model.mla.enabled() && model.hidden % model.heads != 0)
+        r.fail("hidden",
+            "must be a multiple of heads (" + std::to_string(model.heads)
+                + ") unless model.head_dim or model.mla sets the head widths");
     if (model.heads % model.kvHeads != 0)
         r.fail("kv_heads", "must divide heads (" + std::to_string(model.heads) + ")");
+    if (model.mla.enabled() && model.kvHeads != model.heads)
+        r.fail("kv_heads",
+            "must equal heads (" + std::to_string(model.heads)
+                + ") with model.mla: every latent-attention head has its own key and value");
     if (model.moe && model.moe->moeLayers > model.layers)
         r.fail("moe.moe_layers", "must not exceed layers (" + std::to_string(model.layers) + ")");
 }
@@ -146,6 +165,9 @@ ModelConfig readModel(const JsonFields& r)
     model.norm = choice<NormKind>(r, "model.norm");
     model.tiedEmbeddings = boolean(r, "model.tied_embeddings");
     model.qkNorm = optionalBoolean(r, "model.qk_norm", false);
+    // Files written before the field existed, and null, mean standard attention.
+    if (const char* mlaKey = field("model.mla").key(); r.has(mlaKey) && !r.isNull(mlaKey))
+        model.mla = readMla(r.object(mlaKey), model.heads);
     if (!r.isNull(field("model.moe").key()))
         model.moe = readMoe(r.object(field("model.moe").key()));
     checkModelShape(r, model);
@@ -248,12 +270,19 @@ json moeToJson(const MoeConfig& moe)
         {"expert_groups", moe.expertGroups}, {"groups_per_token", moe.groupsPerToken}};
 }
 
+json mlaToJson(const MlaConfig& mla)
+{
+    return {{"kv_lora_rank", mla.kvLoraRank}, {"q_lora_rank", mla.qLoraRank}, {"qk_nope_head_dim", mla.qkNopeHeadDim},
+        {"qk_rope_head_dim", mla.qkRopeHeadDim}, {"v_head_dim", mla.vHeadDim}};
+}
+
 json modelToJson(const ModelConfig& m)
 {
     return {{"name", m.name}, {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"kv_heads", m.kvHeads},
         {"head_dim", m.headDim}, {"ffn_hidden", m.ffnHidden}, {"vocab", m.vocab}, {"seq_len", m.seqLen},
         {"mlp", toString(m.mlp)}, {"norm", toString(m.norm)}, {"tied_embeddings", m.tiedEmbeddings},
-        {"qk_norm", m.qkNorm}, {"moe", m.moe ? moeToJson(*m.moe) : json(nullptr)}};
+        {"qk_norm", m.qkNorm}, {"mla", m.mla.enabled() ? mlaToJson(m.mla) : json(nullptr)},
+        {"moe", m.moe ? moeToJson(*m.moe) : json(nullptr)}};
 }
 
 json trainingToJson(const TrainingConfig& t)

@@ -167,6 +167,23 @@ std::optional<MoeConfig> readMoe(const NullableReader& r, int hidden)
     return config;
 }
 
+/// Multi-head latent attention (model.mla, beyond the development-set schema): absent or null = standard attention.
+/// Its head widths, times the heads, stay within the widths the memory maths is bounded for, as head_dim does.
+MlaConfig readMla(const NullableReader& r, int heads)
+{
+    if (!r.stated("mla"))
+        return {};
+    const auto mla = r.object("mla");
+    const long long perHead = kMaxDim / heads;
+    MlaConfig config;
+    config.kvLoraRank = mla.positive("kv_lora_rank", 512, nullptr, kMaxDim);
+    config.qLoraRank = mla.integer("q_lora_rank", 0, 0, kMaxDim);
+    config.qkNopeHeadDim = mla.positive("qk_nope_head_dim", 128, nullptr, perHead);
+    config.qkRopeHeadDim = mla.integer("qk_rope_head_dim", 64, 0, perHead - config.qkNopeHeadDim);
+    config.vHeadDim = mla.positive("v_head_dim", 128, nullptr, perHead);
+    return config;
+}
+
 void readModel(const NullableReader& r, ValidationCase& c)
 {
     ModelConfig& m = c.scenario.model;
@@ -184,6 +201,9 @@ void readModel(const NullableReader& r, ValidationCase& c)
     m.ffnHidden = r.positive("ffn_hidden", 4 * m.hidden, &u.ffnHidden);
     m.tiedEmbeddings = r.get<bool>("tied_embeddings", false, &u.tiedEmbeddings);
     m.qkNorm = r.optional<bool>("qk_norm", false); // absent or null: no QK norm, as cases written before it meant
+    m.mla = readMla(r, m.heads);
+    if (m.mla.enabled() && m.kvHeads != m.heads)
+        r.fail("kv_heads", "must equal heads with mla: every latent-attention head has its own key and value");
     m.moe = readMoe(r, m.hidden);
     if (!r.field("params").is_null())
         c.statedParams = r.get<double>("params", 0);

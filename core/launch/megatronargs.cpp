@@ -56,8 +56,19 @@ void addModel(const ModelConfig& m, ArgList& a)
     }
     if (!m.tiedEmbeddings)
         a.push_back({"--untie-embeddings-and-output-weights", ""});
-    if (m.qkNorm)
-        a.push_back({"--qk-layernorm", ""}); // with --normalization RMSNorm the QK norm is an RMSNorm too
+    if (m.mla.enabled()) {
+        a.push_back({"--multi-latent-attention", ""});
+        if (m.mla.qLoraRank > 0) // unset: queries projected from the hidden state (DeepSeek-V2-Lite)
+            a.push_back({"--q-lora-rank", std::to_string(m.mla.qLoraRank)});
+        a.push_back({"--kv-lora-rank", std::to_string(m.mla.kvLoraRank)});
+        a.push_back({"--qk-head-dim", std::to_string(m.mla.qkNopeHeadDim)});
+        a.push_back({"--qk-pos-emb-head-dim", std::to_string(m.mla.qkRopeHeadDim)});
+        a.push_back({"--v-head-dim", std::to_string(m.mla.vHeadDim)});
+    }
+    // With --normalization RMSNorm the QK norm is an RMSNorm too; under MLA the flag gives the query and key/value
+    // latents their norms (Megatron-Core's q_layernorm and kv_layernorm), which DeepSeek's models have.
+    if (m.qkNorm || m.mla.enabled())
+        a.push_back({"--qk-layernorm", ""});
 }
 
 std::string moeLayerPattern(const ModelConfig& m, int moeLayers)
@@ -126,10 +137,17 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
     if (t.recompute != Recompute::None)
         a.push_back({"--recompute-granularity", t.recompute == Recompute::Full ? "full" : "selective"});
     if (t.recompute == Recompute::Modules) { // one value per word: the flag takes a list (nargs='*')
-        a.push_back({"--recompute-modules", std::string("moe_act") + kListSeparator + "layernorm"});
-        notes.push_back("--recompute-modules (recompute the MoE activation and the separate norms) needs a "
-                        "Megatron-Core release that has it (2025 and later), and one that recomputes them under FP8 "
-                        "when the run is FP8");
+        const bool latent = p.model().mla.enabled();
+        std::string modules;
+        if (p.model().moe || !latent)
+            modules = std::string("moe_act") + kListSeparator + "layernorm";
+        if (latent)
+            modules += (modules.empty() ? "" : std::string(1, kListSeparator)) + "mla_up_proj";
+        a.push_back({"--recompute-modules", modules});
+        notes.push_back(std::string("--recompute-modules (recompute the MoE activation and the separate norms")
+            + (latent ? ", and MLA's up-projections" : "")
+            + ") needs a Megatron-Core release that has it (2025 and later), and one that recomputes them under FP8 "
+              "when the run is FP8");
     }
     if (t.recompute == Recompute::Full) {
         a.push_back({"--recompute-method", "uniform"});

@@ -73,12 +73,14 @@ void eagerAttention(const MemoryContext& ctx, const TrainingConfig& t, const Dty
         // RoPE multiplies by cos/sin in the residual dtype, so K after RoPE is fp32 under autocast.
         const double kRope = cache ? d.residual : d.compute;
         const double kCast = kRope != d.compute ? d.compute : 0;
-        p.sharded += d.compute * ctx.hQ + (kRope + kCast + d.compute) * ctx.hKv;
+        p.sharded += d.compute * ctx.hQ + (kRope + kCast) * ctx.hKv + d.compute * ctx.hV;
     } else {
         // Fused QKV output stays alive through the Q view; the cache adds copies of K and V.
-        p.sharded += d.compute * (ctx.hQ + 2 * ctx.hKv) + (cache ? 2 * d.compute * ctx.hKv : 0);
+        p.sharded += d.compute * (ctx.hQ + ctx.hKv + ctx.hV) + (cache ? d.compute * (ctx.hKv + ctx.hV) : 0);
     }
-    p.sharded += d.compute * ctx.hQ; // attention output = output-projection input (BSHD, no copy)
+    p.sharded += d.compute * ctx.hO; // attention output = output-projection input (BSHD, no copy)
+    // MLA's latents: each norm keeps what eagerNormSavedBytes says, and its output is the up-projection's input.
+    p.replicated += (eagerNormSavedBytes(ctx, d.compute) + d.compute) * (ctx.latentQ + ctx.latentKv);
     if (ctx.model.qkNorm) // Qwen3's q_norm and k_norm (docs/methods-memory.md §3.16)
         p.sharded += eagerNormSavedBytes(ctx, d.compute) * (ctx.hQ + ctx.hKv);
 }
@@ -143,7 +145,11 @@ PerToken fusedLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
     PerToken p;
     // Two norm inputs, QKV input, MLP input (+ two 1-byte dropout masks): K22's replicated 10sbh.
     p.replicated = scale * 4 * ctx.h + 2 * gemmInput * ctx.h + (dropout ? 2 * ctx.h : 0);
-    const double attention = scale * (2 * ctx.hQ + 2 * ctx.hKv + 2 * ctx.hKv) + gemmInput * ctx.hQ; // Q, K, V, proj
+    const double attention = scale * (2 * ctx.hQ + 2 * ctx.hKv + 2 * ctx.hV) + gemmInput * ctx.hO; // Q, K, V, proj
+    // MLA's latents (docs/methods-memory.md §3.17): each latent norm, fused into its up-projection, keeps its input for
+    // the norm's backward and its output (the FP8 copy under FP8) for the up-projection's weight gradient. The
+    // down-projections are not split by TP, so the latents count with the replicated tensors.
+    p.replicated += (scale * 2 + gemmInput) * (ctx.latentQ + ctx.latentKv);
     // Fused SwiGLU keeps gate and up (the activation's input); GELU its input; then the down GEMM's input.
     const double mlp = scale * (ctx.model.mlp == MlpKind::SwiGlu ? 4 * f : 2 * f) + gemmInput * f;
     // QK norm: Transformer Engine's norm saves a contiguous copy of its input (the query is reshaped out of the QKV
@@ -204,8 +210,16 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, b
     const double f = moeLayer ? ctx.expertF * expertTokensFactor(ctx, moeLayer) : ctx.f;
     PerToken p = kernelStyle(t.framework) == KernelStyle::Fused ? fusedLayer(ctx, t, f) : eagerLayer(ctx, t, f);
     attentionCore(ctx, t, p);
-    if (moeLayer && t.recompute == Recompute::Modules
-        && frameworkCapabilities(t.framework).supports(Recompute::Modules)) {
+    const bool modules
+        = t.recompute == Recompute::Modules && frameworkCapabilities(t.framework).supports(Recompute::Modules);
+    if (modules && ctx.model.mla.enabled() && kernelStyle(t.framework) == KernelStyle::Fused) {
+        // Megatron-Core's "mla_up_proj" (docs/methods-memory.md §3.17): the up-projections run under a checkpoint
+        // that frees the query, key and value heads once the attention kernel has read them and builds them again in
+        // the backward; the latents stay as the checkpoint's 16-bit inputs, without the norms' outputs.
+        p.sharded -= dtypesOf(t).compute * (ctx.hQ + ctx.hKv + ctx.hV);
+        p.replicated -= savedGemmInputBytes(t) * (ctx.latentQ + ctx.latentKv);
+    }
+    if (moeLayer && modules) {
         // Megatron-Core's recompute_modules "layernorm" and "moe_act" (docs/methods-memory.md §3.14): the separate
         // pre-MLP norm's output (the router's and the dispatch's input) and the experts' activation output (the
         // second expert GEMM's input) are dropped and recomputed in the backward.
@@ -251,7 +265,7 @@ double opLevelCheckpointBytes(const MemoryContext& ctx, const TrainingConfig& t,
     // Replicated over TP (split only by sequence parallelism): the layer input and the down projection's output.
     const double replicated = 2 * d * ctx.h;
     // Split over TP: q, v, the first MLP projection and the attention output (+ its fp32 log-sum-exp per head).
-    const double sharded = d * (2 * ctx.hQ + ctx.hKv + f) + 4 * ctx.heads;
+    const double sharded = d * (ctx.hQ + ctx.hO + ctx.hV + f) + 4 * ctx.heads;
     return tokensPerRank(ctx, t) * (replicated / replicatedDivisor(t) + sharded / std::max(1, t.layout.tp));
 }
 

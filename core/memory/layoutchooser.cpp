@@ -6,6 +6,7 @@
 #include "core/model/enumnames.h"
 #include "core/model/frameworks.h"
 #include "core/model/layoutcheck.h"
+#include "core/model/modelmath.h"
 
 namespace clusterplanner::core {
 
@@ -80,7 +81,8 @@ std::vector<Recompute> recomputeOptions(const ValidationCase& c)
         return {c.scenario.training.recompute};
     std::vector<Recompute> options {Recompute::None, Recompute::Selective, Recompute::Full};
     // Megatron-Core's module list, where the framework has it, between none and the heavier kinds in memory.
-    if (c.scenario.model.moe && frameworkCapabilities(c.scenario.training.framework).supports(Recompute::Modules))
+    if (hasRecomputeModules(c.scenario.model)
+        && frameworkCapabilities(c.scenario.training.framework).supports(Recompute::Modules))
         options.insert(options.begin() + 1, Recompute::Modules);
     return options;
 }

@@ -35,8 +35,9 @@ std::vector<Remedy> remedies(int gpusPerNode, int heads)
         return true;
     };
     return {
-        // Megatron-Core's module list drops the MoE layers' norm and expert-activation outputs at almost no time.
-        {"recompute the MoE norm and activation (modules)",
+        // Megatron-Core's module list drops the MoE layers' norm and expert-activation outputs and MLA's query, key and
+        // value heads at little time.
+        {"recompute the MoE norm and activation and MLA's up-projections (modules)",
             [](TrainingConfig& t) {
                 const bool offered = frameworkCapabilities(t.framework).supports(Recompute::Modules);
                 return offered && t.recompute == Recompute::None ? (t.recompute = Recompute::Modules, true) : false;

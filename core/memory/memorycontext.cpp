@@ -36,6 +36,12 @@ MemoryContext makeMemoryContext(const ModelConfig& model, const GpuSpec* gpu)
     c.heads = model.heads;
     c.hKv = model.heads > 0 ? kvWidth(model) : 0.0;
     c.hQ = model.heads > 0 ? queryWidth(model) : 0.0;
+    c.hV = model.heads > 0 ? valueWidth(model) : 0.0;
+    c.hO = model.heads > 0 ? attentionOutputWidth(model) : 0.0;
+    if (model.mla.enabled()) {
+        c.latentQ = model.mla.qLoraRank;
+        c.latentKv = double(model.mla.kvLoraRank) + model.mla.qkRopeHeadDim;
+    }
     c.f = model.ffnHidden;
     c.vocab = model.vocab;
     c.seq = model.seqLen;

@@ -29,7 +29,27 @@ double normParameters(const ModelConfig& m)
 
 double attentionBiases(const ModelConfig& m)
 {
-    return hasBiases(m) ? (queryWidth(m) + 2 * kvWidth(m)) + m.hidden : 0;
+    return hasBiases(m) ? (queryWidth(m) + kvWidth(m) + valueWidth(m)) + m.hidden : 0;
+}
+
+/// The RMSNorms MLA applies to its query and key/value latents (none without MLA).
+double latentNormParameters(const ModelConfig& m)
+{
+    return m.mla.enabled() ? normParametersAt(m, m.mla.qLoraRank) + normParametersAt(m, m.mla.kvLoraRank) : 0;
+}
+
+/// MLA's projections (docs/methods-model.md §2.4): queries h → q_lora → heads·(nope + rope), or h → heads·(nope + rope)
+/// without a query latent; keys and values h → kv_lora + rope (the rotary key, shared by the heads) → heads·(nope + v);
+/// the output heads·v → h.
+double latentAttentionWeights(const ModelConfig& m)
+{
+    const MlaConfig& a = m.mla;
+    const double h = m.hidden, heads = m.heads;
+    const double queries = heads * (a.qkNopeHeadDim + a.qkRopeHeadDim);
+    const double q = a.qLoraRank > 0 ? h * a.qLoraRank + double(a.qLoraRank) * queries : h * queries;
+    const double kv
+        = h * (a.kvLoraRank + a.qkRopeHeadDim) + double(a.kvLoraRank) * heads * (a.qkNopeHeadDim + a.vHeadDim);
+    return q + kv + heads * a.vHeadDim * h;
 }
 
 /// Weights of one MLP with intermediate size f (SwiGLU has gate, up and down; GELU has up and down).
@@ -76,7 +96,8 @@ ParameterCounts countParameters(const ModelConfig& m)
     c.head = m.tiedEmbeddings ? 0 : double(m.vocab) * h;
     c.finalNorm = normParameters(m);
     c.attentionPerLayer = attentionMatmulWeights(m) + attentionBiases(m);
-    c.normsPerLayer = 2 * normParameters(m) + (m.qkNorm ? 2 * normParametersAt(m, headDim(m)) : 0); // + q, k norms
+    c.normsPerLayer = 2 * normParameters(m) + (m.qkNorm ? 2 * normParametersAt(m, headDim(m)) : 0) // + q, k norms
+        + latentNormParameters(m);
     c.denseMlpPerLayer = mlpParameters(m, m.ffnHidden);
     c.moeLayers = moeLayerCount(m);
     c.denseLayers = m.layers - c.moeLayers;
@@ -104,26 +125,69 @@ double headDim(const ModelConfig& m)
     return m.headDim > 0 ? double(m.headDim) : double(m.hidden) / m.heads;
 }
 
+double queryKeyHeadDim(const ModelConfig& m)
+{
+    return m.mla.enabled() ? double(m.mla.qkNopeHeadDim) + m.mla.qkRopeHeadDim : headDim(m);
+}
+
+double valueHeadDim(const ModelConfig& m)
+{
+    return m.mla.enabled() ? double(m.mla.vHeadDim) : headDim(m);
+}
+
+double keyValueHeads(const ModelConfig& m)
+{
+    return m.mla.enabled() ? m.heads : m.kvHeads;
+}
+
 double queryWidth(const ModelConfig& m)
 {
-    return m.heads * headDim(m);
+    return m.heads * queryKeyHeadDim(m);
 }
 
 double kvWidth(const ModelConfig& m)
 {
-    return m.kvHeads * headDim(m);
+    return keyValueHeads(m) * queryKeyHeadDim(m);
+}
+
+double valueWidth(const ModelConfig& m)
+{
+    return keyValueHeads(m) * valueHeadDim(m);
+}
+
+double attentionOutputWidth(const ModelConfig& m)
+{
+    return m.heads * valueHeadDim(m);
+}
+
+bool hasRecomputeModules(const ModelConfig& m)
+{
+    return m.moe.has_value() || m.mla.enabled();
+}
+
+double latentUpProjectionWeights(const ModelConfig& m)
+{
+    if (!m.mla.enabled())
+        return 0.0;
+    const MlaConfig& a = m.mla;
+    const double queryInput = a.qLoraRank > 0 ? double(a.qLoraRank) : double(m.hidden);
+    return queryInput * m.heads * (a.qkNopeHeadDim + a.qkRopeHeadDim)
+        + double(a.kvLoraRank) * m.heads * (a.qkNopeHeadDim + a.vHeadDim);
 }
 
 double attentionMatmulWeights(const ModelConfig& m)
 {
-    const double h = m.hidden, q = queryWidth(m);
-    return h * (q + 2 * kvWidth(m)) + q * h;
+    if (m.mla.enabled())
+        return latentAttentionWeights(m);
+    const double h = m.hidden;
+    return h * (queryWidth(m) + kvWidth(m) + valueWidth(m)) + attentionOutputWidth(m) * h;
 }
 
 double attentionFlopsPerToken(const ModelConfig& m)
 {
-    // h_q = heads · head_dim (hidden unless the model sets head_dim): GQA shrinks K/V, not the score computation.
-    return 12.0 * m.layers * double(m.seqLen) * queryWidth(m);
+    // Scores over the query/key width, values over the value width (both heads · head_dim unless MLA or head_dim says
+    // otherwise): GQA shrinks K/V, not the score computation.
+    return 6.0 * m.layers * double(m.seqLen) * (queryWidth(m) + attentionOutputWidth(m));
 }
 
 double modelFlopsPerToken(const ModelConfig& m)
@@ -136,8 +200,9 @@ double hardwareFlopsPerToken(const ModelConfig& m, Recompute recompute)
     const double model = modelFlopsPerToken(m);
     switch (recompute) {
     case Recompute::None:
-    case Recompute::Modules: // element-wise work only: no matmul FLOPs
         return model;
+    case Recompute::Modules: // element-wise work, and MLA's up-projections (docs/methods-time.md §4.37)
+        return model + 2.0 * m.layers * latentUpProjectionWeights(m);
     case Recompute::Selective:
         return model + attentionFlopsPerToken(m); // K22 Eq. 8: s/(6h) becomes s/(3h)
     case Recompute::Full:

@@ -38,20 +38,45 @@ ParameterCounts countParameters(const ModelConfig& model);
 /// Width of one attention head: the model's head_dim where it sets one, else hidden / heads.
 double headDim(const ModelConfig& model);
 
-/// Width of the queries and of the attention output, heads · head_dim (hidden unless head_dim says otherwise).
+/// Width of one query or key head: head_dim, or under multi-head latent attention its non-rotary and rotary parts.
+double queryKeyHeadDim(const ModelConfig& model);
+
+/// Width of one value head (and of one head of the attention output): head_dim, or MLA's v_head_dim.
+double valueHeadDim(const ModelConfig& model);
+
+/// Heads that carry their own keys and values: kv_heads, or every head under MLA.
+double keyValueHeads(const ModelConfig& model);
+
+/// Width of the queries, heads · query/key head width (hidden unless head_dim or MLA says otherwise).
 double queryWidth(const ModelConfig& model);
 
-/// Width of the keys (and of the values), kv_heads · head_dim.
+/// Width of the keys, key/value heads · query/key head width.
 double kvWidth(const ModelConfig& model);
 
-/// Q, K, V and output projection weights of one layer, h·(h_q + 2·h_kv) + h_q·h (no biases).
+/// Width of the values, key/value heads · value head width (the keys' width outside MLA).
+double valueWidth(const ModelConfig& model);
+
+/// Width of the attention output, the output projection's input: heads · value head width.
+double attentionOutputWidth(const ModelConfig& model);
+
+/// MLA's weights that produce the query, key and value heads from the latents (from the hidden state for queries
+/// without a latent): what Megatron-Core's "mla_up_proj" module recompute runs again; 0 without MLA.
+double latentUpProjectionWeights(const ModelConfig& model);
+
+/// Whether Megatron-Core's module recompute has anything to recompute in this model: MoE layers (their separate norm
+/// and expert activation) or multi-head latent attention (its up-projections).
+bool hasRecomputeModules(const ModelConfig& model);
+
+/// Q, K, V and output projection weights of one layer, h·(h_q + h_k + h_v) + h_o·h (no biases); under MLA the down-
+/// and up-projections of the query and key/value latents and the output projection (docs/methods-model.md §2.4).
 double attentionMatmulWeights(const ModelConfig& model);
 
 /// Number of MoE layers (moeLayers == 0 in the config means all of them).
 int moeLayerCount(const ModelConfig& model);
 
-/// Attention FLOPs per token for training (fwd + bwd), counting the full s×s score matrix:
-/// 12·L·s·h_q (PaLM App. B "12LHQT"). Causal kernels do half of it.
+/// Attention FLOPs per token for training (fwd + bwd), counting the full s×s score matrix: scores over the query/key
+/// width and the weighted values over the value width, 6·L·s·(h_q + h_o) = 12·L·s·h_q where they are equal (PaLM
+/// App. B "12LHQT"). Causal kernels do half of it.
 double attentionFlopsPerToken(const ModelConfig& model);
 
 /// Model FLOPs per trained token: 6·N_mm + 12·L·s·h_q (PaLM App. B; K22 Eq. 7). MFU is stated against this.

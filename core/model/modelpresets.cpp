@@ -34,6 +34,15 @@ MoeConfig parseMoe(const json& m)
     return moe;
 }
 
+MlaConfig parseMla(const json& a)
+{
+    MlaConfig mla {a.at("kv_lora_rank").get<int>(), a.at("q_lora_rank").get<int>(), a.at("qk_nope_head_dim").get<int>(),
+        a.at("qk_rope_head_dim").get<int>(), a.at("v_head_dim").get<int>()};
+    if (!mla.enabled())
+        throw std::runtime_error("mla.kv_lora_rank: must be positive");
+    return mla;
+}
+
 ModelConfig parseModel(const json& e)
 {
     if (!e.contains("source") || e.at("source").get<std::string>().empty())
@@ -49,6 +58,8 @@ ModelConfig parseModel(const json& e)
         throw std::runtime_error("head_dim: must be a positive whole number");
     m.headDim = e.value("head_dim", 0);
     m.qkNorm = e.value("qk_norm", false); // optional: Qwen3's per-head query and key norms
+    if (e.contains("mla") && !e.at("mla").is_null()) // optional: DeepSeek's multi-head latent attention
+        m.mla = parseMla(e.at("mla"));
     return m;
 }
 

@@ -75,6 +75,22 @@ struct MoeConfig
     bool operator==(const MoeConfig&) const = default;
 };
 
+/// Multi-head latent attention (DeepSeek-V2/V3, Kimi K2; Megatron-Core --multi-latent-attention; docs/methods-model.md
+/// §2.4): keys and values are projected up per head from a kvLoraRank-wide latent of the hidden state, queries from a
+/// qLoraRank-wide one (or straight from the hidden state when qLoraRank is 0). Each query and key head is
+/// qkNopeHeadDim + qkRopeHeadDim wide, the rotary part of the key shared by all heads; each value head vHeadDim.
+/// kvLoraRank 0: standard attention (the other fields are then not used).
+struct MlaConfig
+{
+    int kvLoraRank = 0;
+    int qLoraRank = 0;
+    int qkNopeHeadDim = 128;
+    int qkRopeHeadDim = 64;
+    int vHeadDim = 128;
+    bool enabled() const { return kvLoraRank > 0; }
+    bool operator==(const MlaConfig&) const = default;
+};
+
 struct ModelConfig
 {
     std::string name = "Llama 3 8B";
@@ -94,6 +110,9 @@ struct ModelConfig
     /// Queries and keys are normalised per head before RoPE (an RMSNorm of head_dim on each): Qwen3, Gemma 3
     /// (Megatron-Core --qk-layernorm). Element-wise work and saved inputs only (docs/methods-time.md §4.36).
     bool qkNorm = false;
+    /// Multi-head latent attention in place of Q/K/V projections of head_dim; heads are then its heads and kvHeads is
+    /// not used (every head has its own key and value).
+    MlaConfig mla {};
     bool operator==(const ModelConfig&) const = default;
 };
 

@@ -39,11 +39,38 @@ double mlpGemmsS(const ModelConfig& m, double rows, double f, double t, double b
     return first + unfusedInputGemmS(rows, f / t, h, beta, p);
 }
 
+/// Forward GEMMs of multi-head latent attention (docs/methods-time.md §4.37). The down-projections to the query and
+/// key/value latents are not split by tensor parallelism (Megatron-Core duplicates them on every TP rank) and take the
+/// layer norm's output, cast on its own under FP8; the up-projections take the latents' own norms, fused into them
+/// (Transformer Engine's LayerNormColumnParallelLinear), and are split by heads like the output projection.
+/// MLA's up-projections: queries from their latent (or the hidden state), keys and values from theirs, split by heads.
+double latentUpProjectionGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
+{
+    const MlaConfig& a = m.mla;
+    const double queries = m.heads * (double(a.qkNopeHeadDim) + a.qkRopeHeadDim) / t;
+    const double keysValues = m.heads * (double(a.qkNopeHeadDim) + a.vHeadDim) / t;
+    const double queryInput = a.qLoraRank > 0 ? double(a.qLoraRank) : double(m.hidden);
+    return gemmTimeS(tokens, queryInput, queries, beta, p) + gemmTimeS(tokens, a.kvLoraRank, keysValues, beta, p);
+}
+
+double latentAttentionGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
+{
+    const MlaConfig& a = m.mla;
+    const double h = m.hidden;
+    const double down = (a.qLoraRank > 0 ? unfusedInputGemmS(tokens, h, a.qLoraRank, beta, p) : 0.0)
+        + unfusedInputGemmS(tokens, h, double(a.kvLoraRank) + a.qkRopeHeadDim, beta, p);
+    return down + latentUpProjectionGemmsS(m, tokens, t, beta, p)
+        + unfusedInputGemmS(tokens, attentionOutputWidth(m) / t, h, beta, p);
+}
+
 /// Forward GEMMs of attention's projections (QKV, output) over tokens rows.
 double attentionProjectionGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
 {
-    const double h = m.hidden, q = queryWidth(m);
-    return gemmTimeS(tokens, h, (q + 2 * kvWidth(m)) / t, beta, p) + unfusedInputGemmS(tokens, q / t, h, beta, p);
+    if (m.mla.enabled())
+        return latentAttentionGemmsS(m, tokens, t, beta, p);
+    const double h = m.hidden;
+    return gemmTimeS(tokens, h, (queryWidth(m) + kvWidth(m) + valueWidth(m)) / t, beta, p)
+        + unfusedInputGemmS(tokens, attentionOutputWidth(m) / t, h, beta, p);
 }
 
 /// Expert GEMMs of one MoE layer: this GPU's tokens·k·cf routed rows, computed as experts/ep GEMMs of the rows the ep
@@ -115,7 +142,8 @@ double attentionCoreS(const ModelConfig& m, const LayerShape& s, const ComputePe
 {
     const double queries = s.microBatch * m.seqLen / s.contextParallel;
     const double heads = m.heads / s.tensorParallel;
-    const double fullFlops = 4.0 * queries * m.seqLen * heads * headDim(m);
+    // Scores over the query/key head width, the weighted sum over the value head width (equal outside MLA).
+    const double fullFlops = 2.0 * queries * m.seqLen * heads * (queryKeyHeadDim(m) + valueHeadDim(m));
     if (s.attention != AttentionKind::Math) {
         // FlashAttention-2-generation kernels use none of Hopper's new tensor-core instructions (§4.10).
         const double eta
@@ -142,11 +170,12 @@ RingMergeTimes ringMergeS(const ModelConfig& m, const LayerShape& s, const Compu
     if (s.contextParallel <= 1)
         return {};
     const double tokens = s.microBatch * m.seqLen / s.contextParallel;
-    const double queryElements = tokens * queryWidth(m) / s.tensorParallel;
-    const double kvElements = 2.0 * tokens * kvWidth(m) / s.tensorParallel;
+    const double outputElements = tokens * attentionOutputWidth(m) / s.tensorParallel; // the running output
+    const double queryElements = tokens * queryWidth(m) / s.tensorParallel; // dQ
+    const double kvElements = tokens * (kvWidth(m) + valueWidth(m)) / s.tensorParallel;
     const double steps = s.contextParallel - 1;
     const double forwardBytes = s.fusedKernels ? 10.0 : 40.0, backwardBytes = s.fusedKernels ? 10.0 : 20.0;
-    return {memoryTimeS(steps * queryElements * forwardBytes, p),
+    return {memoryTimeS(steps * outputElements * forwardBytes, p),
         memoryTimeS(steps * (queryElements + kvElements) * backwardBytes, p)};
 }
 
@@ -186,6 +215,19 @@ double qkNormBytes(const ModelConfig& m, const LayerShape& s, double tokens)
     return passes * tokens * (queryWidth(m) + kvWidth(m)) / s.tensorParallel * s.bytesPerActivation;
 }
 
+/// MLA's element-wise work (docs/methods-time.md §4.37): the query and key/value latents' norms, on every TP rank (a
+/// read and a write fused, the norm's ops eager), and the queries and keys put together from their non-rotary and
+/// rotary parts (read the parts, write the heads: two passes over this rank's queries and keys).
+double latentAttentionBytes(const ModelConfig& m, const LayerShape& s, double tokens)
+{
+    if (!m.mla.enabled())
+        return 0.0;
+    const double normPasses = s.fusedKernels ? 2.0 : 2.0 * normOps(m);
+    const double latents = double(m.mla.qLoraRank) + m.mla.kvLoraRank;
+    const double heads = 2.0 * (queryWidth(m) + kvWidth(m)) / s.tensorParallel;
+    return tokens * (normPasses * latents + heads) * s.bytesPerActivation;
+}
+
 double elementwiseBytes(const ModelConfig& m, const LayerShape& s, double f, const EfficiencyParams& e)
 {
     const double tokens = s.microBatch * m.seqLen / s.contextParallel;
@@ -195,7 +237,7 @@ double elementwiseBytes(const ModelConfig& m, const LayerShape& s, double f, con
     const double sbh = tokens * m.hidden * residualBytes / (s.sequenceParallel ? s.tensorParallel : 1.0);
     const double activationPasses = mlpActivationPasses(m, s);
     return elementwisePasses(s, e) * sbh + activationPasses * tokens * f / s.tensorParallel * s.bytesPerActivation
-        + qkNormBytes(m, s, tokens);
+        + qkNormBytes(m, s, tokens) + latentAttentionBytes(m, s, tokens);
 }
 
 /// Eager ops of the MLP: SwiGLU = gate, up, down GEMMs + SiLU + mul; GELU = 2 GEMMs + one nn.GELU kernel, or
@@ -207,11 +249,23 @@ double mlpOps(const ModelConfig& m, const LayerShape& s)
 
 } // namespace
 
+/// Eager ops of MLA's projections (Hugging Face's DeepseekV3Attention): the query down-projection, its norm and
+/// up-projection (or one projection without a query latent), the key/value down-projection, its norm and
+/// up-projection, the output projection, and the splits and concatenations that assemble heads from the non-rotary
+/// and rotary parts (split q, split kv latent, split kv, expand the rotary key, cat q, cat k).
+double latentAttentionOps(const ModelConfig& m)
+{
+    const double query = m.mla.qLoraRank > 0 ? 2 + normOps(m) : 1;
+    return query + 2 + normOps(m) + 1 + 6;
+}
+
 double eagerOpsPerLayer(const ModelConfig& m, const LayerShape& s)
 {
     const bool rotary = m.norm == NormKind::RmsNorm; // Llama-style: RoPE on q and k (mul, neg, cat, mul, add each)
-    const double gemms = 4 + (m.mlp == MlpKind::SwiGlu ? 3 : 2); // q, k, v, o + MLP
-    const double attention = 4 + (rotary ? 10 : 0) + (m.kvHeads < m.heads ? 2 : 0) // projections, RoPE, repeat_kv
+    const bool latent = m.mla.enabled();
+    const double projections = latent ? latentAttentionOps(m) : 4; // q, k, v, o
+    const double gemms = (latent ? 5 : 4) + (m.mlp == MlpKind::SwiGlu ? 3 : 2); // projections + MLP
+    const double attention = projections + (rotary ? 10 : 0) + (!latent && m.kvHeads < m.heads ? 2 : 0) // repeat_kv
         + (s.attention == AttentionKind::Math ? 5 : 1) + 1; // attention core, output re-layout
     const double casts = s.autocastWeights ? gemms + 2 : 0; // weight per GEMM, fp32 norm output per block
     return 2 * normOps(m) + attention + qkNormKernels(m, false) + mlpOps(m, s) + 2 + casts; // + 2 residual adds
@@ -350,6 +404,9 @@ LayerTime layerTime(
             + p.attentionBackwardFactor * attentionS + merge.backwardS,
         2 * kernels * p.kernelLaunchS);
     lt.hostForwardS = s.fusedKernels ? 0.0 : kernels * e.hostOpS;
+    if (m.mla.enabled())
+        lt.latentUpProjectionForwardS
+            = latentUpProjectionGemmsS(m, tokens, t, beta, p) + memoryTimeS(latentAttentionBytes(m, s, tokens), p);
     // The weight-gradient GEMMs' share of the backward (all of it bounded by the launch floor); bf16 weight
     // gradients (rowwise_gw_hp) take a larger share than the FP8 input-gradient GEMMs.
     lt.backwardWeightS = std::min(weightGradS, backwardS * weightGradS / (gemmsS + weightGradS));

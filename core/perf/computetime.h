@@ -94,6 +94,9 @@ struct LayerTime
     /// Eager PyTorch only (0 for fused kernels): host time to issue the forward's ops. The GPU times above are then
     /// pure kernel times; the step assembly takes max(host, GPU) per phase (backward issues about twice the ops).
     double hostForwardS = 0;
+    /// MLA only: the forward's up-projections to the query, key and value heads and their element-wise work (latent
+    /// norms, rotary parts, assembled heads), what Megatron-Core's "mla_up_proj" module recompute runs again.
+    double latentUpProjectionForwardS = 0;
     double backwardS() const { return backwardInputS + backwardWeightS; }
 };
 

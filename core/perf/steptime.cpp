@@ -97,14 +97,17 @@ ExpertExposure expertExposure(const Setup& s, double epOneS, const LayerTime& lt
     return {paired(lt.backwardS()), paired(lt.forwardS)};
 }
 
-/// Megatron-Core's recompute_modules "layernorm" and "moe_act" in one MoE layer's backward (docs/methods-time.md
-/// §4.35): the pre-MLP norm (read the residual, write its output) and the experts' SwiGLU (read gate and up, write
-/// the product) run again, memory-bound; 0 for any other recompute kind or a framework without the mode.
-double moduleRecomputeS(const Setup& s)
+/// Megatron-Core's recompute_modules in one layer's backward: in a MoE layer "layernorm" and "moe_act"
+/// (docs/methods-time.md §4.35), the pre-MLP norm (read the residual, write its output) and the experts' SwiGLU (read
+/// gate and up, write the product), memory-bound; under MLA "mla_up_proj" (§4.37), the up-projections to the query,
+/// key and value heads and their element-wise work. 0 for any other recompute kind or a framework without the mode.
+double moduleRecomputeS(const Setup& s, const LayerTime& lt, bool moe)
 {
     if (s.tr.recompute != Recompute::Modules || !s.caps.supports(Recompute::Modules))
         return 0.0;
     const ModelConfig& m = *s.c.model;
+    if (!moe)
+        return lt.latentUpProjectionForwardS;
     const double tokens = s.shape.microBatch * m.seqLen / s.shape.contextParallel;
     const double beta = s.shape.bytesPerActivation;
     const double normBytes = 2.0 * m.hidden * beta / (s.shape.sequenceParallel ? s.shape.tensorParallel : 1.0);
@@ -113,7 +116,7 @@ double moduleRecomputeS(const Setup& s)
     // (read 2 B, write 1 B per element).
     const double requantizeBytes = s.tr.precision == Precision::Fp8 ? 3.0 : 0.0;
     const double activationBytes = (3.0 * beta + requantizeBytes) * expertF / s.shape.tensorParallel;
-    return memoryTimeS(tokens * (normBytes + activationBytes), s.peaks);
+    return memoryTimeS(tokens * (normBytes + activationBytes), s.peaks) + lt.latentUpProjectionForwardS;
 }
 
 /// Adds n layers of one kind (dense or MoE) to the stage, with their TP / CP / EP communication.
@@ -128,13 +131,13 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double beta = s.shape.bytesPerActivation;
     const bool full = s.tr.recompute == Recompute::Full;
     const bool selective = s.tr.recompute == Recompute::Selective;
-    const double modulesS = moe ? moduleRecomputeS(s) : 0.0;
+    const double modulesS = moduleRecomputeS(s, lt, moe);
     // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed.
     const double tpOne = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
     const double tpCount = 4 + (full ? 2 : 0);
     // CP ring: cp−1 KV block passes forward, twice that backward (KV and dKV) (docs/methods-time.md §4.3). Each
     // pass runs under one ring step's attention and shows where it outlasts it (§4.10).
-    const double kvBytes = 2.0 * tokens * kvWidth(m) * beta / s.shape.tensorParallel;
+    const double kvBytes = tokens * (kvWidth(m) + valueWidth(m)) * beta / s.shape.tensorParallel;
     const double cpPass
         = s.spans.cp.size > 1 ? groupCollectiveS(Collective::SendRecv, kvBytes, s.spans.cp, s.c.fabric) : 0;
     const double cpSteps = s.spans.cp.size - 1;

@@ -3,6 +3,7 @@
 
 #include "core/model/frameworks.h"
 #include "core/model/gpucatalog.h"
+#include "core/model/modelmath.h"
 
 #include <algorithm>
 
@@ -41,14 +42,15 @@ int tpLimit(const Scenario& scenario, const SweepConstraints& constraints)
 // Free dimensions offer only what the scenario's framework can run (data/frameworks.json); a value the user
 // fixed is taken as given, so a stated set-up is always evaluated.
 
-std::vector<Recompute> recomputeChoices(const SweepConstraints& c, const FrameworkCapabilities& caps, bool moe)
+std::vector<Recompute> recomputeChoices(
+    const SweepConstraints& c, const FrameworkCapabilities& caps, bool hasRecomputeModules)
 {
     if (c.recompute)
         return {*c.recompute};
-    // Module recompute touches only MoE layers' separate norm and expert activation: on a dense model it is None
-    // again, and would only double the rows.
+    // Module recompute touches only MoE layers' separate norm and expert activation and MLA's up-projections: on a
+    // dense model without MLA it is None again, and would only double the rows.
     std::vector<Recompute> modes = caps.recomputeModes;
-    if (!moe)
+    if (!hasRecomputeModules)
         std::erase(modes, Recompute::Modules);
     return modes;
 }
@@ -126,7 +128,7 @@ struct Emitter
             return;
         const auto microBatches
             = choices(constraints.microBatch, perRank, [&](int b) { return b <= constraints.maxMicroBatch; });
-        const auto recomputeModes = recomputeChoices(constraints, caps, scenario.model.moe.has_value());
+        const auto recomputeModes = recomputeChoices(constraints, caps, hasRecomputeModules(scenario.model));
         const auto zeroStages = zeroChoices(constraints, caps, layout.pp);
         for (int v : virtualStageChoices(scenario, constraints, caps, layout.pp))
             for (PipelineSchedule schedule : scheduleChoices(constraints, caps, layout.pp, v))

@@ -193,6 +193,43 @@ private Q_SLOTS:
         QVERIFY(std::abs(wide.attentionCoreForwardS / base.attentionCoreForwardS - 2) < 1e-9);
     }
 
+    /// Multi-head latent attention (docs/methods-time.md §4.37): the score work follows the query/key heads (192 for
+    /// DeepSeek-V3) and the weighted values the value heads (128); the down-projections are GEMMs of the whole latent
+    /// on every TP rank, the up-projections and the output projection are split by heads.
+    void latentAttentionProjectsThroughItsLatents()
+    {
+        const auto p = a100Peaks();
+        const EfficiencyParams e;
+        ModelConfig m = deepSeekLikeLayer();
+        m.moe.reset();
+        m.ffnHidden = 0; // projections only
+        LayerShape shape;
+        shape.attention = AttentionKind::Flash;
+        shape.tensorParallel = 2;
+        const LayerTime full = layerTime(m, shape, false, p, e); // 128 heads of 7168 / 128 = 56
+        m.mla = MlaConfig {512, 1536, 128, 64, 128};
+        const LayerTime latent = layerTime(m, shape, false, p, e);
+        // Scores over 192 channels and values over 128 against 56 and 56: (192 + 128) / (2 · 56).
+        QVERIFY(std::abs(latent.attentionCoreForwardS / full.attentionCoreForwardS - 320.0 / 112) < 1e-9);
+        const double tokens = m.seqLen, h = m.hidden;
+        const double expected = gemmTimeS(tokens, h, 1536, shape.bytesPerActivation, p)
+            + gemmTimeS(tokens, 1536, 128 * 192 / 2.0, shape.bytesPerActivation, p)
+            + gemmTimeS(tokens, h, 512 + 64, shape.bytesPerActivation, p)
+            + gemmTimeS(tokens, 512, 128 * 256 / 2.0, shape.bytesPerActivation, p)
+            + gemmTimeS(tokens, 128 * 128 / 2.0, h, shape.bytesPerActivation, p);
+        QVERIFY2(std::abs(latent.gemmForwardS / expected - 1) < 1e-12, std::to_string(latent.gemmForwardS).c_str());
+        // The latents' norms and the assembly of the query and key heads are element-wise work of their own.
+        QVERIFY(latent.elementwiseForwardS > full.elementwiseForwardS);
+        // Eager PyTorch issues MLA's projections, latent norms, splits and concatenations one by one: q down, norm,
+        // q up, kv down, norm, kv up, o and six splits, expands and concatenations (13) against q, k, v, o (4), with
+        // this model's LayerNorm one op per norm.
+        LayerShape eager = shape;
+        eager.fusedKernels = false;
+        ModelConfig standard = m;
+        standard.mla = {};
+        QCOMPARE(eagerOpsPerLayer(m, eager) - eagerOpsPerLayer(standard, eager), 9.0);
+    }
+
     /// QK norm (docs/methods-time.md §4.36): a fused norm reads and writes this rank's queries and keys once in the
     /// forward (twice that in the backward, with the rest of the layer's element-wise work); no GEMM changes.
     void qkNormMovesTheQueriesAndKeysOnce()

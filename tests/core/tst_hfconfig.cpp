@@ -117,13 +117,33 @@ private Q_SLOTS:
         preset.name = imported.model.name;
         preset.seqLen = imported.model.seqLen;
         QVERIFY(imported.model == preset);
-        QVERIFY(mentions(imported.notes, "latent attention"));
         QVERIFY(mentions(imported.notes, "multi-token-prediction"));
         // Node-limited routing: n_group 8, topk_group 4 (the preset carries the same).
         QCOMPARE(imported.model.moe->expertGroups, 8);
         QCOMPARE(imported.model.moe->groupsPerToken, 4);
-        // 671B published (main model without MTP); MLA counted as full attention is within 1%.
-        QVERIFY(clitest::closeRelative(countParameters(imported.model).total, 671e9, 0.01));
+        // Multi-head latent attention from kv_lora_rank, q_lora_rank and the three head widths.
+        QVERIFY(imported.model.mla == (MlaConfig {512, 1536, 128, 64, 128}));
+        // 671B published (main model without MTP): docs/methods-model.md §2's count.
+        QCOMPARE(countParameters(imported.model).total, 671'026'404'352.0);
+    }
+
+    /// configuration_deepseek.py's defaults apply to missing fields, and a null q_lora_rank means no query latent
+    /// (DeepSeek-V2-Lite); num_key_value_heads gives way to one key and value per head.
+    void deepSeekLatentAttentionDefaults()
+    {
+        const std::string base = R"({"model_type": "deepseek_v2", "num_hidden_layers": 27, "hidden_size": 2048,
+            "num_attention_heads": 16, "num_key_value_heads": 8, "intermediate_size": 10944, "vocab_size": 102400,
+            "max_position_embeddings": 163840, "n_routed_experts": 64, "num_experts_per_tok": 6,
+            "moe_intermediate_size": 1408, "n_shared_experts": 2, "first_k_dense_replace": 1)";
+        const HfImport defaults = importHfConfig(base + "}", "lite");
+        QVERIFY(defaults.model.mla == (MlaConfig {512, 1536, 128, 64, 128}));
+        QCOMPARE(defaults.model.kvHeads, 16);
+        QVERIFY(mentions(defaults.notes, "num_key_value_heads"));
+        const HfImport lite = importHfConfig(base + R"(, "q_lora_rank": null, "kv_lora_rank": 512})", "lite");
+        QCOMPARE(lite.model.mla.qLoraRank, 0);
+        QVERIFY(lite.model.mla.enabled());
+        // DeepSeek-V2-Lite: 15.7B published.
+        QVERIFY(clitest::closeRelative(countParameters(lite.model).total, 15.7e9, 0.01));
     }
 
     void deepSeekV2()
@@ -135,8 +155,8 @@ private Q_SLOTS:
         QCOMPARE(moeLayerCount(m), 59); // first_k_dense_replace = 1
         QCOMPARE(m.moe->expertGroups, 8); // device-limited routing: group_limited_greedy over 3 of 8 groups
         QCOMPARE(m.moe->groupsPerToken, 3);
-        // 236B published; MLA's larger projections (head dims 192/128) make the engine's count 1.2% low.
-        QVERIFY(clitest::closeRelative(countParameters(m).total, 236e9, 0.02));
+        // 236B published: 235,741,434,880 with MLA's projections (they had made the full-attention count 1.2% low).
+        QCOMPARE(countParameters(m).total, 235'741'434'880.0);
     }
 
     void qwen2CountsWithoutQkvBias()

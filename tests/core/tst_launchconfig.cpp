@@ -189,6 +189,19 @@ private Q_SLOTS:
         // Node-limited routing: 8 groups, 4 per token (DeepSeek-V3's Megatron and Megatron-Bridge recipes).
         QCOMPARE(intArg(args, "--moe-router-num-groups"), 8);
         QCOMPARE(intArg(args, "--moe-router-group-topk"), 4);
+        // Multi-head latent attention as DeepSeek-V3's Megatron recipes write it, with the latents' norms.
+        QCOMPARE(args.count("--multi-latent-attention"), std::size_t(1));
+        QCOMPARE(intArg(args, "--q-lora-rank"), 1536);
+        QCOMPARE(intArg(args, "--kv-lora-rank"), 512);
+        QCOMPARE(intArg(args, "--qk-head-dim"), 128);
+        QCOMPARE(intArg(args, "--qk-pos-emb-head-dim"), 64);
+        QCOMPARE(intArg(args, "--v-head-dim"), 128);
+        QCOMPARE(args.count("--qk-layernorm"), std::size_t(1));
+        QCOMPARE(args.count("--num-query-groups"), std::size_t(0));
+        Scenario lite = s;
+        lite.model.mla.qLoraRank = 0; // no query latent: Megatron's q_lora_rank stays unset
+        QCOMPARE(megatronArgs(makeLaunchConfig(lite, LaunchFramework::Megatron).text).count("--q-lora-rank"),
+            std::size_t(0));
         const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text);
         QCOMPARE(bridge["model"]["moe_router_num_groups"].as<int>(), 8);
         QCOMPARE(bridge["model"]["moe_router_group_topk"].as<int>(), 4);
@@ -378,6 +391,23 @@ private Q_SLOTS:
         QVERIFY(bridge["model"]["moe_grouped_gemm"].as<bool>());
         // TorchTitan has no such mode: refused by name, not written as "none".
         QVERIFY(QString::fromStdString(errorOf(s, LaunchFramework::TorchTitan)).contains(QStringLiteral("modules")));
+        // With multi-head latent attention the list recomputes its up-projections too (DeepSeek-V3's recipes), and a
+        // dense MLA model has only that module.
+        s.model.mla = MlaConfig {512, 1536, 128, 64, 128};
+        s.model.kvHeads = s.model.heads;
+        const LaunchFile latent = makeLaunchConfig(s, LaunchFramework::Megatron);
+        QVERIFY2(latent.text.find("--recompute-modules moe_act layernorm mla_up_proj") != std::string::npos,
+            latent.text.c_str());
+        QCOMPARE(YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"]["recompute_modules"]
+                     .as<std::vector<std::string>>(),
+            (std::vector<std::string> {"moe_act", "layernorm", "mla_up_proj"}));
+        s.model.moe.reset();
+        s.training.layout.ep = 1;
+        const ArgMap dense = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
+        QCOMPARE(dense.find("--recompute-modules")->second, std::string("mla_up_proj"));
+        QCOMPARE(YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"]["recompute_modules"]
+                     .as<std::vector<std::string>>(),
+            (std::vector<std::string> {"mla_up_proj"}));
     }
 
     /// Activation offload is written as the estimate resolves it (auto: the fewest layers that fit) for Megatron and

@@ -113,6 +113,34 @@ private Q_SLOTS:
         QCOMPARE(added(rms), tokens * (2 + 4) * qk);
     }
 
+    /// Multi-head latent attention (docs/methods-memory.md §3.17): the attention kernel's queries, keys and values at
+    /// MLA's widths (128 heads of 192, 192 and 128 for DeepSeek-V3), the attention output at the value width, and each
+    /// latent's norm input and output, replicated over TP.
+    void latentAttentionKeepsItsWideHeads()
+    {
+        ModelConfig m = gpt3Padded();
+        m.hidden = 7168;
+        m.heads = m.kvHeads = 128;
+        m.seqLen = 4096;
+        m.mlp = MlpKind::SwiGlu;
+        m.norm = NormKind::RmsNorm;
+        const TrainingConfig t = megatron(1, false, Recompute::None, AttentionKind::Flash);
+        const double standard = layerActivationBytes(makeMemoryContext(m, nullptr), t, false);
+        m.mla = MlaConfig {512, 1536, 128, 64, 128};
+        const double latent = layerActivationBytes(makeMemoryContext(m, nullptr), t, false);
+        // Per token in bf16: Q, K, V and the output at 2 B each: 2·(24576 + 24576 + 16384 + 16384) against
+        // 2·4·7168; the latents 1536 and 512 + 64 at 2 + 2 B.
+        const double perToken = 2.0 * (24576 + 24576 + 16384 + 16384) - 2.0 * 4 * 7168 + 4.0 * (1536 + 576);
+        QCOMPARE(latent - standard, 4096 * perToken);
+        // TP 4 splits the heads' tensors, not the latents (the down-projections are duplicated), without SP.
+        const TrainingConfig tp4 = megatron(4, false, Recompute::None, AttentionKind::Flash);
+        const MemoryContext mla = makeMemoryContext(m, nullptr);
+        m.mla = {};
+        const double split
+            = layerActivationBytes(mla, tp4, false) - layerActivationBytes(makeMemoryContext(m, nullptr), tp4, false);
+        QCOMPARE(split, 4096 * ((2.0 * (24576 + 24576 + 16384 + 16384) - 2.0 * 4 * 7168) / 4 + 4.0 * (1536 + 576)));
+    }
+
     void fp8SavesGemmInputsAsOneByte()
     {
         // TE's FP8 recipe keeps the QKV, projection, MLP and down-projection inputs as FP8 copies. GPT-3 (GELU

@@ -77,6 +77,38 @@ private Q_SLOTS:
         QVERIFY(countParameters(m).total - counts.total < -0.4e9);
     }
 
+    void latentAttentionCountsDeepSeekV3()
+    {
+        // DeepSeek-V3 (arXiv 2412.19437 §2.1.1 and §4.2; config.json): 61 layers, the first 3 dense, 58 MoE layers of
+        // 256 experts of 2,048 (top-8) + 1 shared; MLA of 128 heads with a 1,536 query latent, a 512 key/value latent,
+        // query/key heads of 128 + 64 rotary and value heads of 128. The paper: 671B total, 37B activated.
+        ModelConfig m = llama(61, 7168, 128, 128, 18432, 129280);
+        m.seqLen = 4096;
+        m.moe = MoeConfig {256, 8, 2048, 1, 58, 1.0};
+        m.mla = MlaConfig {512, 1536, 128, 64, 128};
+        const auto counts = countParameters(m);
+        // Per layer: q 7168·1536 + 1536·128·192, kv 7168·(512 + 64) + 512·128·(128 + 128), o 128·128·7168.
+        QCOMPARE(counts.attentionPerLayer, 187'105'280.0);
+        QCOMPARE(counts.normsPerLayer, 2 * 7168.0 + 1536 + 512); // the two latent RMSNorms
+        QCOMPARE(counts.total, 671'026'404'352.0);
+        QCOMPARE(counts.active, 37'552'282'624.0);
+        // Scores over 128 × 192, weighted values over 128 × 128: 6·L·s·(h_q + h_o).
+        QCOMPARE(attentionFlopsPerToken(m), 6.0 * 61 * 4096 * (128 * 192 + 128 * 128));
+        QCOMPARE(queryWidth(m), 128.0 * 192);
+        QCOMPARE(kvWidth(m), 128.0 * 192);
+        QCOMPARE(valueWidth(m), 128.0 * 128);
+        QCOMPARE(attentionOutputWidth(m), 128.0 * 128);
+        // Without a query latent (DeepSeek-V2-Lite) the queries come straight from the hidden state.
+        m.mla.qLoraRank = 0;
+        QCOMPARE(countParameters(m).attentionPerLayer,
+            187'105'280.0 - 7168.0 * 1536 - 1536.0 * 128 * 192 + 7168.0 * 128 * 192);
+        QCOMPARE(countParameters(m).normsPerLayer, 2 * 7168.0 + 512);
+        // Off, the same model is 128 full heads of 7168 / 128 = 56 channels, as the engine counted it before.
+        m.mla = {};
+        QCOMPARE(countParameters(m).attentionPerLayer, 4.0 * 7168 * 7168);
+        QCOMPARE(attentionFlopsPerToken(m), 12.0 * 61 * 4096 * 7168);
+    }
+
     void gptFormulaHolds()
     {
         // Ψ = 12·L·h² + 13·L·h + (V + s)·h + 2h for tied GPT (docs/methods-model.md §2).

@@ -3,6 +3,7 @@
 #include "core/io/scenariojson.h"
 #include "core/model/enumnames.h"
 #include "core/model/gpucatalog.h"
+#include "core/model/modelpresets.h"
 
 #include <QTest>
 
@@ -19,8 +20,8 @@ private:
     {
         Scenario s = defaultScenario();
         s.name = "Mixtral on H200 — ünïcode";
-        s.model = {"Mixtral 8x7B", 32, 4096, 32, 8, 14336, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, true,
-            MoeConfig {8, 2, 14336, 1, 30, 1.25, 4, 2}, 256, true};
+        s.model = {"Mixtral 8x7B", 32, 4096, 32, 32, 14336, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, true,
+            MoeConfig {8, 2, 14336, 1, 30, 1.25, 4, 2}, 256, true, MlaConfig {384, 768, 96, 32, 80}};
         s.cluster.gpuId = "H200-SXM-141GB";
         s.cluster.gpuCount = 128;
         s.cluster.gpusPerNode = 4;
@@ -157,9 +158,45 @@ private Q_SLOTS:
             readScenarioFile(wide.dump());
             QFAIL("expected ScenarioFormatError");
         } catch (const ScenarioFormatError& error) {
-            QVERIFY2(
-                QString::fromUtf8(error.what()).contains(QLatin1String("unless model.head_dim is set")), error.what());
+            QVERIFY2(QString::fromUtf8(error.what()).contains(QLatin1String("unless model.head_dim or model.mla")),
+                error.what());
         }
+    }
+
+    /// Latent attention is optional (files written before it existed, and null, mean standard attention), its widths
+    /// are bounded, and every one of its heads has its own key and value.
+    void latentAttentionIsOptionalAndChecked()
+    {
+        QVERIFY(!readScenarioFile(fileWith("/scenario/model/mla", nullptr)).model.mla.enabled());
+        auto document = nlohmann::json::parse(writeScenarioFile(defaultScenario()));
+        QVERIFY(document["scenario"]["model"]["mla"].is_null()); // written, as null, for a model without it
+        document["scenario"]["model"].erase("mla");
+        QVERIFY(!readScenarioFile(document.dump()).model.mla.enabled());
+        Scenario deepSeek = defaultScenario();
+        deepSeek.model = modelPreset("DeepSeek-V3");
+        const Scenario read = readScenarioFile(writeScenarioFile(deepSeek));
+        QVERIFY(read.model.mla == (MlaConfig {512, 1536, 128, 64, 128}));
+        // The hidden size need not be a multiple of the heads: MLA sets its own head widths.
+        auto odd = nlohmann::json::parse(writeScenarioFile(deepSeek));
+        auto& model = odd["scenario"]["model"];
+        model["hidden"] = 7000;
+        QCOMPARE(readScenarioFile(odd.dump()).model.hidden, 7000);
+        const auto rejects = [&odd](const std::string& expected) {
+            try {
+                readScenarioFile(odd.dump());
+            } catch (const ScenarioFormatError& e) {
+                return std::string(e.what()).find(expected) != std::string::npos;
+            }
+            return false;
+        };
+        model["kv_heads"] = 16;
+        QVERIFY(rejects("model.kv_heads: must equal heads (128) with model.mla"));
+        model["kv_heads"] = 128;
+        model["mla"]["kv_lora_rank"] = 0;
+        QVERIFY(rejects("model.mla.kv_lora_rank"));
+        model["mla"]["kv_lora_rank"] = 512;
+        model["mla"]["v_head_dim"] = 100'000; // × 128 heads: past what the memory maths is bounded for
+        QVERIFY(rejects("model.mla.v_head_dim"));
     }
 
     void headerIsWritten()

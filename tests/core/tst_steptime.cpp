@@ -4,6 +4,7 @@
 #include "core/memory/activations.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/frameworkrules.h"
+#include "core/model/modelmath.h"
 #include "core/model/modelpresets.h"
 #include "core/perf/steptime.h"
 
@@ -230,6 +231,36 @@ private Q_SLOTS:
         Scenario denseModules = dense;
         denseModules.training.recompute = Recompute::Modules;
         QCOMPARE(estimate(denseModules).stepTimeS, estimate(dense).stepTimeS);
+    }
+
+    /// Under multi-head latent attention the module list also recomputes the up-projections (Megatron-Core's
+    /// "mla_up_proj", docs/methods-time.md §4.37): the query, key and value heads are not kept, a dense MLA model gets
+    /// the mode too, and the backward runs the up-projection GEMMs again, which the hardware FLOPs count.
+    void moduleRecomputeRunsTheLatentUpProjectionsAgain()
+    {
+        Scenario s = gpt3Case();
+        s.training.recompute = Recompute::None;
+        s.model.mla = MlaConfig {512, 1536, 128, 64, 128};
+        Scenario modules = s;
+        modules.training.recompute = Recompute::Modules;
+        const GpuSpec* gpu = GpuCatalog::builtin().find(s.cluster.gpuId);
+        const MemoryContext ctx = makeMemoryContext(s.model, gpu);
+        const double tokens = double(s.training.microBatch) * s.model.seqLen;
+        const double tp = s.training.layout.tp;
+        // bf16: the heads' Q, K, V (96 × 192, 96 × 192, 96 × 128) split by TP, and the latents' norm outputs
+        // (1,536 + 576) split by SP.
+        const double dropped = tokens * 2.0 * (96.0 * (192 + 192 + 128) / tp + (1536.0 + 576) / tp);
+        const double kept
+            = layerActivationBytes(ctx, s.training, false) - layerActivationBytes(ctx, modules.training, false);
+        QVERIFY2(qAbs(kept - dropped) < 1e-9 * dropped, qPrintable(QString::number(kept / dropped)));
+        const StepTimeResult none = estimate(s), recomputed = estimate(modules);
+        QVERIFY(recomputed.recomputeS > 0 && recomputed.stepTimeS > none.stepTimeS);
+        Scenario full = s;
+        full.training.recompute = Recompute::Full;
+        QVERIFY(recomputed.recomputeS < 0.25 * estimate(full).recomputeS);
+        const double upProjection = 1536.0 * 96 * 192 + 512.0 * 96 * 256;
+        QCOMPARE(hardwareFlopsPerToken(s.model, Recompute::Modules) - hardwareFlopsPerToken(s.model, Recompute::None),
+            2.0 * s.model.layers * upProjection);
     }
 
     void seedGpt3Case()

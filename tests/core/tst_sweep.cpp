@@ -177,8 +177,9 @@ private Q_SLOTS:
 
     void moduleRecomputeIsOfferedForMoeModelsOfFrameworksThatHaveIt()
     {
-        // Megatron-Core's module list touches only MoE layers: a dense model never gets it (the rows would repeat
-        // "none"), a Megatron MoE model does, and a framework without it (TorchTitan) never.
+        // Megatron-Core's module list touches MoE layers and MLA's up-projections: a dense model without MLA never
+        // gets it (the rows would repeat "none"), a Megatron MoE model does, and a framework without it (TorchTitan)
+        // never.
         SweepConstraints c;
         c.microBatch = 1;
         c.zeroStage = 1;
@@ -191,6 +192,10 @@ private Q_SLOTS:
         Scenario dense = gpt3On1024();
         dense.training.framework = Framework::Megatron;
         QVERIFY(!offered(dense));
+        // Multi-head latent attention has a module of its own, its up-projections: a dense MLA model gets the mode.
+        Scenario latent = dense;
+        latent.model.mla = MlaConfig {512, 1536, 128, 64, 128};
+        QVERIFY(offered(latent));
         Scenario moe = dense;
         moe.model = modelPreset("Mixtral 8x7B");
         QVERIFY(offered(moe));

@@ -118,6 +118,37 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, qkNorm(R"("yes")"));
     }
 
+    /// model.mla is optional (standard attention), read with DeepSeek's widths, bounded, and needs kv_heads = heads;
+    /// the development-set schema does not have it.
+    void latentAttentionIsOptionalAndChecked()
+    {
+        const auto read = [](const std::string& value, CaseKeys keys = CaseKeys::All) {
+            std::string text = tinyCase(R"("bf16")", R"("megatron")", "");
+            if (!value.empty())
+                text.replace(text.find(R"("params": null)"), 14, R"("params": null, "mla": )" + value);
+            return readValidationCases(text, keys).front().scenario.model.mla;
+        };
+        QVERIFY(!read("").enabled());
+        QVERIFY(!read("null").enabled());
+        const std::string deepSeek = R"({"kv_lora_rank": 512, "q_lora_rank": 1536, "qk_nope_head_dim": 128,
+            "qk_rope_head_dim": 64, "v_head_dim": 128})";
+        QVERIFY(read(deepSeek) == (MlaConfig {512, 1536, 128, 64, 128}));
+        QVERIFY(!read(deepSeek, CaseKeys::DevelopmentSchema).enabled());
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, read(R"({"kv_lora_rank": 0})"));
+        std::string tooWide = deepSeek;
+        tooWide.replace(tooWide.find(R"("v_head_dim": 128)"), 17, R"("v_head_dim": 1000000)");
+        try {
+            read(tooWide);
+            QFAIL("expected an error");
+        } catch (const std::runtime_error& error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(QLatin1String("mla.v_head_dim")), error.what());
+        }
+        std::string grouped = tinyCase(R"("bf16")", R"("megatron")", "");
+        grouped.replace(grouped.find(R"("params": null)"), 14, R"("params": null, "mla": )" + deepSeek);
+        grouped.replace(grouped.find(R"("kv_heads": 4)"), 13, R"("kv_heads": 2)");
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, readValidationCases(grouped));
+    }
+
     /// moe_dispatcher and moe_overlap are optional (the all-to-all without overlap) and checked when given.
     void moeCommunicationIsOptionalAndChecked()
     {

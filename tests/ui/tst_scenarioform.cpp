@@ -70,6 +70,12 @@ const std::vector<FieldCase>& fieldCases()
         {"model.norm", "LayerNorm", int(core::NormKind::LayerNorm), [](S s) { return int(s.model.norm); }},
         {"model.tied_embeddings", true, true, [](S s) { return s.model.tiedEmbeddings; }},
         {"model.qk_norm", true, true, [](S s) { return s.model.qkNorm; }},
+        {"model.mla", false, false, [](S s) { return s.model.mla.enabled(); }},
+        {"model.mla.kv_lora_rank", 256, 256, [](S s) { return s.model.mla.kvLoraRank; }},
+        {"model.mla.q_lora_rank", 1024, 1024, [](S s) { return s.model.mla.qLoraRank; }},
+        {"model.mla.qk_nope_head_dim", 96, 96, [](S s) { return s.model.mla.qkNopeHeadDim; }},
+        {"model.mla.qk_rope_head_dim", 32, 32, [](S s) { return s.model.mla.qkRopeHeadDim; }},
+        {"model.mla.v_head_dim", 64, 64, [](S s) { return s.model.mla.vHeadDim; }},
         {"model.moe", false, false, [](S s) { return s.model.moe.has_value(); }},
         {"model.moe.experts", 64, 64, [](S s) { return s.model.moe->experts; }},
         {"model.moe.top_k", 4, 4, [](S s) { return s.model.moe->topK; }},
@@ -127,11 +133,13 @@ const std::vector<FieldCase>& fieldCases()
     return cases;
 }
 
-/// A scenario where every field is editable (MoE on) and no value equals a test input.
+/// A scenario where every field is editable (MoE and latent attention on) and no value equals a test input.
 Scenario startScenario()
 {
     Scenario s = core::defaultScenario();
     s.model.moe = core::MoeConfig {8, 2, 14336, 0, 0, 1.0};
+    s.model.mla = core::MlaConfig {512, 1536, 128, 64, 128};
+    s.model.kvHeads = s.model.heads; // every latent-attention head has its own key and value
     return s;
 }
 
@@ -338,6 +346,8 @@ private Q_SLOTS:
     {
         auto* problem = field<QLabel>("scenario.problem");
         QVERIFY(problem->isHidden());
+        field<QCheckBox>("model.mla")->setChecked(false); // latent attention would set the head widths itself
+        QVERIFY(problem->isHidden());
         field<QSpinBox>("model.hidden")->setValue(8100); // not a multiple of 64 heads
         QVERIFY(!problem->isHidden());
         QVERIFY2(problem->text().contains(QStringLiteral("model.hidden")), qPrintable(problem->text()));
@@ -430,7 +440,8 @@ private Q_SLOTS:
             QVERIFY2(m_doc->scenario() == before, qPrintable(w->objectName()));
             ++wheeled;
         }
-        QCOMPARE(wheeled, int(fieldCases().size()));
+        // Every field but the KV heads and the head dimension, which latent attention greys out.
+        QCOMPARE(wheeled, int(fieldCases().size()) - 2);
         QCOMPARE(m_doc->undoStack()->count(), 0);
     }
 
@@ -536,6 +547,30 @@ private Q_SLOTS:
         QVERIFY(!m_doc->scenario().model.moe);
         field<QCheckBox>("model.moe")->setChecked(true);
         QCOMPARE(m_doc->scenario().model.moe->experts, 64);
+    }
+
+    /// Latent attention: switched off it shows DeepSeek-V3's widths, greyed out, and the KV heads and head
+    /// dimension come back; switched on again it restores what was set and gives every head its own key and value.
+    void latentAttentionSwitchRestoresItsWidths()
+    {
+        field<QSpinBox>("model.mla.kv_lora_rank")->setValue(256);
+        QVERIFY(!field("model.kv_heads")->isEnabled() && !field("model.head_dim")->isEnabled());
+        field<QCheckBox>("model.mla")->setChecked(false);
+        QVERIFY(!m_doc->scenario().model.mla.enabled());
+        QVERIFY(!field("model.mla.v_head_dim")->isEnabled());
+        QCOMPARE(field<QSpinBox>("model.mla.v_head_dim")->value(), 128);
+        QVERIFY(field("model.kv_heads")->isEnabled() && field("model.head_dim")->isEnabled());
+        // A write to a greyed-out latent field changes nothing.
+        field<QSpinBox>("model.mla.v_head_dim")->setValue(96);
+        QVERIFY(!m_doc->scenario().model.mla.enabled());
+        Scenario grouped = m_doc->scenario();
+        grouped.model.kvHeads = 8;
+        m_doc->edit(grouped, QStringLiteral("GQA"));
+        field<QCheckBox>("model.mla")->setChecked(true);
+        QCOMPARE(m_doc->scenario().model.mla.kvLoraRank, 256);
+        QCOMPARE(m_doc->scenario().model.kvHeads, m_doc->scenario().model.heads);
+        QVERIFY(field("model.mla.v_head_dim")->isEnabled());
+        QVERIFY(ui::ScenarioDocument::validationError(m_doc->scenario()).isEmpty());
     }
 
     /// The expert-communication settings only mean something for a MoE model: greyed out for a dense one.

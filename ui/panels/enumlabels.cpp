@@ -71,7 +71,7 @@ QString enumLabel(core::Recompute value)
     case core::Recompute::Full:
         return enumTr("Full layers");
     case core::Recompute::Modules:
-        return enumTr("Modules (MoE norm + activation)");
+        return enumTr("Modules (MoE norm + activation, MLA up-projections)");
     }
     return {};
 }

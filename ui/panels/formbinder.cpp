@@ -27,12 +27,15 @@ QString changeText(const FieldInfo& info)
     return QObject::tr("Change %1").arg(info.label);
 }
 
-/// A copy of the scenario with an MoE part, so that refs into model.moe are always valid.
-core::Scenario withMoe(const core::Scenario& scenario)
+/// A copy of the scenario with an MoE part and latent attention, so that refs into model.moe are always valid and
+/// the model.mla fields show dimensions rather than the 0 that means "off".
+core::Scenario withOptionalParts(const core::Scenario& scenario)
 {
     core::Scenario copy = scenario;
     if (!copy.model.moe)
         copy.model.moe = core::MoeConfig {};
+    if (!copy.model.mla.enabled())
+        copy.model.mla = shownLatentAttention();
     return copy;
 }
 
@@ -49,6 +52,11 @@ QString suffixOf(const core::ScenarioField& field)
 }
 
 } // namespace
+
+core::MlaConfig shownLatentAttention()
+{
+    return {512, 1536, 128, 64, 128}; // DeepSeek-V3's config.json
+}
 
 FieldInfo fieldInfo(std::string_view path)
 {
@@ -206,16 +214,18 @@ QComboBox* FormBinder::choiceField(QFormLayout* form, const FieldInfo& info, con
 void FormBinder::apply(const Change& change, const QString& text, int mergeId)
 {
     const core::Scenario& current = m_document->scenario();
-    core::Scenario next = withMoe(current);
+    core::Scenario next = withOptionalParts(current);
     change(next);
     if (!current.model.moe)
         next.model.moe.reset(); // MoE fields are disabled without MoE; a stray write changes nothing
+    if (!current.model.mla.enabled())
+        next.model.mla = current.model.mla; // the same for latent attention
     m_document->edit(next, text, mergeId);
 }
 
 void FormBinder::refresh()
 {
-    core::Scenario view = withMoe(m_document->scenario());
+    core::Scenario view = withOptionalParts(m_document->scenario());
     for (const auto& refresher : m_refreshers)
         refresher(view);
 }

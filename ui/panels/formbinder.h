@@ -28,7 +28,11 @@ namespace clusterplanner::ui {
 
 class ScenarioDocument;
 
-/// Where a field lives in a scenario. The Scenario passed in always has model.moe engaged (see FormBinder).
+/// The latent-attention dimensions the form shows, and switches on, for a model without them: DeepSeek-V3's.
+core::MlaConfig shownLatentAttention();
+
+/// Where a field lives in a scenario. The Scenario passed in always has model.moe engaged and model.mla on (see
+/// FormBinder).
 template <typename T>
 using FieldRef = T& (*)(core::Scenario&);
 
@@ -46,7 +50,8 @@ FieldInfo fieldInfo(std::string_view path);
 
 /// Every widget it makes writes through ScenarioDocument::edit() (typing fields with a per-field merge id, so
 /// typing a number is one undo step) and is refreshed from the document by refresh(), with its signals blocked.
-/// Fields inside model.moe read defaults and ignore writes while the scenario has no MoE part.
+/// Fields inside model.moe (model.mla) read defaults and ignore writes while the scenario has no MoE part (no latent
+/// attention).
 class FormBinder : public QObject
 {
     Q_OBJECT

@@ -68,6 +68,7 @@ ScenarioForm::ScenarioForm(ScenarioDocument* document, QWidget* parent)
 {
     createLayout();
     createModelGroup();
+    createLatentAttentionGroup();
     createMoeGroup();
     createClusterGroup();
     createTrainingGroup();
@@ -140,10 +141,17 @@ void ScenarioForm::createModelGroup()
     m_binder->intField(form, "model.layers", [](core::Scenario& s) -> int& { return s.model.layers; });
     m_binder->intField(form, "model.hidden", [](core::Scenario& s) -> int& { return s.model.hidden; });
     m_binder->intField(form, "model.heads", [](core::Scenario& s) -> int& { return s.model.heads; });
-    m_binder->intField(form, "model.kv_heads", [](core::Scenario& s) -> int& { return s.model.kvHeads; });
+    QSpinBox* kvHeads
+        = m_binder->intField(form, "model.kv_heads", [](core::Scenario& s) -> int& { return s.model.kvHeads; });
     QSpinBox* headDim
         = m_binder->intField(form, "model.head_dim", [](core::Scenario& s) -> int& { return s.model.headDim; });
     headDim->setSpecialValueText(tr("hidden / heads"));
+    m_binder->addRefresher([this, kvHeads, headDim](core::Scenario&) {
+        // Latent attention sets its own head widths and gives every head its own key and value.
+        const bool latent = m_document->scenario().model.mla.enabled();
+        kvHeads->setEnabled(!latent);
+        headDim->setEnabled(!latent);
+    });
     m_binder->intField(form, "model.ffn_hidden", [](core::Scenario& s) -> int& { return s.model.ffnHidden; });
     m_binder->intField(form, "model.vocab", [](core::Scenario& s) -> int& { return s.model.vocab; });
     m_binder->intField(form, "model.seq_len", [](core::Scenario& s) -> int& { return s.model.seqLen; });
@@ -154,6 +162,35 @@ void ScenarioForm::createModelGroup()
     m_binder->boolField(
         form, "model.tied_embeddings", [](core::Scenario& s) -> bool& { return s.model.tiedEmbeddings; });
     m_binder->boolField(form, "model.qk_norm", [](core::Scenario& s) -> bool& { return s.model.qkNorm; });
+}
+
+void ScenarioForm::createLatentAttentionGroup()
+{
+    QFormLayout* form = addGroup(tr("Latent attention"), "group.mla");
+    m_mlaGroup = m_lastGroup;
+    m_lastMla = shownLatentAttention();
+    const FieldInfo info = fieldInfo("model.mla");
+    auto* enabled = new QCheckBox(info.label);
+    enabled->setObjectName(QString::fromLatin1(info.objectName));
+    enabled->setToolTip(info.toolTip);
+    form->addRow(enabled);
+    connect(enabled, &QCheckBox::toggled, this, &ScenarioForm::setLatentAttentionEnabled);
+    m_binder->addRefresher([this, enabled](core::Scenario&) {
+        const QSignalBlocker blocker(enabled);
+        const core::MlaConfig& mla = m_document->scenario().model.mla;
+        enabled->setChecked(mla.enabled());
+        if (mla.enabled())
+            m_lastMla = mla;
+    });
+    m_binder->intField(
+        form, "model.mla.kv_lora_rank", [](core::Scenario& s) -> int& { return s.model.mla.kvLoraRank; });
+    m_binder->intField(form, "model.mla.q_lora_rank", [](core::Scenario& s) -> int& { return s.model.mla.qLoraRank; })
+        ->setSpecialValueText(tr("none (from the hidden state)"));
+    m_binder->intField(
+        form, "model.mla.qk_nope_head_dim", [](core::Scenario& s) -> int& { return s.model.mla.qkNopeHeadDim; });
+    m_binder->intField(
+        form, "model.mla.qk_rope_head_dim", [](core::Scenario& s) -> int& { return s.model.mla.qkRopeHeadDim; });
+    m_binder->intField(form, "model.mla.v_head_dim", [](core::Scenario& s) -> int& { return s.model.mla.vHeadDim; });
 }
 
 void ScenarioForm::createMoeGroup()
@@ -374,6 +411,9 @@ void ScenarioForm::addDerivedRefreshers()
         for (QWidget* child : m_moeGroup->findChildren<QWidget*>())
             if (child->objectName() != QLatin1String("model.moe"))
                 child->setEnabled(s.model.moe.has_value());
+        for (QWidget* child : m_mlaGroup->findChildren<QWidget*>())
+            if (child->objectName() != QLatin1String("model.mla"))
+                child->setEnabled(s.model.mla.enabled());
         const int nodes = s.cluster.nodeCount();
         const QString nodeText = nodes == 1 ? tr("1 node") : tr("%1 nodes").arg(nodes);
         const bool partial = s.cluster.gpuCount % s.cluster.gpusPerNode != 0;
@@ -415,6 +455,18 @@ void ScenarioForm::setMoeEnabled(bool enabled)
     else
         next.model.moe.reset();
     m_document->edit(next, enabled ? tr("Enable mixture of experts") : tr("Disable mixture of experts"));
+}
+
+void ScenarioForm::setLatentAttentionEnabled(bool enabled)
+{
+    core::Scenario next = m_document->scenario();
+    if (enabled) {
+        next.model.mla = m_lastMla;
+        next.model.kvHeads = next.model.heads; // every latent-attention head has its own key and value
+    } else {
+        next.model.mla = {};
+    }
+    m_document->edit(next, enabled ? tr("Enable latent attention") : tr("Disable latent attention"));
 }
 
 void ScenarioForm::applyPreset(int index)

@@ -34,6 +34,7 @@ private:
     void createLayout();
     QFormLayout* addGroup(const QString& title, const char* objectName);
     void createModelGroup();
+    void createLatentAttentionGroup();
     void createMoeGroup();
     void createClusterGroup();
     void createTrainingGroup();
@@ -43,6 +44,7 @@ private:
     void addDerivedRefreshers();
     QString layoutMismatchText(const core::Scenario& s, const QString& product) const;
     void setMoeEnabled(bool enabled);
+    void setLatentAttentionEnabled(bool enabled);
     void applyPreset(int index);
 
     ScenarioDocument* m_document;
@@ -51,10 +53,12 @@ private:
     ColumnFlow* m_flow = nullptr;
     QGroupBox* m_lastGroup = nullptr;
     QGroupBox* m_moeGroup = nullptr;
+    QGroupBox* m_mlaGroup = nullptr;
     QLabel* m_problemLabel = nullptr;
     QLabel* m_nodeCountLabel = nullptr;
     QLabel* m_layoutCheckLabel = nullptr;
     core::MoeConfig m_lastMoe; ///< restored when MoE is switched back on
+    core::MlaConfig m_lastMla; ///< restored when latent attention is switched back on
 };
 
 } // namespace clusterplanner::ui
