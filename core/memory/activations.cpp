@@ -227,11 +227,13 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, b
         p.sharded -= savedGemmInputBytes(t) * f;
     }
     if (moeLayer) {
-        // Permuted tokens, each of the k copies twice: the experts' first GEMM keeps its input for the weight
-        // gradient (Transformer Engine's FP8 copy under FP8, as every GEMM input of fusedLayer), the weighted combine
-        // keeps the expert outputs for the gradient of the routing probabilities.
+        // Permuted tokens: the experts' first GEMM keeps each of the k copies for the weight gradient (Transformer
+        // Engine's FP8 copy under FP8, as every GEMM input of fusedLayer), and a combine that applies the routing
+        // probabilities keeps the k expert outputs for their gradient; where the experts' activation applies them
+        // (Megatron-Core 0.13 and later) the combine is a plain sum and keeps nothing (docs/methods-memory.md §3.18).
         const double compute = dtypesOf(t).compute;
-        p.sharded += (fp8InputsSaved(t) ? 1 + compute : 2 * compute) * ctx.h * expertTokensFactor(ctx, moeLayer);
+        const double combine = frameworkCapabilities(t.framework).moeProbsInActivation ? 0.0 : compute;
+        p.sharded += ((fp8InputsSaved(t) ? 1 : compute) + combine) * ctx.h * expertTokensFactor(ctx, moeLayer);
     }
     const double tp = std::max(1, t.layout.tp);
     const double tokens = tokensPerRank(ctx, t);

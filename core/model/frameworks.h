@@ -61,6 +61,10 @@ struct FrameworkCapabilities
     /// FSDP inside pipeline stages keeps the stage's gathered 16-bit parameters between forward and backward
     /// (TorchTitan: reshard_after_forward is off when pipeline parallelism is on), docs/methods-memory.md §3.8.
     bool keepsGatheredParamsWithPipeline = false;
+    /// MoE experts apply the routing probabilities inside their activation (Megatron-Core 0.13 and later, 2025-07:
+    /// TEGroupedMLP's weighted SwiGLU), so the combine is a plain sum that keeps no expert outputs for the gradient of
+    /// the probabilities (docs/methods-memory.md §3.18); else the combine multiplies by them and keeps the k outputs.
+    bool moeProbsInActivation = false;
     /// The fused kernels come from torch.compile (TorchTitan): with TrainingConfig::compile off the framework runs
     /// eager PyTorch ops (docs/methods-time.md §4.12).
     bool compileFuses = false;

@@ -101,8 +101,9 @@ double expertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, do
 /// order to local-expert order and back (sort_chunks_by_idxs, 2k each, after the TP all-gather: on all T rows) when a
 /// rank holds several experts; a deduplicating dispatcher (DeepEP) delivers d copies per token (its distinct
 /// destination ranks) and permutes them there: 3k + d. The router's top-k and softmax are small against these
-/// (T·experts values, not T·k·h). The backward moves the gradients back through the same gathers and scatters and
-/// reads the k rows once more for the gradient of the routing probabilities.
+/// (T·experts values, not T·k·h). The backward moves the gradients back through the same gathers and scatters and,
+/// where the combine applies the routing probabilities, reads the k rows once more for their gradient (where the
+/// experts' activation applies them, its own backward gives that gradient).
 struct PermutationBytes
 {
     double forward = 0, backward = 0;
@@ -123,7 +124,7 @@ PermutationBytes permutationBytes(const ModelConfig& m, const LayerShape& s, dou
         const bool regroup = ep > 1 && moe.experts > ep;
         b.forward = (3 * k + 1) * scattered + (regroup ? 4 * k * tokens * rowBytes : 0.0);
     }
-    b.backward = b.forward + k * scattered;
+    b.backward = b.forward + (s.moeProbsInActivation ? 0.0 : k * scattered);
     return b;
 }
 

@@ -77,6 +77,9 @@ struct LayerShape
     /// The MoE dispatcher deduplicates (DeepEP, HybridEP): tokens arrive once per rank and are permuted into expert
     /// order there, without the all-to-all dispatcher's regrouping of the received rows (§4.25).
     bool deepEpDispatch = false;
+    /// The experts' activation applies the routing probabilities (FrameworkCapabilities::moeProbsInActivation): the
+    /// combine's backward need not read the k expert outputs again for their gradient.
+    bool moeProbsInActivation = false;
 };
 
 /// Times of one layer for one micro-batch on one GPU, in seconds.

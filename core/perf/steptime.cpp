@@ -441,7 +441,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const Setup s {c, tr, caps, precision, optimizerStatesInEffect(tr, caps),
         layoutSpans(l, c.fabric.domainGpus, order),
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
-            tr.attention, tr.cpLoadBalance, double(l.ep), moeDispatcherInEffect(tr, caps) == MoeDispatcher::DeepEp},
+            tr.attention, tr.cpLoadBalance, double(l.ep), moeDispatcherInEffect(tr, caps) == MoeDispatcher::DeepEp,
+            caps.moeProbsInActivation},
         withPowerCap(computePeaks(*c.gpu, precision, c.efficiency, fp8RecipeInEffect(tr, caps), fp8CastPath(caps)),
             c.cluster.gpuPowerLimitW, c.gpu->tdpW),
         m};

@@ -3,6 +3,7 @@
 #include "core/memory/memorymodel.h"
 #include "core/memory/modelstates.h"
 #include "core/memory/pipelinememory.h"
+#include "core/model/frameworks.h"
 #include "core/model/modelmath.h"
 #include "core/model/modelpresets.h"
 
@@ -155,9 +156,8 @@ private Q_SLOTS:
         QVERIFY2(std::abs((fp8 - lse) / (bf16 - lse) - 27.0 / 34.0) < 1e-9, qPrintable(QString::number(fp8 / bf16)));
     }
 
-    /// The permuted tokens of a MoE layer: the first expert GEMM's input (FP8 under TE's recipe, like every GEMM
-    /// input above) and the expert outputs the weighted combine keeps (16-bit either way): per token and copy
-    /// 2h + 2h bytes in bf16, 1h + 2h in FP8.
+    /// The permuted tokens of a MoE layer: the first expert GEMM's input, FP8 under TE's recipe like every GEMM
+    /// input above (per token and copy 2h bytes in bf16, 1h in FP8).
     void fp8SavesThePermutedExpertInputsAsOneByte()
     {
         ModelConfig m = gpt3Padded();
@@ -175,6 +175,25 @@ private Q_SLOTS:
         const double tokens = 2048, k = 8, h = m.hidden, tp = 8;
         const double expected = tokens * ((k * 1024 - m.ffnHidden) + k * h) / tp;
         QVERIFY2(std::abs((bf16 - fp8) - expected) < 1e-9 * bf16, qPrintable(QString::number(bf16 - fp8)));
+    }
+
+    /// Where the routing probabilities are applied (docs/methods-memory.md §3.18): Megatron-Core 0.13 and later
+    /// apply them in the experts' activation, so the combine keeps no expert outputs; a stack whose combine applies
+    /// them keeps the k outputs, k·h·β per token (split over TP).
+    void combineKeepsExpertOutputsOnlyWhereItAppliesTheProbabilities()
+    {
+        ModelConfig m = gpt3Padded();
+        m.moe = MoeConfig {64, 8, 1024, 0, 0, 1.0};
+        const MemoryContext ctx = makeMemoryContext(m, nullptr);
+        TrainingConfig t = megatron(8, true, Recompute::Selective);
+        const auto moeOverDense = [&](Framework framework) {
+            t.framework = framework;
+            return layerActivationBytes(ctx, t, true) - layerActivationBytes(ctx, t, false);
+        };
+        QVERIFY(frameworkCapabilities(Framework::Megatron).moeProbsInActivation);
+        QVERIFY(!frameworkCapabilities(Framework::Other).moeProbsInActivation);
+        const double keptOutputs = 2048.0 * 8 * m.hidden * 2 / 8;
+        QCOMPARE(moeOverDense(Framework::Other) - moeOverDense(Framework::Megatron), keptOutputs);
     }
 
     void korthikantiFullRecomputeKeepsLayerInput()
