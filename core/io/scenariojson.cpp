@@ -140,6 +140,12 @@ void checkModelShape(const JsonFields& r, const ModelConfig& model)
         r.fail("kv_heads",
             "must equal heads (" + std::to_string(model.heads)
                 + ") with model.mla: every latent-attention head has its own key and value");
+    if (model.mla.enabled() && model.headDim != 0)
+        r.fail("head_dim",
+            "must be 0 with model.mla, whose qk_nope_head_dim, qk_rope_head_dim and v_head_dim set the "
+            "head widths");
+    if (model.mla.enabled() && model.qkNorm)
+        r.fail("qk_norm", "must be false with model.mla: latent attention normalises its latents, not its heads");
     if (model.moe && model.moe->moeLayers > model.layers)
         r.fail("moe.moe_layers", "must not exceed layers (" + std::to_string(model.layers) + ")");
 }

@@ -174,13 +174,20 @@ MlaConfig readMla(const NullableReader& r, int heads)
     if (!r.stated("mla"))
         return {};
     const auto mla = r.object("mla");
+    // Every width is stated: a null would otherwise read as a guess (the scenario file's bounds: ranks to 100,000).
+    const auto whole = [&mla](const char* key, long long min, long long max) {
+        if (mla.field(key).is_null())
+            mla.fail(key, "must be a whole number, got null");
+        return mla.integer(key, 0, min, max);
+    };
+    constexpr long long kMaxRank = 100'000;
     const long long perHead = kMaxDim / heads;
     MlaConfig config;
-    config.kvLoraRank = mla.positive("kv_lora_rank", 512, nullptr, kMaxDim);
-    config.qLoraRank = mla.integer("q_lora_rank", 0, 0, kMaxDim);
-    config.qkNopeHeadDim = mla.positive("qk_nope_head_dim", 128, nullptr, perHead);
-    config.qkRopeHeadDim = mla.integer("qk_rope_head_dim", 64, 0, perHead - config.qkNopeHeadDim);
-    config.vHeadDim = mla.positive("v_head_dim", 128, nullptr, perHead);
+    config.kvLoraRank = whole("kv_lora_rank", 1, kMaxRank);
+    config.qLoraRank = whole("q_lora_rank", 0, kMaxRank);
+    config.qkNopeHeadDim = whole("qk_nope_head_dim", 1, perHead);
+    config.qkRopeHeadDim = whole("qk_rope_head_dim", 0, perHead - config.qkNopeHeadDim);
+    config.vHeadDim = whole("v_head_dim", 1, perHead);
     return config;
 }
 
@@ -204,6 +211,10 @@ void readModel(const NullableReader& r, ValidationCase& c)
     m.mla = readMla(r, m.heads);
     if (m.mla.enabled() && m.kvHeads != m.heads)
         r.fail("kv_heads", "must equal heads with mla: every latent-attention head has its own key and value");
+    if (m.mla.enabled() && m.headDim != 0)
+        r.fail("head_dim", "must be null or 0 with mla, whose head widths it states");
+    if (m.mla.enabled() && m.qkNorm)
+        r.fail("qk_norm", "must be false with mla: latent attention normalises its latents, not its heads");
     m.moe = readMoe(r, m.hidden);
     if (!r.field("params").is_null())
         c.statedParams = r.get<double>("params", 0);

@@ -218,6 +218,10 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, b
         // the backward; the latents stay as the checkpoint's 16-bit inputs, without the norms' outputs.
         p.sharded -= dtypesOf(t).compute * (ctx.hQ + ctx.hKv + ctx.hV);
         p.replicated -= savedGemmInputBytes(t) * (ctx.latentQ + ctx.latentKv);
+        // With "layernorm" in the list (a MoE model) the input norm, a module of its own under MLA, is recomputed
+        // too: its output, the down-projections' input, is not kept.
+        if (inputNormRecomputed(ctx.model))
+            p.replicated -= savedGemmInputBytes(t) * ctx.h;
     }
     if (moeLayer && modules) {
         // Megatron-Core's recompute_modules "layernorm" and "moe_act" (docs/methods-memory.md §3.14): the separate

@@ -40,7 +40,7 @@ MemoryContext makeMemoryContext(const ModelConfig& model, const GpuSpec* gpu)
     c.hO = model.heads > 0 ? attentionOutputWidth(model) : 0.0;
     if (model.mla.enabled()) {
         c.latentQ = model.mla.qLoraRank;
-        c.latentKv = double(model.mla.kvLoraRank) + model.mla.qkRopeHeadDim;
+        c.latentKv = model.mla.kvLoraRank; // the rotary key beside it goes into the key heads, not a norm
     }
     c.f = model.ffnHidden;
     c.vocab = model.vocab;

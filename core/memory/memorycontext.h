@@ -18,7 +18,7 @@ struct MemoryContext
     double hQ = 0; ///< query width, heads · head_dim (h unless the model sets head_dim or MLA)
     double hV = 0; ///< value width (hKv outside MLA, whose value heads are narrower than its query/key heads)
     double hO = 0; ///< attention-output width, the output projection's input (hQ outside MLA)
-    double latentQ = 0, latentKv = 0; ///< MLA's query and key/value latents (kv: + the shared rotary key), else 0
+    double latentQ = 0, latentKv = 0; ///< MLA's query and key/value latents (the norms' widths), else 0
     double expertF = 0; ///< expert FFN size (MoE), 0 for dense models
     double moeTopK = 0, moeCapacity = 1;
     int layers = 0;

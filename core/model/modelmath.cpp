@@ -160,6 +160,11 @@ double attentionOutputWidth(const ModelConfig& m)
     return m.heads * valueHeadDim(m);
 }
 
+bool inputNormRecomputed(const ModelConfig& m)
+{
+    return m.mla.enabled() && m.moe.has_value();
+}
+
 bool hasRecomputeModules(const ModelConfig& m)
 {
     return m.moe.has_value() || m.mla.enabled();

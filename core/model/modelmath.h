@@ -63,6 +63,12 @@ double attentionOutputWidth(const ModelConfig& model);
 /// without a latent): what Megatron-Core's "mla_up_proj" module recompute runs again; 0 without MLA.
 double latentUpProjectionWeights(const ModelConfig& model);
 
+/// Whether Megatron-Core's module recompute ("layernorm" in its list, which the engine writes for a MoE model) drops
+/// and recomputes every layer's input norm: under MLA that norm is a module of its own (TENorm before plain
+/// down-projections); elsewhere Transformer Engine fuses it into the QKV projection and only the MoE layers'
+/// pre-MLP norm is a separate module.
+bool inputNormRecomputed(const ModelConfig& model);
+
 /// Whether Megatron-Core's module recompute has anything to recompute in this model: MoE layers (their separate norm
 /// and expert activation) or multi-head latent attention (its up-projections).
 bool hasRecomputeModules(const ModelConfig& model);

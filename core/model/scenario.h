@@ -75,7 +75,7 @@ struct MoeConfig
     bool operator==(const MoeConfig&) const = default;
 };
 
-/// Multi-head latent attention (DeepSeek-V2/V3, Kimi K2; Megatron-Core --multi-latent-attention; docs/methods-model.md
+/// Multi-head latent attention (DeepSeek-V2/V3; Megatron-Core --multi-latent-attention; docs/methods-model.md
 /// §2.4): keys and values are projected up per head from a kvLoraRank-wide latent of the hidden state, queries from a
 /// qLoraRank-wide one (or straight from the hidden state when qLoraRank is 0). Each query and key head is
 /// qkNopeHeadDim + qkRopeHeadDim wide, the rotary part of the key shared by all heads; each value head vHeadDim.

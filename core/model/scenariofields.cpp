@@ -58,7 +58,7 @@ const std::vector<ScenarioField>& table()
             "Queries and keys normalised per head before attention (Qwen3, Gemma 3; Megatron --qk-layernorm)", nullptr,
             true},
         {"model.mla", K::OptionalObject, "", 0, 0, "null", "Multi-head latent attention",
-            "Keys and values projected up per head from a low-rank latent (DeepSeek-V2/V3, Kimi K2; Megatron "
+            "Keys and values projected up per head from a low-rank latent (DeepSeek-V2/V3; Megatron "
             "--multi-latent-attention). null: attention of heads × head_dim",
             nullptr, true},
         {"model.mla.kv_lora_rank", K::Integer, "", 1, kMaxWidth, "512", "KV latent rank",

@@ -53,21 +53,24 @@ double latentUpProjectionGemmsS(const ModelConfig& m, double tokens, double t, d
     return gemmTimeS(tokens, queryInput, queries, beta, p) + gemmTimeS(tokens, a.kvLoraRank, keysValues, beta, p);
 }
 
-double latentAttentionGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
+double latentAttentionGemmsS(const LayerShape& s, const ModelConfig& m, double tokens, const ComputePeaks& p)
 {
     const MlaConfig& a = m.mla;
-    const double h = m.hidden;
-    const double down = (a.qLoraRank > 0 ? unfusedInputGemmS(tokens, h, a.qLoraRank, beta, p) : 0.0)
-        + unfusedInputGemmS(tokens, h, double(a.kvLoraRank) + a.qkRopeHeadDim, beta, p);
+    const double h = m.hidden, t = s.tensorParallel, beta = s.bytesPerActivation;
+    // With sequence parallelism the down-projections see this rank's sequence shard; the latents are gathered after.
+    const double rows = s.sequenceParallel ? tokens / t : tokens;
+    const double down = (a.qLoraRank > 0 ? unfusedInputGemmS(rows, h, a.qLoraRank, beta, p) : 0.0)
+        + unfusedInputGemmS(rows, h, double(a.kvLoraRank) + a.qkRopeHeadDim, beta, p);
     return down + latentUpProjectionGemmsS(m, tokens, t, beta, p)
         + unfusedInputGemmS(tokens, attentionOutputWidth(m) / t, h, beta, p);
 }
 
 /// Forward GEMMs of attention's projections (QKV, output) over tokens rows.
-double attentionProjectionGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
+double attentionProjectionGemmsS(const LayerShape& s, const ModelConfig& m, double tokens, const ComputePeaks& p)
 {
+    const double t = s.tensorParallel, beta = s.bytesPerActivation;
     if (m.mla.enabled())
-        return latentAttentionGemmsS(m, tokens, t, beta, p);
+        return latentAttentionGemmsS(s, m, tokens, p);
     const double h = m.hidden;
     return gemmTimeS(tokens, h, (queryWidth(m) + kvWidth(m) + valueWidth(m)) / t, beta, p)
         + unfusedInputGemmS(tokens, attentionOutputWidth(m) / t, h, beta, p);
@@ -216,15 +219,16 @@ double qkNormBytes(const ModelConfig& m, const LayerShape& s, double tokens)
     return passes * tokens * (queryWidth(m) + kvWidth(m)) / s.tensorParallel * s.bytesPerActivation;
 }
 
-/// MLA's element-wise work (docs/methods-time.md §4.37): the query and key/value latents' norms, on every TP rank (a
-/// read and a write fused, the norm's ops eager), and the queries and keys put together from their non-rotary and
-/// rotary parts (read the parts, write the heads: two passes over this rank's queries and keys).
+/// MLA's element-wise work (docs/methods-time.md §4.37): the query and key/value latents' norms, on every TP rank or
+/// on its sequence shard with sequence parallelism (a read and a write fused, the norm's ops eager), and the queries
+/// and keys put together from their non-rotary and rotary parts (read the parts, write the heads: two passes over
+/// this rank's queries and keys).
 double latentAttentionBytes(const ModelConfig& m, const LayerShape& s, double tokens)
 {
     if (!m.mla.enabled())
         return 0.0;
     const double normPasses = s.fusedKernels ? 2.0 : 2.0 * normOps(m);
-    const double latents = double(m.mla.qLoraRank) + m.mla.kvLoraRank;
+    const double latents = (double(m.mla.qLoraRank) + m.mla.kvLoraRank) / (s.sequenceParallel ? s.tensorParallel : 1.0);
     const double heads = 2.0 * (queryWidth(m) + kvWidth(m)) / s.tensorParallel;
     return tokens * (normPasses * latents + heads) * s.bytesPerActivation;
 }
@@ -265,7 +269,8 @@ double eagerOpsPerLayer(const ModelConfig& m, const LayerShape& s)
     const bool rotary = m.norm == NormKind::RmsNorm; // Llama-style: RoPE on q and k (mul, neg, cat, mul, add each)
     const bool latent = m.mla.enabled();
     const double projections = latent ? latentAttentionOps(m) : 4; // q, k, v, o
-    const double gemms = (latent ? 5 : 4) + (m.mlp == MlpKind::SwiGlu ? 3 : 2); // projections + MLP
+    const double projectionGemms = latent ? (m.mla.qLoraRank > 0 ? 5 : 4) : 4;
+    const double gemms = projectionGemms + (m.mlp == MlpKind::SwiGlu ? 3 : 2); // projections + MLP
     const double attention = projections + (rotary ? 10 : 0) + (!latent && m.kvHeads < m.heads ? 2 : 0) // repeat_kv
         + (s.attention == AttentionKind::Math ? 5 : 1) + 1; // attention core, output re-layout
     const double casts = s.autocastWeights ? gemms + 2 : 0; // weight per GEMM, fp32 norm output per block
@@ -379,7 +384,7 @@ LayerTime layerTime(
     const double t = s.tensorParallel, beta = s.bytesPerActivation;
     const double f = moe ? m.moe->expertFfnHidden * m.moe->topK * m.moe->capacityFactor : m.ffnHidden;
     auto gemmsAt = [&](const ComputePeaks& peaks) {
-        return attentionProjectionGemmsS(m, tokens, t, beta, peaks)
+        return attentionProjectionGemmsS(s, m, tokens, peaks)
             + (moe ? expertGemmsS(m, s, tokens, beta, peaks) : mlpGemmsS(m, tokens, f, t, beta, peaks, MlpInput::Norm));
     };
     const double gemmsS = gemmsAt(p);

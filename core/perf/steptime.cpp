@@ -106,17 +106,20 @@ double moduleRecomputeS(const Setup& s, const LayerTime& lt, bool moe)
     if (s.tr.recompute != Recompute::Modules || !s.caps.supports(Recompute::Modules))
         return 0.0;
     const ModelConfig& m = *s.c.model;
-    if (!moe)
-        return lt.latentUpProjectionForwardS;
     const double tokens = s.shape.microBatch * m.seqLen / s.shape.contextParallel;
     const double beta = s.shape.bytesPerActivation;
     const double normBytes = 2.0 * m.hidden * beta / (s.shape.sequenceParallel ? s.shape.tensorParallel : 1.0);
+    // Under MLA the layer's input norm is a module of its own (its down-projections take no fused norm), so the
+    // module list's "layernorm", written for a MoE model, recomputes it in every layer.
+    const double inputNormS = inputNormRecomputed(m) ? memoryTimeS(tokens * normBytes, s.peaks) : 0.0;
+    if (!moe)
+        return lt.latentUpProjectionForwardS + inputNormS;
     const double expertF = m.moe->expertFfnHidden * m.moe->topK * m.moe->capacityFactor;
     // Under FP8, Transformer Engine quantizes the recomputed product again for the second expert GEMM's backward
     // (read 2 B, write 1 B per element).
     const double requantizeBytes = s.tr.precision == Precision::Fp8 ? 3.0 : 0.0;
     const double activationBytes = (3.0 * beta + requantizeBytes) * expertF / s.shape.tensorParallel;
-    return memoryTimeS(tokens * (normBytes + activationBytes), s.peaks) + lt.latentUpProjectionForwardS;
+    return memoryTimeS(tokens * (normBytes + activationBytes), s.peaks) + lt.latentUpProjectionForwardS + inputNormS;
 }
 
 /// Adds n layers of one kind (dense or MoE) to the stage, with their TP / CP / EP communication.
@@ -132,8 +135,16 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const bool full = s.tr.recompute == Recompute::Full;
     const bool selective = s.tr.recompute == Recompute::Selective;
     const double modulesS = moduleRecomputeS(s, lt, moe);
-    // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed.
-    const double tpOne = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
+    // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed,
+    // one of each pair on the attention side. Under MLA (docs/methods-time.md §4.37) that side's gather (SP) or
+    // input-gradient all-reduce carries the latents instead of the hidden state, the output side the hidden state:
+    // its collective is the mean of the two widths, and tpOne the mean of the two sides.
+    const double mlp = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
+    const double latents = double(m.mla.qLoraRank) + m.mla.kvLoraRank + m.mla.qkRopeHeadDim;
+    const double attention = m.mla.enabled()
+        ? groupCollectiveS(Collective::AllReduce, tokens * 0.5 * (m.hidden + latents) * beta, s.spans.tp, s.c.fabric)
+        : mlp;
+    const double tpOne = 0.5 * (attention + mlp);
     const double tpCount = 4 + (full ? 2 : 0);
     // CP ring: cp−1 KV block passes forward, twice that backward (KV and dKV) (docs/methods-time.md §4.3). Each
     // pass runs under one ring step's attention and shows where it outlasts it (§4.10).

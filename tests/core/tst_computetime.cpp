@@ -218,6 +218,15 @@ private Q_SLOTS:
             + gemmTimeS(tokens, 512, 128 * 256 / 2.0, shape.bytesPerActivation, p)
             + gemmTimeS(tokens, 128 * 128 / 2.0, h, shape.bytesPerActivation, p);
         QVERIFY2(std::abs(latent.gemmForwardS / expected - 1) < 1e-12, std::to_string(latent.gemmForwardS).c_str());
+        // With sequence parallelism the duplicated down-projections see this rank's sequence shard only.
+        LayerShape sequenceParallel = shape;
+        sequenceParallel.sequenceParallel = true;
+        const double shardSaving = gemmTimeS(tokens, h, 1536, shape.bytesPerActivation, p)
+            - gemmTimeS(tokens / 2, h, 1536, shape.bytesPerActivation, p)
+            + gemmTimeS(tokens, h, 512 + 64, shape.bytesPerActivation, p)
+            - gemmTimeS(tokens / 2, h, 512 + 64, shape.bytesPerActivation, p);
+        QVERIFY(std::abs(latent.gemmForwardS - layerTime(m, sequenceParallel, false, p, e).gemmForwardS - shardSaving)
+            < 1e-12 * latent.gemmForwardS);
         // The latents' norms and the assembly of the query and key heads are element-wise work of their own.
         QVERIFY(latent.elementwiseForwardS > full.elementwiseForwardS);
         // Eager PyTorch issues MLA's projections, latent norms, splits and concatenations one by one: q down, norm,

@@ -130,8 +130,8 @@ private Q_SLOTS:
         m.mla = MlaConfig {512, 1536, 128, 64, 128};
         const double latent = layerActivationBytes(makeMemoryContext(m, nullptr), t, false);
         // Per token in bf16: Q, K, V and the output at 2 B each: 2·(24576 + 24576 + 16384 + 16384) against
-        // 2·4·7168; the latents 1536 and 512 + 64 at 2 + 2 B.
-        const double perToken = 2.0 * (24576 + 24576 + 16384 + 16384) - 2.0 * 4 * 7168 + 4.0 * (1536 + 576);
+        // 2·4·7168; the latents 1536 and 512 at 2 + 2 B.
+        const double perToken = 2.0 * (24576 + 24576 + 16384 + 16384) - 2.0 * 4 * 7168 + 4.0 * (1536 + 512);
         QCOMPARE(latent - standard, 4096 * perToken);
         // TP 4 splits the heads' tensors, not the latents (the down-projections are duplicated), without SP.
         const TrainingConfig tp4 = megatron(4, false, Recompute::None, AttentionKind::Flash);
@@ -139,7 +139,7 @@ private Q_SLOTS:
         m.mla = {};
         const double split
             = layerActivationBytes(mla, tp4, false) - layerActivationBytes(makeMemoryContext(m, nullptr), tp4, false);
-        QCOMPARE(split, 4096 * ((2.0 * (24576 + 24576 + 16384 + 16384) - 2.0 * 4 * 7168) / 4 + 4.0 * (1536 + 576)));
+        QCOMPARE(split, 4096 * ((2.0 * (24576 + 24576 + 16384 + 16384) - 2.0 * 4 * 7168) / 4 + 4.0 * (1536 + 512)));
     }
 
     void fp8SavesGemmInputsAsOneByte()

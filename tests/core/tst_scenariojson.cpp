@@ -20,8 +20,10 @@ private:
     {
         Scenario s = defaultScenario();
         s.name = "Mixtral on H200 — ünïcode";
-        s.model = {"Mixtral 8x7B", 32, 4096, 32, 32, 14336, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, true,
-            MoeConfig {8, 2, 14336, 1, 30, 1.25, 4, 2}, 256, true, MlaConfig {384, 768, 96, 32, 80}};
+        // Latent attention excludes head_dim and qk_norm, so it has a round trip of its own
+        // (latentAttentionIsOptionalAndChecked).
+        s.model = {"Mixtral 8x7B", 32, 4096, 32, 8, 14336, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, true,
+            MoeConfig {8, 2, 14336, 1, 30, 1.25, 4, 2}, 256, true};
         s.cluster.gpuId = "H200-SXM-141GB";
         s.cluster.gpuCount = 128;
         s.cluster.gpusPerNode = 4;
@@ -174,8 +176,10 @@ private Q_SLOTS:
         QVERIFY(!readScenarioFile(document.dump()).model.mla.enabled());
         Scenario deepSeek = defaultScenario();
         deepSeek.model = modelPreset("DeepSeek-V3");
+        deepSeek.model.mla = MlaConfig {384, 768, 96, 32, 80}; // every width off its default
         const Scenario read = readScenarioFile(writeScenarioFile(deepSeek));
-        QVERIFY(read.model.mla == (MlaConfig {512, 1536, 128, 64, 128}));
+        QVERIFY(read == deepSeek);
+        deepSeek.model = modelPreset("DeepSeek-V3");
         // The hidden size need not be a multiple of the heads: MLA sets its own head widths.
         auto odd = nlohmann::json::parse(writeScenarioFile(deepSeek));
         auto& model = odd["scenario"]["model"];
@@ -192,6 +196,12 @@ private Q_SLOTS:
         model["kv_heads"] = 16;
         QVERIFY(rejects("model.kv_heads: must equal heads (128) with model.mla"));
         model["kv_heads"] = 128;
+        model["head_dim"] = 192;
+        QVERIFY(rejects("model.head_dim: must be 0 with model.mla"));
+        model["head_dim"] = 0;
+        model["qk_norm"] = true;
+        QVERIFY(rejects("model.qk_norm: must be false with model.mla"));
+        model["qk_norm"] = false;
         model["mla"]["kv_lora_rank"] = 0;
         QVERIFY(rejects("model.mla.kv_lora_rank"));
         model["mla"]["kv_lora_rank"] = 512;

@@ -248,8 +248,8 @@ private Q_SLOTS:
         const double tokens = double(s.training.microBatch) * s.model.seqLen;
         const double tp = s.training.layout.tp;
         // bf16: the heads' Q, K, V (96 × 192, 96 × 192, 96 × 128) split by TP, and the latents' norm outputs
-        // (1,536 + 576) split by SP.
-        const double dropped = tokens * 2.0 * (96.0 * (192 + 192 + 128) / tp + (1536.0 + 576) / tp);
+        // (1,536 + 512) split by SP.
+        const double dropped = tokens * 2.0 * (96.0 * (192 + 192 + 128) / tp + (1536.0 + 512) / tp);
         const double kept
             = layerActivationBytes(ctx, s.training, false) - layerActivationBytes(ctx, modules.training, false);
         QVERIFY2(qAbs(kept - dropped) < 1e-9 * dropped, qPrintable(QString::number(kept / dropped)));
@@ -258,6 +258,21 @@ private Q_SLOTS:
         Scenario full = s;
         full.training.recompute = Recompute::Full;
         QVERIFY(recomputed.recomputeS < 0.25 * estimate(full).recomputeS);
+        // A MoE model's list has "layernorm", which under MLA also recomputes every layer's input norm (a module of
+        // its own there): its output, the down-projections' input, is not kept either.
+        Scenario moe = s;
+        moe.model.moe = MoeConfig {8, 2, 4096, 0, 0, 1.0};
+        Scenario moeModules = moe;
+        moeModules.training.recompute = Recompute::Modules;
+        const MemoryContext moeCtx = makeMemoryContext(moe.model, gpu);
+        const double denseKept = layerActivationBytes(moeCtx, moe.training, false)
+            - layerActivationBytes(moeCtx, moeModules.training, false);
+        QVERIFY2(qAbs(denseKept - dropped - tokens * 2.0 * s.model.hidden / tp) < 1e-9 * denseKept,
+            qPrintable(QString::number(denseKept / dropped)));
+        // TP collectives: on the attention side the latents travel instead of the hidden state.
+        Scenario plain = s;
+        plain.model.mla = {};
+        QVERIFY(none.tpTotalS < estimate(plain).tpTotalS);
         const double upProjection = 1536.0 * 96 * 192 + 512.0 * 96 * 256;
         QCOMPARE(hardwareFlopsPerToken(s.model, Recompute::Modules) - hardwareFlopsPerToken(s.model, Recompute::None),
             2.0 * s.model.layers * upProjection);

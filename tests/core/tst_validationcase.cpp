@@ -134,7 +134,19 @@ private Q_SLOTS:
             "qk_rope_head_dim": 64, "v_head_dim": 128})";
         QVERIFY(read(deepSeek) == (MlaConfig {512, 1536, 128, 64, 128}));
         QVERIFY(!read(deepSeek, CaseKeys::DevelopmentSchema).enabled());
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, read(R"({"kv_lora_rank": 0})"));
+        const auto rejects
+            = [&read](std::string mla, const std::string& from, const std::string& to, const char* named) {
+                  mla.replace(mla.find(from), from.size(), to);
+                  try {
+                      read(mla);
+                  } catch (const std::runtime_error& error) {
+                      return QString::fromUtf8(error.what()).contains(QLatin1String(named));
+                  }
+                  return false;
+              };
+        QVERIFY(rejects(deepSeek, R"("kv_lora_rank": 512)", R"("kv_lora_rank": 0)", "mla.kv_lora_rank"));
+        QVERIFY(rejects(deepSeek, R"("kv_lora_rank": 512)", R"("kv_lora_rank": null)", "mla.kv_lora_rank"));
+        QVERIFY(rejects(deepSeek, R"("q_lora_rank": 1536)", R"("q_lora_rank": 200000)", "mla.q_lora_rank"));
         std::string tooWide = deepSeek;
         tooWide.replace(tooWide.find(R"("v_head_dim": 128)"), 17, R"("v_head_dim": 1000000)");
         try {

@@ -440,8 +440,8 @@ private Q_SLOTS:
             QVERIFY2(m_doc->scenario() == before, qPrintable(w->objectName()));
             ++wheeled;
         }
-        // Every field but the KV heads and the head dimension, which latent attention greys out.
-        QCOMPARE(wheeled, int(fieldCases().size()) - 2);
+        // Every field but the KV heads, the head dimension and the QK norm, which latent attention greys out.
+        QCOMPARE(wheeled, int(fieldCases().size()) - 3);
         QCOMPARE(m_doc->undoStack()->count(), 0);
     }
 
@@ -570,6 +570,20 @@ private Q_SLOTS:
         QCOMPARE(m_doc->scenario().model.mla.kvLoraRank, 256);
         QCOMPARE(m_doc->scenario().model.kvHeads, m_doc->scenario().model.heads);
         QVERIFY(field("model.mla.v_head_dim")->isEnabled());
+        QVERIFY(ui::ScenarioDocument::validationError(m_doc->scenario()).isEmpty());
+        // The KV heads follow the heads while MLA is on, so a change of heads keeps the scenario valid.
+        field<QSpinBox>("model.heads")->setValue(32);
+        QCOMPARE(m_doc->scenario().model.kvHeads, 32);
+        QVERIFY(ui::ScenarioDocument::validationError(m_doc->scenario()).isEmpty());
+        // QK norm and a head dimension do not go with latent attention: switching it on clears them.
+        QVERIFY(!field("model.qk_norm")->isEnabled());
+        field<QCheckBox>("model.mla")->setChecked(false);
+        QVERIFY(field("model.qk_norm")->isEnabled());
+        field<QCheckBox>("model.qk_norm")->setChecked(true);
+        field<QSpinBox>("model.head_dim")->setValue(192);
+        field<QCheckBox>("model.mla")->setChecked(true);
+        QVERIFY(!m_doc->scenario().model.qkNorm);
+        QCOMPARE(m_doc->scenario().model.headDim, 0);
         QVERIFY(ui::ScenarioDocument::validationError(m_doc->scenario()).isEmpty());
     }
 

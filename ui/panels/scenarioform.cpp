@@ -140,7 +140,13 @@ void ScenarioForm::createModelGroup()
     m_binder->textField(form, "model.name", [](core::Scenario& s) -> std::string& { return s.model.name; });
     m_binder->intField(form, "model.layers", [](core::Scenario& s) -> int& { return s.model.layers; });
     m_binder->intField(form, "model.hidden", [](core::Scenario& s) -> int& { return s.model.hidden; });
-    m_binder->intField(form, "model.heads", [](core::Scenario& s) -> int& { return s.model.heads; });
+    // Every latent-attention head has its own key and value: the KV heads follow the heads while MLA is on.
+    m_binder->intField(
+        form, "model.heads", [](core::Scenario& s) -> int& { return s.model.heads; },
+        [this](core::Scenario& s) {
+            if (m_document->scenario().model.mla.enabled())
+                s.model.kvHeads = s.model.heads;
+        });
     QSpinBox* kvHeads
         = m_binder->intField(form, "model.kv_heads", [](core::Scenario& s) -> int& { return s.model.kvHeads; });
     QSpinBox* headDim
@@ -161,7 +167,11 @@ void ScenarioForm::createModelGroup()
         form, "model.norm", [](core::Scenario& s) -> core::NormKind& { return s.model.norm; });
     m_binder->boolField(
         form, "model.tied_embeddings", [](core::Scenario& s) -> bool& { return s.model.tiedEmbeddings; });
-    m_binder->boolField(form, "model.qk_norm", [](core::Scenario& s) -> bool& { return s.model.qkNorm; });
+    QCheckBox* qkNorm
+        = m_binder->boolField(form, "model.qk_norm", [](core::Scenario& s) -> bool& { return s.model.qkNorm; });
+    m_binder->addRefresher([this, qkNorm](core::Scenario&) {
+        qkNorm->setEnabled(!m_document->scenario().model.mla.enabled()); // MLA normalises its latents instead
+    });
 }
 
 void ScenarioForm::createLatentAttentionGroup()
@@ -463,6 +473,8 @@ void ScenarioForm::setLatentAttentionEnabled(bool enabled)
     if (enabled) {
         next.model.mla = m_lastMla;
         next.model.kvHeads = next.model.heads; // every latent-attention head has its own key and value
+        next.model.headDim = 0; // its own widths set the heads
+        next.model.qkNorm = false; // it normalises its latents, not its heads
     } else {
         next.model.mla = {};
     }

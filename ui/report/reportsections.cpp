@@ -57,6 +57,14 @@ std::vector<std::pair<QString, QString>> modelFacts(const core::ModelConfig& m)
         {reportTr("Vocabulary, sequence"), QStringLiteral("%1, %2").arg(m.vocab).arg(m.seqLen)}};
     if (m.headDim > 0) // heads not hidden / heads wide change every attention figure: say so
         facts.push_back({reportTr("Head dimension"), QString::number(m.headDim)});
+    if (m.mla.enabled()) // so do latent attention's widths
+        facts.push_back({reportTr("Latent attention (KV / query latent, heads)"),
+            QStringLiteral("%1 / %2, %3 + %4 rotary, values %5")
+                .arg(m.mla.kvLoraRank)
+                .arg(m.mla.qLoraRank)
+                .arg(m.mla.qkNopeHeadDim)
+                .arg(m.mla.qkRopeHeadDim)
+                .arg(m.mla.vHeadDim)});
     if (m.moe)
         facts.push_back({reportTr("Experts (top-k, shared)"),
             QStringLiteral("%1 (top-%2, %3 shared)").arg(m.moe->experts).arg(m.moe->topK).arg(m.moe->sharedExperts)});
