@@ -28,6 +28,7 @@ const std::vector<std::pair<std::string, Reader>>& readers()
         {"qwen3_moe", &readQwen3Moe},
         {"deepseek_v2", &readDeepSeek},
         {"deepseek_v3", &readDeepSeek},
+        {"kimi_k2", &readDeepSeek}, // Moonshot's Kimi K2: DeepSeek-V3's architecture under a model_type of its own
         {"gpt_neox", &readGptNeoX},
         {"gpt2", &readGpt2},
         {"gemma", &readLlamaLike},

@@ -146,6 +146,21 @@ private Q_SLOTS:
         QVERIFY(clitest::closeRelative(countParameters(lite.model).total, 15.7e9, 0.01));
     }
 
+    /// Kimi K2 ships DeepSeek-V3's architecture (DeepseekV3ForCausalLM) under model_type "kimi_k2": 64 latent-attention
+    /// heads, 384 experts of 2,048 (top-8) + 1 shared, the first layer dense; Moonshot's model card: 1 T total, 32 B
+    /// activated (the technical report: 1.04 T).
+    void kimiK2ReadsAsDeepSeek()
+    {
+        const ModelConfig m = importFile("kimi-k2.json").model;
+        QVERIFY(m.mla == (MlaConfig {512, 1536, 128, 64, 128}));
+        QCOMPARE(m.moe->experts, 384);
+        QCOMPARE(moeLayerCount(m), 60);
+        QCOMPARE(m.moe->expertGroups, 0); // n_group 1: no group-limited routing
+        const auto counts = countParameters(m);
+        QVERIFY2(clitest::closeRelative(counts.total, 1.04e12, 0.02), std::to_string(counts.total).c_str());
+        QVERIFY2(clitest::closeRelative(counts.active, 32e9, 0.03), std::to_string(counts.active).c_str());
+    }
+
     void deepSeekV2()
     {
         const ModelConfig m = importFile("deepseek-v2.json").model;

@@ -119,16 +119,13 @@ private Q_SLOTS:
     /// latent's norm input and output, replicated over TP.
     void latentAttentionKeepsItsWideHeads()
     {
-        ModelConfig m = gpt3Padded();
-        m.hidden = 7168;
-        m.heads = m.kvHeads = 128;
-        m.seqLen = 4096;
-        m.mlp = MlpKind::SwiGlu;
-        m.norm = NormKind::RmsNorm;
+        ModelConfig m = modelPreset("DeepSeek-V3"); // a dense layer of it: 7,168 wide, 128 heads, 4,096 tokens
+        QVERIFY(m.mla == (MlaConfig {512, 1536, 128, 64, 128}));
         const TrainingConfig t = megatron(1, false, Recompute::None, AttentionKind::Flash);
+        const double latent = layerActivationBytes(makeMemoryContext(m, nullptr), t, false);
+        m.mla = {};
         const double standard = layerActivationBytes(makeMemoryContext(m, nullptr), t, false);
         m.mla = MlaConfig {512, 1536, 128, 64, 128};
-        const double latent = layerActivationBytes(makeMemoryContext(m, nullptr), t, false);
         // Per token in bf16: Q, K, V and the output at 2 B each: 2·(24576 + 24576 + 16384 + 16384) against
         // 2·4·7168; the latents 1536 and 512 at 2 + 2 B.
         const double perToken = 2.0 * (24576 + 24576 + 16384 + 16384) - 2.0 * 4 * 7168 + 4.0 * (1536 + 512);
