@@ -101,19 +101,20 @@ StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, 
     StageParams s;
     const double t = std::max(1, layout.tp);
     const double ep = std::max(1, layout.ep);
+    const double etp = expertTensorParallel(layout);
     s.layers = layersOnStage(ctx.layers, layout.pp, stage);
     const double moeShare = ctx.layers > 0 ? double(ctx.params.moeLayers) / ctx.layers : 0.0;
     const double dense = (1 - moeShare) * ctx.layerParamsDense;
     const double moeNonExpert = moeShare * (ctx.layerParamsMoe - ctx.expertParamsPerMoeLayer);
     const double experts = moeShare * ctx.expertParamsPerMoeLayer;
-    s.perLayer = (dense + moeNonExpert) / t + experts / (ep * t); // expert TP = TP (MoE parallel folding)
+    s.perLayer = (dense + moeNonExpert) / t + experts / (ep * etp); // experts split by EP × ETP
     const bool first = stage == 0;
     const bool last = stage == std::max(1, layout.pp) - 1;
     const bool tiedCopy = ctx.model.tiedEmbeddings && layout.pp > 1 && last; // Megatron's shared copy
     s.embedding = ((first ? ctx.params.embedding : 0) + (tiedCopy ? ctx.vocab * ctx.h : 0)) / t;
     const double head = last ? (ctx.params.head + ctx.params.finalNorm) / t : 0;
     s.total = s.layers * s.perLayer + s.embedding + head;
-    s.experts = s.layers * experts / (ep * t);
+    s.experts = s.layers * experts / (ep * etp);
     s.matmul = s.layers * ctx.matmulPerLayer / t + (last ? ctx.vocab * ctx.h / t : 0);
     return s;
 }

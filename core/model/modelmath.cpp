@@ -217,10 +217,18 @@ double hardwareFlopsPerToken(const ModelConfig& m, Recompute recompute)
     return model;
 }
 
+int expertTensorParallel(const ParallelLayout& layout)
+{
+    const long long dpCp = std::max(1LL, 1LL * layout.dp * layout.cp);
+    return dpCp % std::max(1, layout.ep) == 0 ? std::max(1, layout.tp) : 1;
+}
+
 double shardedParameters(double parameters, double expertParameters, const ParallelLayout& layout)
 {
     const double dpCp = std::max(1, layout.dp * layout.cp);
-    const double expertDataParallel = std::max(1.0, dpCp / std::max(1, layout.ep));
+    // The expert-data-parallel group: world / (ETP · EP · PP), DP × CP × TP / (ETP · EP) per stage.
+    const double foldedTp = double(std::max(1, layout.tp)) / expertTensorParallel(layout);
+    const double expertDataParallel = std::max(1.0, dpCp * foldedTp / std::max(1, layout.ep));
     return (parameters - expertParameters) / dpCp + expertParameters / expertDataParallel;
 }
 

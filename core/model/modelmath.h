@@ -92,6 +92,12 @@ double modelFlopsPerToken(const ModelConfig& model);
 /// full adds one forward pass of every layer (N21 Eq. 3: 96·B·L·s·h²·(1 + s/6h + V/16hL)).
 double hardwareFlopsPerToken(const ModelConfig& model, Recompute recompute);
 
+/// Tensor parallelism inside the experts (Megatron-Core's expert_tensor_parallel_size): the layout's TP where its EP
+/// group fits beside it (EP divides DP × CP; Megatron-Core's default, ETP = TP, needs world % (ETP·EP·PP) == 0), else
+/// 1: an EP group that spans the TP ranks is MoE parallel folding, whose experts are not split by TP
+/// (docs/methods-memory.md §3.2).
+int expertTensorParallel(const ParallelLayout& layout);
+
 /// What a sharding optimizer (ZeRO, FSDP, Megatron's distributed optimizer) leaves on one GPU of a shard holding
 /// `parameters`, `expertParameters` of them routed experts: the dense part split over DP × CP (CP ranks hold equal
 /// weights), the experts over their expert-data-parallel group, DP × CP / EP ranks (docs/methods-memory.md §3.2).

@@ -193,6 +193,26 @@ private Q_SLOTS:
         QCOMPARE(moeOverDense(Framework::Other) - moeOverDense(Framework::Megatron), keptOutputs);
     }
 
+    /// Expert tensor parallelism: with EP dividing DP × CP the experts are split by TP too (Megatron-Core's default,
+    /// ETP = TP); an EP group that reaches into the TP ranks is MoE parallel folding, whose experts EP alone splits
+    /// (ETP = 1: Megatron needs world % (ETP·EP·PP) == 0) and whose expert states shard over DP × CP × TP / EP.
+    void foldedExpertParallelismDoesNotSplitExpertsByTp()
+    {
+        const ModelConfig m = modelPreset("DeepSeek-V3");
+        const MemoryContext ctx = makeMemoryContext(m, nullptr);
+        const double experts = ctx.params.moeLayers * ctx.expertParamsPerMoeLayer;
+        ParallelLayout beside {32, 4, 1, 1, 8, 1, true}; // dp 32, tp 4, ep 8: EP within DP
+        QCOMPARE(expertTensorParallel(beside), 4);
+        QCOMPARE(stageParams(ctx, beside, 0).experts, experts / 32);
+        ParallelLayout folded {8, 4, 1, 1, 32, 1, true}; // dp 8, tp 4, ep 32: EP spans the TP ranks
+        QCOMPARE(expertTensorParallel(folded), 1);
+        QCOMPARE(stageParams(ctx, folded, 0).experts, experts / 32);
+        // One copy of each expert per 32 GPUs either way: no expert-data-parallel sharding in the folded layout,
+        // DP × CP / EP = 4 in the other.
+        QCOMPARE(shardedParameters(experts, experts, folded), experts);
+        QCOMPARE(shardedParameters(experts / 32, experts / 32, beside), experts / 32 / 4);
+    }
+
     void korthikantiFullRecomputeKeepsLayerInput()
     {
         const MemoryContext ctx = makeMemoryContext(gpt3Padded(), nullptr);
