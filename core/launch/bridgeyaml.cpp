@@ -2,6 +2,7 @@
 // A Megatron-Bridge ConfigContainer override in YAML (Megatron-Bridge 0.1.0, the successor of NeMo 2's
 // MegatronStrategy recipes): model.*, train.*, mixed_precision, optimizer.*, ddp.*, dataset.*.
 #include "core/launch/launchplan.h"
+#include "core/model/modelmath.h"
 
 #include <sstream>
 
@@ -46,6 +47,8 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
         y << "null\n";
     y << "  context_parallel_size: " << l.cp << "\n";
     y << "  expert_model_parallel_size: " << l.ep << "\n";
+    if (p.model().moe && l.tp > 1 && expertTensorParallel(l) == 1) // parallel folding: experts not split by TP
+        y << "  expert_tensor_parallel_size: 1\n";
     if (p.model().moe) {
         y << "  moe_token_dispatcher_type: " << (p.deepEpInEffect() ? "flex" : "alltoall") << "\n";
         if (p.deepEpInEffect())

@@ -2,6 +2,7 @@
 // Megatron-LM command-line arguments (megatron/training/arguments.py, Megatron-LM core_r0.12.0).
 #include "core/launch/launchplan.h"
 #include "core/model/enumnames.h"
+#include "core/model/modelmath.h"
 
 #include <cctype>
 #include <utility>
@@ -20,8 +21,13 @@ void addParallelism(const LaunchPlan& p, ArgList& a)
     a.push_back({"--tensor-model-parallel-size", std::to_string(l.tp)});
     a.push_back({"--pipeline-model-parallel-size", std::to_string(l.pp)});
     a.push_back({"--context-parallel-size", std::to_string(l.cp)});
-    if (p.model().moe)
+    if (p.model().moe) {
         a.push_back({"--expert-model-parallel-size", std::to_string(l.ep)});
+        // An EP group that reaches into the TP ranks (parallel folding) leaves the experts unsplit by TP; Megatron's
+        // default expert TP is the TP size, which would need ETP·EP·PP GPUs beyond the world size.
+        if (l.tp > 1 && expertTensorParallel(l) == 1)
+            a.push_back({"--expert-tensor-parallel-size", "1"});
+    }
     // The interleaved schedule is chosen by giving more than one model chunk per pipeline rank.
     if (p.virtualStages > 1)
         a.push_back({"--num-layers-per-virtual-pipeline-stage", std::to_string(p.layersPerVirtualStage)});

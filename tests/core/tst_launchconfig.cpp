@@ -205,6 +205,20 @@ private Q_SLOTS:
         const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text);
         QCOMPARE(bridge["model"]["moe_router_num_groups"].as<int>(), 8);
         QCOMPARE(bridge["model"]["moe_router_group_topk"].as<int>(), 4);
+        // EP 4 divides DP 4: the experts are split by TP as well (Megatron's default), so no expert TP is written.
+        QCOMPARE(args.count("--expert-tensor-parallel-size"), std::size_t(0));
+        // An EP group that reaches into the TP ranks (DP 2 × TP 4, EP 8: parallel folding) needs expert TP 1.
+        Scenario folded = s;
+        folded.training.layout = ParallelLayout {2, 4, 1, 1, 8, 1, true};
+        folded.cluster.gpuCount = 8;
+        folded.training.globalBatch = 32;
+        QCOMPARE(intArg(megatronArgs(makeLaunchConfig(folded, LaunchFramework::Megatron).text),
+                     "--expert-tensor-parallel-size"),
+            1);
+        QCOMPARE(
+            YAML::Load(makeLaunchConfig(folded, LaunchFramework::NeMo).text)["model"]["expert_tensor_parallel_size"]
+                .as<int>(),
+            1);
         // A model routing freely says nothing.
         const ArgMap mixtral = megatronArgs(makeLaunchConfig(moeScenario(), LaunchFramework::Megatron).text);
         QCOMPARE(mixtral.count("--moe-router-num-groups") + mixtral.count("--moe-router-group-topk"), std::size_t(0));
