@@ -39,10 +39,6 @@ double mlpGemmsS(const ModelConfig& m, double rows, double f, double t, double b
     return first + unfusedInputGemmS(rows, f / t, h, beta, p);
 }
 
-/// Forward GEMMs of multi-head latent attention (docs/methods-time.md §4.37). The down-projections to the query and
-/// key/value latents are not split by tensor parallelism (Megatron-Core duplicates them on every TP rank) and take the
-/// layer norm's output, cast on its own under FP8; the up-projections take the latents' own norms, fused into them
-/// (Transformer Engine's LayerNormColumnParallelLinear), and are split by heads like the output projection.
 /// MLA's up-projections: queries from their latent (or the hidden state), keys and values from theirs, split by heads.
 double latentUpProjectionGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
 {
@@ -53,6 +49,10 @@ double latentUpProjectionGemmsS(const ModelConfig& m, double tokens, double t, d
     return gemmTimeS(tokens, queryInput, queries, beta, p) + gemmTimeS(tokens, a.kvLoraRank, keysValues, beta, p);
 }
 
+/// Forward GEMMs of multi-head latent attention (docs/methods-time.md §4.37). The down-projections to the query and
+/// key/value latents are not split by tensor parallelism (Megatron-Core duplicates them on every TP rank) and take the
+/// layer norm's output, cast on its own under FP8; the up-projections take the latents' own norms, fused into them
+/// (Transformer Engine's LayerNormColumnParallelLinear), and are split by heads like the output projection.
 double latentAttentionGemmsS(const LayerShape& s, const ModelConfig& m, double tokens, const ComputePeaks& p)
 {
     const MlaConfig& a = m.mla;
@@ -252,8 +252,6 @@ double mlpOps(const ModelConfig& m, const LayerShape& s)
     return m.mlp == MlpKind::SwiGlu ? 5 : 2 + (s.pythonGelu ? 8 : 1);
 }
 
-} // namespace
-
 /// Eager ops of MLA's projections (Hugging Face's DeepseekV3Attention): the query down-projection, its norm and
 /// up-projection (or one projection without a query latent), the key/value down-projection, its norm and
 /// up-projection, the output projection, and the splits and concatenations that assemble heads from the non-rotary
@@ -263,6 +261,8 @@ double latentAttentionOps(const ModelConfig& m)
     const double query = m.mla.qLoraRank > 0 ? 2 + normOps(m) : 1;
     return query + 2 + normOps(m) + 1 + 6;
 }
+
+} // namespace
 
 double eagerOpsPerLayer(const ModelConfig& m, const LayerShape& s)
 {

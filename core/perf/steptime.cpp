@@ -140,7 +140,9 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     // input-gradient all-reduce carries the latents instead of the hidden state, the output side the hidden state:
     // its collective is the mean of the two widths, and tpOne the mean of the two sides.
     const double mlp = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
-    const double latents = double(m.mla.qLoraRank) + m.mla.kvLoraRank + m.mla.qkRopeHeadDim;
+    // Without a query latent the queries are projected from the gathered hidden state: that side stays h wide.
+    const double latents
+        = m.mla.qLoraRank > 0 ? double(m.mla.qLoraRank) + m.mla.kvLoraRank + m.mla.qkRopeHeadDim : double(m.hidden);
     const double attention = m.mla.enabled()
         ? groupCollectiveS(Collective::AllReduce, tokens * 0.5 * (m.hidden + latents) * beta, s.spans.tp, s.c.fabric)
         : mlp;
