@@ -66,13 +66,14 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
         y << "  recompute_granularity: " << (t.recompute == Recompute::Full ? "full" : "selective") << "\n";
     if (t.recompute == Recompute::Full)
         y << "  recompute_method: uniform\n  recompute_num_layers: 1\n";
-    if (t.recompute == Recompute::Modules) { // moe_act needs the grouped GEMM (Megatron-Core's TransformerConfig)
-        const bool latent = p.model().mla.enabled();
-        if (p.model().moe || !latent)
-            y << "  recompute_modules: [moe_act, layernorm" << (latent ? ", mla_up_proj" : "")
-              << "]\n  moe_grouped_gemm: true\n";
-        else
-            y << "  recompute_modules: [mla_up_proj]\n";
+    if (t.recompute == Recompute::Modules) {
+        y << "  recompute_modules: [";
+        const std::vector<std::string> modules = p.recomputeModules();
+        for (std::size_t i = 0; i < modules.size(); ++i)
+            y << (i > 0 ? ", " : "") << modules[i];
+        y << "]\n";
+        if (modules.front() == "moe_act") // moe_act needs the grouped GEMM (Megatron-Core's TransformerConfig)
+            y << "  moe_grouped_gemm: true\n";
     }
     if (p.activationOffloadLayers > 0)
         y << "  cpu_offloading: true\n  cpu_offloading_num_layers: " << p.activationOffloadLayers << "\n";

@@ -86,6 +86,17 @@ LaunchPlan makeLaunchPlan(const Scenario& scenario, Framework framework)
     return plan;
 }
 
+std::vector<std::string> LaunchPlan::recomputeModules() const
+{
+    const bool latent = model().mla.enabled();
+    std::vector<std::string> modules;
+    if (model().moe || !latent)
+        modules = {"moe_act", "layernorm"};
+    if (latent)
+        modules.emplace_back("mla_up_proj");
+    return modules;
+}
+
 std::string quoted(const std::string& text)
 {
     std::string out = "\"";

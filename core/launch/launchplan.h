@@ -4,6 +4,9 @@
 
 #include "core/launch/launchconfig.h"
 
+#include <string>
+#include <vector>
+
 namespace clusterplanner::core::launch {
 
 /// Degrees, batch split and placement of one scenario's layout. All values are >= 1.
@@ -45,6 +48,10 @@ struct LaunchPlan
     /// Why a MoE setting asked for is not written (not offered, no EP, full recompute, no interleaving); empty
     /// otherwise.
     std::string moeLeftOutNote() const;
+    /// Megatron-Core's recompute_modules for training.recompute "modules" (docs/methods-time.md §4.35, §4.37): the
+    /// MoE activation and the separate norms, and MLA's up-projections where the model has MLA (alone for a dense MLA
+    /// model).
+    std::vector<std::string> recomputeModules() const;
     /// Why activation offload, asked for, is not written (not offered, PP > 1, recompute on, too many layers, or
     /// auto with a layout that fits without it); empty otherwise.
     std::string activationOffloadNote() const;

@@ -143,15 +143,12 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
     if (t.recompute != Recompute::None)
         a.push_back({"--recompute-granularity", t.recompute == Recompute::Full ? "full" : "selective"});
     if (t.recompute == Recompute::Modules) { // one value per word: the flag takes a list (nargs='*')
-        const bool latent = p.model().mla.enabled();
         std::string modules;
-        if (p.model().moe || !latent)
-            modules = std::string("moe_act") + kListSeparator + "layernorm";
-        if (latent)
-            modules += (modules.empty() ? "" : std::string(1, kListSeparator)) + "mla_up_proj";
+        for (const std::string& module : p.recomputeModules())
+            modules += (modules.empty() ? "" : std::string(1, kListSeparator)) + module;
         a.push_back({"--recompute-modules", modules});
         notes.push_back(std::string("--recompute-modules (recompute the MoE activation and the separate norms")
-            + (latent ? ", and MLA's up-projections" : "")
+            + (p.model().mla.enabled() ? ", and MLA's up-projections" : "")
             + ") needs a Megatron-Core release that has it (2025 and later), and one that recomputes them under FP8 "
               "when the run is FP8");
     }

@@ -44,12 +44,9 @@ double latentNormParameters(const ModelConfig& m)
 double latentAttentionWeights(const ModelConfig& m)
 {
     const MlaConfig& a = m.mla;
-    const double h = m.hidden, heads = m.heads;
-    const double queries = heads * (a.qkNopeHeadDim + a.qkRopeHeadDim);
-    const double q = a.qLoraRank > 0 ? h * a.qLoraRank + double(a.qLoraRank) * queries : h * queries;
-    const double kv
-        = h * (a.kvLoraRank + a.qkRopeHeadDim) + double(a.kvLoraRank) * heads * (a.qkNopeHeadDim + a.vHeadDim);
-    return q + kv + heads * a.vHeadDim * h;
+    const double h = m.hidden;
+    const double down = h * (a.qLoraRank + a.kvLoraRank + a.qkRopeHeadDim); // no query down-projection at rank 0
+    return down + latentUpProjectionWeights(m) + attentionOutputWidth(m) * h;
 }
 
 /// Weights of one MLP with intermediate size f (SwiGLU has gate, up and down; GELU has up and down).

@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <string_view>
 
 namespace clusterplanner::ui {
 
@@ -53,6 +54,25 @@ QString bf16OptimizerStatesLabel(const core::TrainingConfig& asked, const core::
 }
 
 constexpr int kColumnWidthPx = 430; // a form column is readable from about this width
+
+/// The switch of an optional part of the model (model.moe, model.mla), named and explained by its field row.
+QCheckBox* addPartSwitch(QFormLayout* form, std::string_view path)
+{
+    const FieldInfo info = fieldInfo(path);
+    auto* enabled = new QCheckBox(info.label);
+    enabled->setObjectName(QString::fromLatin1(info.objectName));
+    enabled->setToolTip(info.toolTip);
+    form->addRow(enabled);
+    return enabled;
+}
+
+/// Greys out an optional part's fields while the part is off; its switch stays live.
+void enablePartFields(QGroupBox* group, std::string_view switchName, bool on)
+{
+    for (QWidget* child : group->findChildren<QWidget*>())
+        if (child->objectName() != QLatin1String(switchName.data(), qsizetype(switchName.size())))
+            child->setEnabled(on);
+}
 
 QString problemStyle()
 {
@@ -152,12 +172,6 @@ void ScenarioForm::createModelGroup()
     QSpinBox* headDim
         = m_binder->intField(form, "model.head_dim", [](core::Scenario& s) -> int& { return s.model.headDim; });
     headDim->setSpecialValueText(tr("hidden / heads"));
-    m_binder->addRefresher([this, kvHeads, headDim](core::Scenario&) {
-        // Latent attention sets its own head widths and gives every head its own key and value.
-        const bool latent = m_document->scenario().model.mla.enabled();
-        kvHeads->setEnabled(!latent);
-        headDim->setEnabled(!latent);
-    });
     m_binder->intField(form, "model.ffn_hidden", [](core::Scenario& s) -> int& { return s.model.ffnHidden; });
     m_binder->intField(form, "model.vocab", [](core::Scenario& s) -> int& { return s.model.vocab; });
     m_binder->intField(form, "model.seq_len", [](core::Scenario& s) -> int& { return s.model.seqLen; });
@@ -169,8 +183,13 @@ void ScenarioForm::createModelGroup()
         form, "model.tied_embeddings", [](core::Scenario& s) -> bool& { return s.model.tiedEmbeddings; });
     QCheckBox* qkNorm
         = m_binder->boolField(form, "model.qk_norm", [](core::Scenario& s) -> bool& { return s.model.qkNorm; });
-    m_binder->addRefresher([this, qkNorm](core::Scenario&) {
-        qkNorm->setEnabled(!m_document->scenario().model.mla.enabled()); // MLA normalises its latents instead
+    m_binder->addRefresher([this, kvHeads, headDim, qkNorm](core::Scenario&) {
+        // Latent attention sets its own head widths, gives every head its own key and value and normalises its
+        // latents, not its heads.
+        const bool latent = m_document->scenario().model.mla.enabled();
+        kvHeads->setEnabled(!latent);
+        headDim->setEnabled(!latent);
+        qkNorm->setEnabled(!latent);
     });
 }
 
@@ -179,11 +198,7 @@ void ScenarioForm::createLatentAttentionGroup()
     QFormLayout* form = addGroup(tr("Latent attention"), "group.mla");
     m_mlaGroup = m_lastGroup;
     m_lastMla = shownLatentAttention();
-    const FieldInfo info = fieldInfo("model.mla");
-    auto* enabled = new QCheckBox(info.label);
-    enabled->setObjectName(QString::fromLatin1(info.objectName));
-    enabled->setToolTip(info.toolTip);
-    form->addRow(enabled);
+    QCheckBox* enabled = addPartSwitch(form, "model.mla");
     connect(enabled, &QCheckBox::toggled, this, &ScenarioForm::setLatentAttentionEnabled);
     m_binder->addRefresher([this, enabled](core::Scenario&) {
         const QSignalBlocker blocker(enabled);
@@ -207,11 +222,7 @@ void ScenarioForm::createMoeGroup()
 {
     QFormLayout* form = addGroup(tr("Mixture of experts"), "group.moe");
     m_moeGroup = m_lastGroup;
-    const FieldInfo moeInfo = fieldInfo("model.moe");
-    auto* enabled = new QCheckBox(moeInfo.label);
-    enabled->setObjectName(QString::fromLatin1(moeInfo.objectName));
-    enabled->setToolTip(moeInfo.toolTip);
-    form->addRow(enabled);
+    QCheckBox* enabled = addPartSwitch(form, "model.moe");
     connect(enabled, &QCheckBox::toggled, this, &ScenarioForm::setMoeEnabled);
     m_binder->addRefresher([this, enabled](core::Scenario&) {
         const QSignalBlocker blocker(enabled);
@@ -418,12 +429,8 @@ void ScenarioForm::addDerivedRefreshers()
 {
     m_binder->addRefresher([this](core::Scenario&) {
         const core::Scenario& s = m_document->scenario();
-        for (QWidget* child : m_moeGroup->findChildren<QWidget*>())
-            if (child->objectName() != QLatin1String("model.moe"))
-                child->setEnabled(s.model.moe.has_value());
-        for (QWidget* child : m_mlaGroup->findChildren<QWidget*>())
-            if (child->objectName() != QLatin1String("model.mla"))
-                child->setEnabled(s.model.mla.enabled());
+        enablePartFields(m_moeGroup, "model.moe", s.model.moe.has_value());
+        enablePartFields(m_mlaGroup, "model.mla", s.model.mla.enabled());
         const int nodes = s.cluster.nodeCount();
         const QString nodeText = nodes == 1 ? tr("1 node") : tr("%1 nodes").arg(nodes);
         const bool partial = s.cluster.gpuCount % s.cluster.gpusPerNode != 0;
