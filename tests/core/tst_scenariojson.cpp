@@ -61,6 +61,17 @@ private:
         return s;
     }
 
+    /// Whether the file refuses to open with a message containing `expected`.
+    static bool rejects(const nlohmann::json& document, const std::string& expected)
+    {
+        try {
+            readScenarioFile(document.dump());
+        } catch (const ScenarioFormatError& e) {
+            return std::string(e.what()).find(expected) != std::string::npos;
+        }
+        return false;
+    }
+
     static std::string fileWith(const std::string& pointer, const nlohmann::json& value)
     {
         auto document = nlohmann::json::parse(writeScenarioFile(defaultScenario()));
@@ -103,19 +114,11 @@ private Q_SLOTS:
         auto document = nlohmann::json::parse(writeScenarioFile(withMoe));
         QCOMPARE(readScenarioFile(document.dump()).model.moe->groupsPerToken, 4);
         auto& moe = document["scenario"]["model"]["moe"];
-        const auto rejects = [&document](const std::string& expected) {
-            try {
-                readScenarioFile(document.dump());
-            } catch (const std::exception& e) {
-                return std::string(e.what()).find(expected) != std::string::npos;
-            }
-            return false;
-        };
         moe["expert_groups"] = 3;
-        QVERIFY(rejects("model.moe.expert_groups: must divide model.moe.experts (256) into equal groups"));
+        QVERIFY(rejects(document, "model.moe.expert_groups: must divide model.moe.experts (256) into equal groups"));
         moe["expert_groups"] = 8;
         moe["groups_per_token"] = 9;
-        QVERIFY(rejects("model.moe.groups_per_token: must be at most 8"));
+        QVERIFY(rejects(document, "model.moe.groups_per_token: must be at most 8"));
         moe.erase("expert_groups");
         moe.erase("groups_per_token");
         const MoeConfig read = *readScenarioFile(document.dump()).model.moe;
@@ -185,28 +188,20 @@ private Q_SLOTS:
         auto& model = odd["scenario"]["model"];
         model["hidden"] = 7000;
         QCOMPARE(readScenarioFile(odd.dump()).model.hidden, 7000);
-        const auto rejects = [&odd](const std::string& expected) {
-            try {
-                readScenarioFile(odd.dump());
-            } catch (const ScenarioFormatError& e) {
-                return std::string(e.what()).find(expected) != std::string::npos;
-            }
-            return false;
-        };
         model["kv_heads"] = 16;
-        QVERIFY(rejects("model.kv_heads: must equal heads (128) with model.mla"));
+        QVERIFY(rejects(odd, "model.kv_heads: must equal heads (128) with model.mla"));
         model["kv_heads"] = 128;
         model["head_dim"] = 192;
-        QVERIFY(rejects("model.head_dim: must be 0 with model.mla"));
+        QVERIFY(rejects(odd, "model.head_dim: must be 0 with model.mla"));
         model["head_dim"] = 0;
         model["qk_norm"] = true;
-        QVERIFY(rejects("model.qk_norm: must be false with model.mla"));
+        QVERIFY(rejects(odd, "model.qk_norm: must be false with model.mla"));
         model["qk_norm"] = false;
         model["mla"]["kv_lora_rank"] = 0;
-        QVERIFY(rejects("model.mla.kv_lora_rank"));
+        QVERIFY(rejects(odd, "model.mla.kv_lora_rank"));
         model["mla"]["kv_lora_rank"] = 512;
         model["mla"]["v_head_dim"] = 100'000; // × 128 heads: past what the memory maths is bounded for
-        QVERIFY(rejects("model.mla.v_head_dim"));
+        QVERIFY(rejects(odd, "model.mla.v_head_dim"));
     }
 
     void headerIsWritten()

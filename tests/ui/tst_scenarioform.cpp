@@ -218,6 +218,19 @@ private:
         return m_form->findChild<T*>(QString::fromLatin1(name));
     }
 
+    /// Saves the form, shown at 1600 × 1000 as a user sees it, to $CLUSTERPLANNER_SHOT_DIR/NAME when that is set
+    /// (docs/screenshots).
+    void saveShot(const QString& name)
+    {
+        const QString dir = qEnvironmentVariable("CLUSTERPLANNER_SHOT_DIR");
+        if (dir.isEmpty())
+            return;
+        m_form->resize(1600, 1000);
+        m_form->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_form));
+        QVERIFY(m_form->grab().save(dir + QLatin1Char('/') + name));
+    }
+
 private Q_SLOTS:
     void init()
     {
@@ -397,8 +410,7 @@ private Q_SLOTS:
             ++inView;
         }
         QCOMPARE(inView, int(fieldCases().size()));
-        if (const QString dir = qEnvironmentVariable("CLUSTERPLANNER_SHOT_DIR"); !dir.isEmpty())
-            QVERIFY(m_form->grab().save(dir + QStringLiteral("/panel-scenario.png")));
+        saveShot(QStringLiteral("panel-scenario.png"));
     }
 
     void balancedColumnsKeepOrder_data()
@@ -459,12 +471,7 @@ private Q_SLOTS:
         QVERIFY2(precision->itemText(index).contains(QLatin1String("not a Megatron-LM mode")),
             qPrintable(precision->itemText(index)));
         QCOMPARE(precision->currentIndex(), index);
-        if (const QString dir = qEnvironmentVariable("CLUSTERPLANNER_SHOT_DIR"); !dir.isEmpty()) {
-            m_form->resize(1600, 1000); // the item as a user sees it selected
-            m_form->show();
-            QVERIFY(QTest::qWaitForWindowExposed(m_form));
-            QVERIFY(m_form->grab().save(dir + QStringLiteral("/panel-scenario-bf16.png")));
-        }
+        saveShot(QStringLiteral("panel-scenario-bf16.png")); // the item as a user sees it selected
         s.training.framework = core::Framework::HuggingFace;
         m_doc->newDocument(s);
         QCOMPARE(precision->itemText(index), QStringLiteral("Pure BF16"));
@@ -499,12 +506,7 @@ private Q_SLOTS:
         other.training.optimizerStates = core::OptimizerStates::Bf16; // selected, so the form shows the reason
         QVERIFY2(labelFor(other).contains(QLatin1String("TorchTitan has none")), qPrintable(labelFor(other)));
         QCOMPARE(states->currentIndex(), bf16);
-        if (const QString dir = qEnvironmentVariable("CLUSTERPLANNER_SHOT_DIR"); !dir.isEmpty()) {
-            m_form->resize(1600, 1000); // the item as a user sees it selected
-            m_form->show();
-            QVERIFY(QTest::qWaitForWindowExposed(m_form));
-            QVERIFY(m_form->grab().save(dir + QStringLiteral("/panel-scenario-optimizer-states.png")));
-        }
+        saveShot(QStringLiteral("panel-scenario-optimizer-states.png")); // the item as a user sees it selected
         other = s;
         other.training.precision = core::Precision::AmpFp16;
         QVERIFY2(labelFor(other).contains(QLatin1String("needs mixed BF16")), qPrintable(labelFor(other)));
