@@ -167,14 +167,23 @@ bool hasRecomputeModules(const ModelConfig& m)
     return m.moe.has_value() || m.mla.enabled();
 }
 
+double latentQueryInputWidth(const ModelConfig& m)
+{
+    if (!m.mla.enabled())
+        return 0.0;
+    return m.mla.qLoraRank > 0 ? double(m.mla.qLoraRank) : double(m.hidden);
+}
+
+double latentKeyValueUpWidth(const ModelConfig& m)
+{
+    return m.mla.enabled() ? m.heads * (double(m.mla.qkNopeHeadDim) + m.mla.vHeadDim) : 0.0;
+}
+
 double latentUpProjectionWeights(const ModelConfig& m)
 {
     if (!m.mla.enabled())
         return 0.0;
-    const MlaConfig& a = m.mla;
-    const double queryInput = a.qLoraRank > 0 ? double(a.qLoraRank) : double(m.hidden);
-    return queryInput * m.heads * (a.qkNopeHeadDim + a.qkRopeHeadDim)
-        + double(a.kvLoraRank) * m.heads * (a.qkNopeHeadDim + a.vHeadDim);
+    return latentQueryInputWidth(m) * queryWidth(m) + double(m.mla.kvLoraRank) * latentKeyValueUpWidth(m);
 }
 
 double attentionMatmulWeights(const ModelConfig& m)

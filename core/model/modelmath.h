@@ -59,6 +59,14 @@ double valueWidth(const ModelConfig& model);
 /// Width of the attention output, the output projection's input: heads · value head width.
 double attentionOutputWidth(const ModelConfig& model);
 
+/// What MLA's query up-projection reads: the query latent, or the hidden state where the model has none
+/// (DeepSeek-V2-Lite); 0 without MLA.
+double latentQueryInputWidth(const ModelConfig& model);
+
+/// What MLA's key/value up-projection writes: every head's non-rotary key and its value, heads · (nope + v); 0
+/// without MLA (the rotary key comes from the down-projection, shared by the heads).
+double latentKeyValueUpWidth(const ModelConfig& model);
+
 /// MLA's weights that produce the query, key and value heads from the latents (from the hidden state for queries
 /// without a latent): what Megatron-Core's "mla_up_proj" module recompute runs again; 0 without MLA.
 double latentUpProjectionWeights(const ModelConfig& model);

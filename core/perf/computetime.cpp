@@ -42,11 +42,8 @@ double mlpGemmsS(const ModelConfig& m, double rows, double f, double t, double b
 /// MLA's up-projections: queries from their latent (or the hidden state), keys and values from theirs, split by heads.
 double latentUpProjectionGemmsS(const ModelConfig& m, double tokens, double t, double beta, const ComputePeaks& p)
 {
-    const MlaConfig& a = m.mla;
-    const double queries = m.heads * (double(a.qkNopeHeadDim) + a.qkRopeHeadDim) / t;
-    const double keysValues = m.heads * (double(a.qkNopeHeadDim) + a.vHeadDim) / t;
-    const double queryInput = a.qLoraRank > 0 ? double(a.qLoraRank) : double(m.hidden);
-    return gemmTimeS(tokens, queryInput, queries, beta, p) + gemmTimeS(tokens, a.kvLoraRank, keysValues, beta, p);
+    return gemmTimeS(tokens, latentQueryInputWidth(m), queryWidth(m) / t, beta, p)
+        + gemmTimeS(tokens, m.mla.kvLoraRank, latentKeyValueUpWidth(m) / t, beta, p);
 }
 
 /// Forward GEMMs of multi-head latent attention (docs/methods-time.md §4.37). The down-projections to the query and
