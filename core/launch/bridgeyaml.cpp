@@ -53,6 +53,7 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
         y << "  moe_token_dispatcher_type: " << (p.deepEpInEffect() ? "flex" : "alltoall") << "\n";
         if (p.deepEpInEffect())
             y << "  moe_flex_dispatcher_backend: deepep\n";
+        y << "  moe_shared_expert_overlap: " << yamlBool(p.sharedExpertOverlapInEffect()) << "\n";
         if (p.model().moe->limitsGroups())
             y << "  moe_router_num_groups: " << p.model().moe->expertGroups
               << "\n  moe_router_group_topk: " << p.model().moe->groupsPerToken << "\n";

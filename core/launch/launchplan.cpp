@@ -197,6 +197,11 @@ bool LaunchPlan::moeOverlapInEffect() const
     return model().moe && moeOverlapApplies(training(), frameworkCapabilities(framework));
 }
 
+bool LaunchPlan::sharedExpertOverlapInEffect() const
+{
+    return sharedExpertOverlapApplies(training(), frameworkCapabilities(framework), model());
+}
+
 std::string LaunchPlan::moeLeftOutNote() const
 {
     if (!model().moe)

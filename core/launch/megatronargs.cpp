@@ -97,6 +97,9 @@ void addMoe(const LaunchPlan& p, ArgList& a, std::vector<std::string>& notes)
         a.push_back({"--delay-wgrad-compute", ""});
         notes.push_back("--overlap-moe-expert-parallel-comm needs Megatron-Core 0.14 or later");
     }
+    // Off by default in Megatron-Core; the estimate hides part of each all-to-all behind the shared experts (§4.39).
+    if (p.sharedExpertOverlapInEffect())
+        a.push_back({"--moe-shared-expert-overlap", ""});
     // Megatron-Core's TransformerConfig refuses moe_act in recompute_modules without the grouped GEMM.
     if (p.training().recompute == Recompute::Modules)
         a.push_back({"--moe-grouped-gemm", ""});

@@ -103,6 +103,13 @@ bool moeOverlapApplies(const TrainingConfig& training, const FrameworkCapabiliti
     return moeOverlapObstacle(training, caps) == MoeOverlapObstacle::None;
 }
 
+bool sharedExpertOverlapApplies(
+    const TrainingConfig& training, const FrameworkCapabilities& caps, const ModelConfig& model)
+{
+    return caps.sharedExpertOverlap && model.moe && model.moe->sharedExperts > 0 && training.layout.ep > 1
+        && moeDispatcherInEffect(training, caps) == MoeDispatcher::AllToAll && !moeOverlapApplies(training, caps);
+}
+
 ActivationOffloadObstacle activationOffloadObstacle(
     const TrainingConfig& training, const FrameworkCapabilities& caps, int modelLayers)
 {

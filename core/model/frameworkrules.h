@@ -67,6 +67,13 @@ MoeOverlapObstacle moeOverlapObstacle(const TrainingConfig& training, const Fram
 /// Whether the expert overlap is in effect: asked for and nothing in its way.
 bool moeOverlapApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
+/// Whether the shared experts' MLP hides part of each unpaired expert all-to-all (docs/methods-time.md §4.39): a
+/// framework that runs them beside the dispatcher (Megatron-Core's moe_shared_expert_overlap), a model with shared
+/// experts, expert parallelism, the all-to-all dispatcher (Megatron-Core refuses the option with the flex dispatcher)
+/// and no paired-micro-batch overlap (Megatron-Bridge turns it off beside that).
+bool sharedExpertOverlapApplies(
+    const TrainingConfig& training, const FrameworkCapabilities& caps, const ModelConfig& model);
+
 /// What keeps activation offload, asked for, from applying (docs/methods-memory.md §3.11): a framework that offers
 /// it, and what Megatron-Core's TransformerConfig refuses beside it: pipeline parallelism, activation recompute,
 /// and as many offloaded layers as the model has (one must stay to hide the last copy behind).

@@ -65,6 +65,9 @@ struct FrameworkCapabilities
     /// TEGroupedMLP's weighted SwiGLU), so the combine is a plain sum that keeps no expert outputs for the gradient of
     /// the probabilities (docs/methods-memory.md §3.18); else the combine multiplies by them and keeps the k outputs.
     bool moeProbsInActivation = false;
+    /// The shared experts' MLP runs beside the all-to-all dispatch and combine (Megatron-Core's
+    /// moe_shared_expert_overlap; docs/methods-time.md §4.39). Without it an unpaired all-to-all is exposed whole.
+    bool sharedExpertOverlap = false;
     /// The fused kernels come from torch.compile (TorchTitan): with TrainingConfig::compile off the framework runs
     /// eager PyTorch ops (docs/methods-time.md §4.12).
     bool compileFuses = false;

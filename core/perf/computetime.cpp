@@ -73,6 +73,17 @@ double attentionProjectionGemmsS(const LayerShape& s, const ModelConfig& m, doub
         + unfusedInputGemmS(tokens, attentionOutputWidth(m) / t, h, beta, p);
 }
 
+/// Forward GEMMs of a MoE layer's shared experts: every token, one dense MLP of their combined width (the attention
+/// projections are the layer's, counted once by the caller); 0 without shared experts.
+double sharedExpertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, double beta, const ComputePeaks& p)
+{
+    const MoeConfig& moe = *m.moe;
+    if (moe.sharedExperts <= 0)
+        return 0.0;
+    const double width = double(moe.sharedExperts) * moe.expertFfnHidden;
+    return mlpGemmsS(m, tokens, width, s.tensorParallel, beta, p, MlpInput::Dispatcher);
+}
+
 /// Expert GEMMs of one MoE layer: this GPU's tokens·k·cf routed rows, computed as experts/ep GEMMs of the rows the ep
 /// ranks send each held expert (docs/methods-time.md §4.20). The work is that of a dense MLP of the same rows; the
 /// GEMMs are smaller, and so less efficient, the more experts share it and the fewer ranks gather rows for each.
@@ -88,11 +99,7 @@ double expertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, do
     const double oneExpert = mlpGemmsS(m, perExpertRows, f, t, beta, p, MlpInput::Dispatcher);
     // The router is a plain linear layer (Megatron's TopKRouter), not an FP8 module: 16-bit, no casts.
     const double router = gemmTimeS(tokens, m.hidden, moe.experts, beta, sixteenBitPeaks(p));
-    // Shared experts see every token: one dense MLP of their combined width (the attention projections are the
-    // layer's, counted once by the caller).
-    const double shared
-        = moe.sharedExperts > 0 ? mlpGemmsS(m, tokens, moe.sharedExperts * f, t, beta, p, MlpInput::Dispatcher) : 0;
-    return oneExpert * heldExperts + router + shared;
+    return oneExpert * heldExperts + router + sharedExpertGemmsS(m, s, tokens, beta, p);
 }
 
 /// Bytes a MoE layer moves to put its tokens in expert order and back (docs/methods-time.md §4.25), per GPU and
@@ -395,6 +402,7 @@ LayerTime layerTime(
     lt.attentionCoreForwardS = attentionS + merge.forwardS;
     lt.ringStepForwardS = s.contextParallel > 1 ? attentionS / s.contextParallel : 0.0;
     lt.gemmForwardS = gemmsS;
+    lt.sharedExpertForwardS = moe ? sharedExpertGemmsS(m, s, tokens, beta, p) : 0.0;
     lt.elementwiseForwardS = elementS;
     // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused
     // frameworks are bounded by that floor alone; eager PyTorch's host issue time is compared per phase in the step.

@@ -36,7 +36,6 @@ constexpr Key kKeys[] = {
     {"host_op_s", &EfficiencyParams::hostOpS},
     {"tp_overlap", &EfficiencyParams::tpOverlap},
     {"cp_overlap", &EfficiencyParams::cpOverlap},
-    {"ep_overlap", &EfficiencyParams::epOverlap},
     {"dp_overlap", &EfficiencyParams::dpOverlap},
     {"pp_overlap", &EfficiencyParams::ppOverlap},
     {"zero3_overlap", &EfficiencyParams::zero3Overlap},

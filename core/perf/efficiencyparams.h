@@ -47,7 +47,6 @@ struct EfficiencyParams
     LinkEfficiency link;
     double tpOverlap = 0.0; ///< share of TP/SP collectives hidden behind GEMMs (TP-comm overlap)
     double cpOverlap = 0.8; ///< share of CP ring exchanges hidden behind blockwise attention
-    double epOverlap = 0.3; ///< share of EP all-to-all hidden (shared experts, pipelining)
     double dpOverlap = 0.9; ///< share of the overlap window (backward of the last micro-batch) usable by DP
     double zero3Overlap = 0.3; ///< share of a micro-batch's compute that hides ZeRO-3 parameter gathers
     /// ZeRO-3 gathers and scatters per sub-module over the whole DP group; measured runs move them at about one

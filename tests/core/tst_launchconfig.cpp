@@ -387,6 +387,29 @@ private Q_SLOTS:
             [](const std::string& n) { return n.find("TP × EP > 1") != n.npos; }));
     }
 
+    /// The shared experts beside the all-to-all dispatcher are written where the estimate counts them (§4.39):
+    /// Megatron-Core's option is off by default, and neither the flex dispatcher nor the paired overlap takes it.
+    void sharedExpertOverlapFollowsTheEstimatesRule()
+    {
+        Scenario s = moeScenario(); // interleaved PP 4 × 2 chunks, EP 4, the all-to-all dispatcher
+        QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).count("--moe-shared-expert-overlap"),
+            std::size_t(0)); // no shared experts, nothing to overlap
+        s.model.moe->sharedExperts = 1;
+        QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).count("--moe-shared-expert-overlap"),
+            std::size_t(1));
+        QVERIFY(YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"]["moe_shared_expert_overlap"]
+                    .as<bool>());
+        s.training.moeDispatcher = MoeDispatcher::DeepEp;
+        QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).count("--moe-shared-expert-overlap"),
+            std::size_t(0));
+        QVERIFY(!YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"]["moe_shared_expert_overlap"]
+                     .as<bool>());
+        s.training.moeDispatcher = MoeDispatcher::AllToAll;
+        s.training.moeOverlap = true;
+        QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).count("--moe-shared-expert-overlap"),
+            std::size_t(0));
+    }
+
     void moduleRecomputeIsWrittenAsMegatronsModuleList()
     {
         Scenario s = moeScenario();

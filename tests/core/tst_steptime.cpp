@@ -200,6 +200,42 @@ private Q_SLOTS:
             MoeOverlapObstacle::NotOffered);
     }
 
+    /// Unpaired, an expert all-to-all holds its layer up whole unless the framework runs the shared experts beside
+    /// the all-to-all dispatcher (Megatron-Core's moe_shared_expert_overlap, docs/methods-time.md §4.39).
+    void onlySharedExpertsHideAnUnpairedAllToAll()
+    {
+        Scenario s = mixtralSample(); // no shared experts
+        s.model.moe->expertFfnHidden = 512; // fine-grained: one shared expert hides part of an all-to-all, not all
+        s.training.framework = Framework::Megatron;
+        s.training.recompute = Recompute::Selective;
+        s.training.layout = ParallelLayout {64, 1, 1, 1, 8, 1, false};
+        const auto plain = estimate(s);
+        QVERIFY(plain.valid && plain.epTotalS > 0);
+        QVERIFY(std::abs(plain.epExposedS / plain.epTotalS - 1) < 1e-9);
+
+        s.model.moe->sharedExperts = 1;
+        QVERIFY(sharedExpertOverlapApplies(s.training, frameworkCapabilities(s.training.framework), s.model));
+        const auto shared = estimate(s);
+        QVERIFY(shared.valid);
+        QCOMPARE(shared.epTotalS, plain.epTotalS); // the same traffic, partly hidden
+        QVERIFY(shared.epExposedS < 0.99 * shared.epTotalS);
+        QVERIFY(shared.epExposedS > 0);
+
+        // Megatron-Core has the option with the all-to-all dispatcher only; TorchTitan does not run it at all.
+        s.training.moeDispatcher = MoeDispatcher::DeepEp;
+        const auto flex = estimate(s);
+        QVERIFY(flex.valid && flex.epTotalS > 0);
+        QVERIFY(std::abs(flex.epExposedS / flex.epTotalS - 1) < 1e-9);
+        s.training.moeDispatcher = MoeDispatcher::AllToAll;
+        s.training.framework = Framework::TorchTitan;
+        QVERIFY(!sharedExpertOverlapApplies(s.training, frameworkCapabilities(s.training.framework), s.model));
+        // Paired micro-batches replace it (Megatron-Bridge turns it off beside them).
+        s.training.framework = Framework::Megatron;
+        s.training.moeOverlap = true;
+        QVERIFY(moeOverlapApplies(s.training, frameworkCapabilities(s.training.framework)));
+        QVERIFY(!sharedExpertOverlapApplies(s.training, frameworkCapabilities(s.training.framework), s.model));
+    }
+
     void moduleRecomputeDropsTheMoeNormAndActivation()
     {
         // Megatron-Core's recompute_modules "layernorm" and "moe_act": the MoE layers keep neither the pre-MLP norm's
