@@ -223,6 +223,51 @@ private Q_SLOTS:
             qPrintable(content.verdict));
     }
 
+    /// The setup facts state what was estimated in words: labels, not file tokens, and the precision, FP8 recipe and
+    /// optimizer states in effect (a setting the framework does not offer is not what was estimated).
+    void reportStatesTheSettingsInEffect()
+    {
+        ChartSet charts(loadScenarioFile(kMixtral));
+        auto scenarioPage = [&charts] { return buildReportContent(charts, 120000).sections.front().html; };
+        core::Scenario s = charts.document()->scenario();
+        s.training.framework = core::Framework::Megatron;
+        s.training.precision = core::Precision::Bf16; // Megatron's bf16 keeps fp32 master weights
+        s.training.optimizer = core::Optimizer::AdamW;
+        s.training.zeroStage = 1;
+        s.training.distributedOptimizer = true;
+        charts.document()->edit(s, QStringLiteral("pure bf16"));
+        QString page = scenarioPage();
+        for (const char* token : {">bf16<", "amp_bf16", "adamw", ">megatron<", "1f1b"})
+            QVERIFY2(!page.contains(QLatin1String(token)), token);
+        QVERIFY(page.contains(QLatin1String("Mixed BF16 (FP32 master weights) (Pure BF16 asked for; Megatron-LM does "
+                                            "not offer it)")));
+        QVERIFY(page.contains(QLatin1String("AdamW, FP32 master weights and moments")));
+        QVERIFY(page.contains(QLatin1String("(distributed optimizer)")));
+
+        s.training.precision = core::Precision::Fp8;
+        s.training.fp8Recipe = core::Fp8Recipe::Rowwise; // torchao's; Megatron runs its default, delayed scaling
+        charts.document()->edit(s, QStringLiteral("fp8"));
+        page = scenarioPage();
+        QVERIFY(page.contains(QLatin1String("FP8 mixed precision, Delayed scaling (Transformer Engine)")));
+        QVERIFY(!page.contains(QLatin1String("Rowwise")));
+        QVERIFY(!page.contains(QLatin1String("asked for;")));
+        // A shared expert hides part of each all-to-all where Megatron runs it beside the dispatcher (§4.39).
+        s.model.moe->sharedExperts = 1;
+        charts.document()->edit(s, QStringLiteral("shared expert"));
+        QVERIFY(scenarioPage().contains(
+            QLatin1String("all-to-all (top-k copies), partly hidden behind the shared experts")));
+
+        s.training.framework = core::Framework::TorchTitan;
+        s.training.compile = false;
+        s.training.zeroStage = 3;
+        charts.document()->edit(s, QStringLiteral("torchtitan"));
+        page = scenarioPage();
+        QVERIFY(page.contains(QLatin1String("TorchTitan, eager (torch.compile off)")));
+        QVERIFY(page.contains(QLatin1String("Rowwise (torchao)")));
+        QVERIFY(page.contains(QLatin1String("(ZeRO 3 / FSDP)")));
+        QVERIFY(page.contains(QLatin1String("all-to-all (top-k copies), not overlapped")));
+    }
+
     /// The scenario page names group-limited routing when the model has it, and says nothing of it otherwise.
     void reportNamesGroupLimitedRouting()
     {

@@ -6,6 +6,7 @@
 #include "ui/charts/ganttchart.h"
 #include "ui/charts/pipelinebars.h"
 #include "ui/document/scenariodocument.h"
+#include "ui/panels/enumlabels.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -51,7 +52,7 @@ PipelinePanel::PipelinePanel(ScenarioDocument* document, QWidget* parent)
 void PipelinePanel::createLayout()
 {
     for (auto schedule : core::allValues<core::PipelineSchedule>())
-        m_schedule->addItem(QString::fromLatin1(core::toString(schedule).data()), int(schedule));
+        m_schedule->addItem(enumLabel(schedule), int(schedule));
     m_schedule->setToolTip(tr("Pipeline schedule of the scenario (an undoable edit)"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/report/chartkinds.h"
 
-#include "core/model/enumnames.h"
 #include "ui/charts/ganttchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/charts/linechart.h"
 #include "ui/charts/scatterchart.h"
 #include "ui/charts/stackedbarchart.h"
+#include "ui/panels/enumlabels.h"
 #include "ui/panels/gridexplorerpanel.h"
 #include "ui/panels/memorypanel.h"
 #include "ui/panels/pipelinepanel.h"
@@ -81,8 +81,7 @@ QString chartCaption(const core::Scenario& s)
     return QCoreApplication::translate("ChartKind", "%1 · %2 · micro-batch %3, %4 · %5")
         .arg(QString::fromStdString(s.name), layoutText(s.training.layout))
         .arg(s.training.microBatch)
-        .arg(QString::fromLatin1(core::toString(s.training.schedule).data()),
-            QDate::currentDate().toString(Qt::ISODate));
+        .arg(enumLabel(s.training.schedule), QDate::currentDate().toString(Qt::ISODate));
 }
 
 } // namespace clusterplanner::ui

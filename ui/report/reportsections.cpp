@@ -2,7 +2,6 @@
 // The sections of the scenario report: each turns the scenario and its results into a heading, text and a chart.
 #include "core/evaluation/scenarioevaluation.h"
 #include "core/memory/activationoffload.h"
-#include "core/model/enumnames.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/modelmath.h"
 #include "core/perf/steptime.h"
@@ -10,6 +9,7 @@
 #include "ui/document/scenariodocument.h"
 #include "ui/library/keyfigures.h"
 #include "ui/panels/chartpanel.h"
+#include "ui/panels/enumlabels.h"
 #include "ui/panels/gridexplorerpanel.h"
 #include "ui/report/chartkinds.h"
 #include "ui/report/chartset.h"
@@ -23,11 +23,6 @@
 namespace clusterplanner::ui {
 
 namespace {
-
-QString name(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 QString number(double value, int decimals = 0)
 {
@@ -76,17 +71,79 @@ std::vector<std::pair<QString, QString>> modelFacts(const core::ModelConfig& m)
     return facts;
 }
 
-/// The MoE dispatcher and expert overlap as the estimate applies them (a setting the framework does not offer, or
-/// one its rules rule out, is not what was estimated).
-QString moeCommunicationText(const core::TrainingConfig& t)
+/// The precision as estimated: the one in effect (pure BF16 falls back to mixed where the framework keeps FP32
+/// master weights, docs/methods-memory.md §3.13) and, under FP8, the scaling recipe in effect.
+QString precisionText(const core::TrainingConfig& t, const core::FrameworkCapabilities& caps)
 {
+    const core::Precision inEffect = core::precisionInEffect(t, caps);
+    QString text = enumLabel(inEffect);
+    if (inEffect == core::Precision::Fp8)
+        text += QStringLiteral(", ") + enumLabel(core::fp8RecipeInEffect(t, caps));
+    if (inEffect != t.precision)
+        text += reportTr(" (%1 asked for; %2 does not offer it)").arg(enumLabel(t.precision), enumLabel(t.framework));
+    return text;
+}
+
+/// The optimizer and, for Adam, the width of the states it keeps as estimated (docs/methods-memory.md §3.15).
+QString optimizerText(const core::TrainingConfig& t, const core::FrameworkCapabilities& caps)
+{
+    const QString optimizer = enumLabel(t.optimizer);
+    if (t.optimizer != core::Optimizer::Adam && t.optimizer != core::Optimizer::AdamW)
+        return optimizer;
+    switch (core::precisionInEffect(t, caps)) {
+    case core::Precision::Fp32:
+        return optimizer + reportTr(", FP32 weights and moments");
+    case core::Precision::Bf16:
+        return optimizer + reportTr(", BF16 weights and moments (no FP32 master copy)");
+    default:
+        return optimizer + QStringLiteral(", ") + enumLabel(core::optimizerStatesInEffect(t, caps));
+    }
+}
+
+/// What the ZeRO stage shards over the data-parallel ranks, in words; stage 1 is Megatron's distributed optimizer
+/// where the framework has one.
+QString shardingText(const core::TrainingConfig& t, const core::FrameworkCapabilities& caps)
+{
+    switch (t.zeroStage) {
+    case 0:
+        return reportTr("none (ZeRO 0): every data-parallel rank holds the whole optimizer state");
+    case 1:
+        return caps.distributedOptimizer && t.distributedOptimizer
+            ? reportTr("optimizer states over the data-parallel ranks (distributed optimizer)")
+            : reportTr("optimizer states over the data-parallel ranks (ZeRO 1)");
+    case 2:
+        return reportTr("optimizer states and gradients over the data-parallel ranks (ZeRO 2)");
+    default:
+        return reportTr("optimizer states, gradients and parameters over the data-parallel ranks (ZeRO 3 / FSDP)");
+    }
+}
+
+/// The framework, with the settings that change its kernels where it has them: torch.compile where fusion comes
+/// from the compiler (docs/methods-time.md §4.12) and async TP where it applies (§4.13).
+QString frameworkText(const core::TrainingConfig& t, const core::FrameworkCapabilities& caps)
+{
+    QString text = enumLabel(t.framework);
+    if (caps.compileFuses)
+        text += t.compile ? reportTr(", torch.compile on") : reportTr(", eager (torch.compile off)");
+    if (core::asyncTpApplies(t, caps))
+        text += reportTr(", async tensor parallelism");
+    return text;
+}
+
+/// The MoE dispatcher and what hides its all-to-alls as the estimate applies them (a setting the framework does not
+/// offer, or one its rules rule out, is not what was estimated; docs/methods-time.md §4.25, §4.39).
+QString moeCommunicationText(const core::Scenario& s)
+{
+    const core::TrainingConfig& t = s.training;
     const core::FrameworkCapabilities& caps = core::frameworkCapabilities(t.framework);
     const QString dispatcher = core::moeDispatcherInEffect(t, caps) == core::MoeDispatcher::DeepEp
         ? reportTr("DeepEP (one copy per node)")
         : reportTr("all-to-all (top-k copies)");
-    return dispatcher
-        + (core::moeOverlapApplies(t, caps) ? reportTr(", overlapped with paired micro-batches")
-                                            : reportTr(", not overlapped"));
+    if (core::moeOverlapApplies(t, caps))
+        return dispatcher + reportTr(", overlapped with paired micro-batches");
+    if (core::sharedExpertOverlapApplies(t, caps, s.model))
+        return dispatcher + reportTr(", partly hidden behind the shared experts");
+    return dispatcher + reportTr(", not overlapped");
 }
 
 /// Activation offload as the estimate applies it: the layers it resolves to, or why none go to the host.
@@ -106,6 +163,7 @@ QString activationOffloadText(const core::Scenario& s)
 std::vector<std::pair<QString, QString>> setupFacts(const core::Scenario& s)
 {
     const core::TrainingConfig& t = s.training;
+    const core::FrameworkCapabilities& caps = core::frameworkCapabilities(t.framework);
     std::vector<std::pair<QString, QString>> facts = {{reportTr("Cluster"),
                                                           reportTr("%1 × %2, %3 per node (%4 nodes)")
                                                               .arg(s.cluster.gpuCount)
@@ -118,15 +176,12 @@ std::vector<std::pair<QString, QString>> setupFacts(const core::Scenario& s)
                 .arg(s.cluster.oversubscription, 0, 'f', 1)},
         {reportTr("Layout"), layoutText(t.layout)},
         {reportTr("Batch"), reportTr("global %1 sequences, micro-batch %2").arg(t.globalBatch).arg(t.microBatch)},
-        {reportTr("Precision, optimizer"),
-            name(core::toString(t.precision)) + QStringLiteral(", ") + name(core::toString(t.optimizer))},
-        {reportTr("Recompute, ZeRO, schedule"),
-            name(core::toString(t.recompute)) + reportTr(", stage %1, ").arg(t.zeroStage)
-                + name(core::toString(t.schedule))},
-        {reportTr("Framework"), name(core::toString(t.framework))},
+        {reportTr("Precision"), precisionText(t, caps)}, {reportTr("Optimizer"), optimizerText(t, caps)},
+        {reportTr("Recompute"), enumLabel(t.recompute)}, {reportTr("Sharding"), shardingText(t, caps)},
+        {reportTr("Pipeline schedule"), enumLabel(t.schedule)}, {reportTr("Framework"), frameworkText(t, caps)},
         {reportTr("Training tokens"), number(s.economics.trainingTokens / 1e9, 0) + reportTr(" B")}};
     if (s.model.moe)
-        facts.insert(facts.end() - 1, {reportTr("Expert communication"), moeCommunicationText(t)});
+        facts.insert(facts.end() - 1, {reportTr("Expert communication"), moeCommunicationText(s)});
     if (t.activationOffloadLayers != 0)
         facts.insert(facts.end() - 1, {reportTr("Activation offload"), activationOffloadText(s)});
     return facts;
@@ -135,9 +190,11 @@ std::vector<std::pair<QString, QString>> setupFacts(const core::Scenario& s)
 QStringList layoutRow(int rank, const core::LayoutResult& r)
 {
     const core::LayoutCandidate& c = r.candidate;
+    // The recompute mode without its explanation (the scenario page details the one in use).
+    const QString recompute = enumLabel(c.recompute).section(QStringLiteral(" ("), 0, 0);
     return {QString::number(rank), layoutText(c.layout),
-        QStringLiteral("%1, %2, ZeRO %3").arg(c.microBatch).arg(name(core::toString(c.recompute))).arg(c.zeroStage),
-        number(r.tokensPerSPerGpu), number(100 * r.mfu, 1), number(r.peakMemoryGiB, 1), number(r.costPerMTokensUsd, 3)};
+        QStringLiteral("%1, %2, ZeRO %3").arg(c.microBatch).arg(recompute).arg(c.zeroStage), number(r.tokensPerSPerGpu),
+        number(100 * r.mfu, 1), number(r.peakMemoryGiB, 1), number(r.costPerMTokensUsd, 3)};
 }
 
 const core::SweepResult* sweepResult(ChartSet& charts)
@@ -212,7 +269,7 @@ ReportSection pipelineSection(ChartSet& charts)
 {
     const core::Scenario& s = charts.document()->scenario();
     QString html = reportTr("<p>Schedule %1 over %2 pipeline stages.</p>")
-                       .arg(name(core::toString(s.training.schedule)))
+                       .arg(enumLabel(s.training.schedule))
                        .arg(s.training.layout.pp);
     const core::ScenarioEvaluation evaluation = core::evaluateScenario(s);
     if (evaluation.valid() && evaluation.time.valid)
