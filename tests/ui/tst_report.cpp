@@ -239,10 +239,17 @@ private Q_SLOTS:
         QString page = scenarioPage();
         for (const char* token : {">bf16<", "amp_bf16", "adamw", ">megatron<", "1f1b"})
             QVERIFY2(!page.contains(QLatin1String(token)), token);
-        QVERIFY(page.contains(QLatin1String("Mixed BF16 (FP32 master weights) (Pure BF16 asked for; Megatron-LM does "
-                                            "not offer it)")));
+        QVERIFY(page.contains(QLatin1String("Mixed BF16 (Pure BF16 asked for; Megatron-LM does not offer it)")));
         QVERIFY(page.contains(QLatin1String("AdamW, FP32 master weights and moments")));
         QVERIFY(page.contains(QLatin1String("(distributed optimizer)")));
+        // 16-bit optimizer states keep no FP32 master weights: no line may say otherwise.
+        s.training.precision = core::Precision::AmpBf16;
+        s.training.optimizerStates = core::OptimizerStates::Bf16;
+        charts.document()->edit(s, QStringLiteral("bf16 states"));
+        page = scenarioPage();
+        QVERIFY(page.contains(QLatin1String("AdamW, BF16 moments, 16-bit master copy")));
+        QVERIFY(!page.contains(QLatin1String("FP32 master")));
+        s.training.optimizerStates = core::OptimizerStates::Fp32;
 
         s.training.precision = core::Precision::Fp8;
         s.training.fp8Recipe = core::Fp8Recipe::Rowwise; // torchao's; Megatron runs its default, delayed scaling

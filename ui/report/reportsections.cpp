@@ -72,11 +72,12 @@ std::vector<std::pair<QString, QString>> modelFacts(const core::ModelConfig& m)
 }
 
 /// The precision as estimated: the one in effect (pure BF16 falls back to mixed where the framework keeps FP32
-/// master weights, docs/methods-memory.md §3.13) and, under FP8, the scaling recipe in effect.
+/// master weights, docs/methods-memory.md §3.13) and, under FP8, the scaling recipe in effect. The master copy's
+/// width is the optimizer's line: 16-bit optimizer states keep no FP32 master weights (§3.15).
 QString precisionText(const core::TrainingConfig& t, const core::FrameworkCapabilities& caps)
 {
     const core::Precision inEffect = core::precisionInEffect(t, caps);
-    QString text = enumLabel(inEffect);
+    QString text = enumLabel(inEffect).section(QStringLiteral(" ("), 0, 0);
     if (inEffect == core::Precision::Fp8)
         text += QStringLiteral(", ") + enumLabel(core::fp8RecipeInEffect(t, caps));
     if (inEffect != t.precision)
@@ -84,19 +85,22 @@ QString precisionText(const core::TrainingConfig& t, const core::FrameworkCapabi
     return text;
 }
 
-/// The optimizer and, for Adam, the width of the states it keeps as estimated (docs/methods-memory.md §3.15).
+/// The optimizer and the width of what it keeps as estimated: for Adam the moments and master weights in effect
+/// (docs/methods-memory.md §3.15), for SGD the master weights of mixed precision.
 QString optimizerText(const core::TrainingConfig& t, const core::FrameworkCapabilities& caps)
 {
     const QString optimizer = enumLabel(t.optimizer);
-    if (t.optimizer != core::Optimizer::Adam && t.optimizer != core::Optimizer::AdamW)
-        return optimizer;
+    const bool adam = t.optimizer == core::Optimizer::Adam || t.optimizer == core::Optimizer::AdamW;
     switch (core::precisionInEffect(t, caps)) {
     case core::Precision::Fp32:
-        return optimizer + reportTr(", FP32 weights and moments");
+        return optimizer + (adam ? reportTr(", FP32 weights and moments") : reportTr(", FP32 weights"));
     case core::Precision::Bf16:
-        return optimizer + reportTr(", BF16 weights and moments (no FP32 master copy)");
+        return optimizer
+            + (adam ? reportTr(", BF16 weights and moments (no FP32 master copy)")
+                    : reportTr(", BF16 weights (no FP32 master copy)"));
     default:
-        return optimizer + QStringLiteral(", ") + enumLabel(core::optimizerStatesInEffect(t, caps));
+        return optimizer + QStringLiteral(", ")
+            + (adam ? enumLabel(core::optimizerStatesInEffect(t, caps)) : reportTr("FP32 master weights"));
     }
 }
 
