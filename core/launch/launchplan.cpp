@@ -199,7 +199,8 @@ bool LaunchPlan::moeOverlapInEffect() const
 
 bool LaunchPlan::sharedExpertOverlapInEffect() const
 {
-    return sharedExpertOverlapApplies(training(), frameworkCapabilities(framework), model());
+    return core::sharedExpertOverlapInEffect(training(), frameworkCapabilities(framework), model())
+        == SharedExpertOverlap::SideStream;
 }
 
 std::string LaunchPlan::moeLeftOutNote() const

@@ -45,7 +45,8 @@ struct LaunchPlan
     /// The MoE dispatcher and expert overlap as the estimate models them (MoE models only).
     bool deepEpInEffect() const;
     bool moeOverlapInEffect() const;
-    /// The shared experts run beside the all-to-all dispatcher, as the estimate models them (§4.39).
+    /// The shared experts run on Megatron-Core's side stream beside the all-to-all dispatcher, as the estimate models
+    /// them (§4.39).
     bool sharedExpertOverlapInEffect() const;
     /// Why a MoE setting asked for is not written (not offered, no EP, full recompute, no interleaving); empty
     /// otherwise.

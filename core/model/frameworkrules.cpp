@@ -103,11 +103,14 @@ bool moeOverlapApplies(const TrainingConfig& training, const FrameworkCapabiliti
     return moeOverlapObstacle(training, caps) == MoeOverlapObstacle::None;
 }
 
-bool sharedExpertOverlapApplies(
+SharedExpertOverlap sharedExpertOverlapInEffect(
     const TrainingConfig& training, const FrameworkCapabilities& caps, const ModelConfig& model)
 {
-    return caps.sharedExpertOverlap && model.moe && model.moe->sharedExperts > 0 && training.layout.ep > 1
-        && moeDispatcherInEffect(training, caps) == MoeDispatcher::AllToAll && !moeOverlapApplies(training, caps);
+    const bool applies = model.moe && model.moe->sharedExperts > 0 && training.layout.ep > 1
+        && !moeOverlapApplies(training, caps)
+        && (caps.sharedExpertOverlap != SharedExpertOverlap::SideStream
+            || moeDispatcherInEffect(training, caps) == MoeDispatcher::AllToAll);
+    return applies ? caps.sharedExpertOverlap : SharedExpertOverlap::None;
 }
 
 ActivationOffloadObstacle activationOffloadObstacle(

@@ -67,11 +67,11 @@ MoeOverlapObstacle moeOverlapObstacle(const TrainingConfig& training, const Fram
 /// Whether the expert overlap is in effect: asked for and nothing in its way.
 bool moeOverlapApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
-/// Whether the shared experts' MLP hides part of each unpaired expert all-to-all (docs/methods-time.md §4.39): a
-/// framework that runs them beside the dispatcher (Megatron-Core's moe_shared_expert_overlap), a model with shared
-/// experts, expert parallelism, the all-to-all dispatcher (Megatron-Core refuses the option with the flex dispatcher)
-/// and no paired-micro-batch overlap (Megatron-Bridge turns it off beside that).
-bool sharedExpertOverlapApplies(
+/// How the shared experts hide part of each unpaired expert all-to-all (docs/methods-time.md §4.39): the
+/// framework's way (FrameworkCapabilities::sharedExpertOverlap) where the model has shared experts, EP > 1 and no
+/// paired-micro-batch overlap; Megatron-Core's side stream also needs the all-to-all dispatcher (it refuses the option
+/// with the flex dispatcher). None otherwise.
+SharedExpertOverlap sharedExpertOverlapInEffect(
     const TrainingConfig& training, const FrameworkCapabilities& caps, const ModelConfig& model);
 
 /// What keeps activation offload, asked for, from applying (docs/methods-memory.md §3.11): a framework that offers

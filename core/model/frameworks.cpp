@@ -112,7 +112,11 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
         = optionalChoice(entry, "selective_recompute", {"attention", "op_level"}, where) == "op_level";
     caps.keepsGatheredParamsWithPipeline = entry.value("keeps_gathered_params_with_pipeline", false);
     caps.moeProbsInActivation = entry.value("moe_probs_in_activation", false);
-    caps.sharedExpertOverlap = entry.value("shared_expert_overlap", false);
+    const std::string shared
+        = optionalChoice(entry, "shared_expert_overlap", {"none", "side_stream", "combine"}, where);
+    caps.sharedExpertOverlap = shared == "side_stream" ? SharedExpertOverlap::SideStream
+        : shared == "combine"                          ? SharedExpertOverlap::CombineOnly
+                                                       : SharedExpertOverlap::None;
     caps.compileFuses = entry.value("compile_fuses", false);
     caps.compiledLossInPublishedRuns = entry.value("compiled_loss_in_published_runs", false);
     caps.flash2InPublishedRuns = byGeneration<std::vector<AttentionKind>>(

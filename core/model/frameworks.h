@@ -13,6 +13,11 @@
 
 namespace clusterplanner::core {
 
+/// How a framework runs a MoE layer's shared experts beside the expert all-to-alls (data/frameworks.json
+/// shared_expert_overlap): not at all; on a side stream during both (Megatron-Core's moe_shared_expert_overlap); or
+/// between the combine's launch and its wait (TorchTitan's async functional all-to-all).
+enum class SharedExpertOverlap { None, SideStream, CombineOnly };
+
 struct FrameworkCapabilities
 {
     Framework framework = Framework::Other;
@@ -65,9 +70,9 @@ struct FrameworkCapabilities
     /// TEGroupedMLP's weighted SwiGLU), so the combine is a plain sum that keeps no expert outputs for the gradient of
     /// the probabilities (docs/methods-memory.md §3.18); else the combine multiplies by them and keeps the k outputs.
     bool moeProbsInActivation = false;
-    /// The shared experts' MLP runs beside the all-to-all dispatch and combine (Megatron-Core's
-    /// moe_shared_expert_overlap; docs/methods-time.md §4.39). Without it an unpaired all-to-all is exposed whole.
-    bool sharedExpertOverlap = false;
+    /// How the shared experts' MLP runs beside the expert all-to-alls (docs/methods-time.md §4.39). None: an unpaired
+    /// all-to-all is exposed whole.
+    SharedExpertOverlap sharedExpertOverlap = SharedExpertOverlap::None;
     /// The fused kernels come from torch.compile (TorchTitan): with TrainingConfig::compile off the framework runs
     /// eager PyTorch ops (docs/methods-time.md §4.12).
     bool compileFuses = false;

@@ -28,15 +28,22 @@ double unfusedInputGemmS(double m, double k, double n, double beta, const Comput
 /// (routed tokens; shared experts, whose norm is the MoE layer's, behind the router).
 enum class MlpInput { Norm, Dispatcher };
 
-/// Forward GEMMs of an MLP with intermediate size f over the given rows; the second projection's input is always the
-/// activation's output, which no norm writes.
-double mlpGemmsS(const ModelConfig& m, double rows, double f, double t, double beta, const ComputePeaks& p, MlpInput in)
+/// Forward GEMMs of an MLP with intermediate size f over the given rows, split at the activation: the first
+/// projection (gate and up fused into one GEMM) and the second, whose input is the activation's output, which no norm
+/// writes.
+SharedExpertTimes mlpGemmTimes(
+    const ModelConfig& m, double rows, double f, double t, double beta, const ComputePeaks& p, MlpInput in)
 {
     const double h = m.hidden;
-    const double mlpIn = (m.mlp == MlpKind::SwiGlu ? 2 : 1) * f / t; // gate + up fused into one GEMM
+    const double mlpIn = (m.mlp == MlpKind::SwiGlu ? 2 : 1) * f / t;
     const double first
         = in == MlpInput::Norm ? gemmTimeS(rows, h, mlpIn, beta, p) : unfusedInputGemmS(rows, h, mlpIn, beta, p);
-    return first + unfusedInputGemmS(rows, f / t, h, beta, p);
+    return {first, unfusedInputGemmS(rows, f / t, h, beta, p)};
+}
+
+double mlpGemmsS(const ModelConfig& m, double rows, double f, double t, double beta, const ComputePeaks& p, MlpInput in)
+{
+    return mlpGemmTimes(m, rows, f, t, beta, p, in).totalS();
 }
 
 /// MLA's up-projections: queries from their latent (or the hidden state), keys and values from theirs, split by heads.
@@ -75,13 +82,14 @@ double attentionProjectionGemmsS(const LayerShape& s, const ModelConfig& m, doub
 
 /// Forward GEMMs of a MoE layer's shared experts: every token, one dense MLP of their combined width (the attention
 /// projections are the layer's, counted once by the caller); 0 without shared experts.
-double sharedExpertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, double beta, const ComputePeaks& p)
+SharedExpertTimes sharedExpertGemmTimes(
+    const ModelConfig& m, const LayerShape& s, double tokens, double beta, const ComputePeaks& p)
 {
     const MoeConfig& moe = *m.moe;
     if (moe.sharedExperts <= 0)
-        return 0.0;
+        return {};
     const double width = double(moe.sharedExperts) * moe.expertFfnHidden;
-    return mlpGemmsS(m, tokens, width, s.tensorParallel, beta, p, MlpInput::Dispatcher);
+    return mlpGemmTimes(m, tokens, width, s.tensorParallel, beta, p, MlpInput::Dispatcher);
 }
 
 /// Expert GEMMs of one MoE layer: this GPU's tokens·k·cf routed rows, computed as experts/ep GEMMs of the rows the ep
@@ -99,7 +107,7 @@ double expertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, do
     const double oneExpert = mlpGemmsS(m, perExpertRows, f, t, beta, p, MlpInput::Dispatcher);
     // The router is a plain linear layer (Megatron's TopKRouter), not an FP8 module: 16-bit, no casts.
     const double router = gemmTimeS(tokens, m.hidden, moe.experts, beta, sixteenBitPeaks(p));
-    return oneExpert * heldExperts + router + sharedExpertGemmsS(m, s, tokens, beta, p);
+    return oneExpert * heldExperts + router + sharedExpertGemmTimes(m, s, tokens, beta, p).totalS();
 }
 
 /// Bytes a MoE layer moves to put its tokens in expert order and back (docs/methods-time.md §4.25), per GPU and
@@ -402,7 +410,7 @@ LayerTime layerTime(
     lt.attentionCoreForwardS = attentionS + merge.forwardS;
     lt.ringStepForwardS = s.contextParallel > 1 ? attentionS / s.contextParallel : 0.0;
     lt.gemmForwardS = gemmsS;
-    lt.sharedExpertForwardS = moe ? sharedExpertGemmsS(m, s, tokens, beta, p) : 0.0;
+    lt.sharedExpertForward = moe ? sharedExpertGemmTimes(m, s, tokens, beta, p) : SharedExpertTimes {};
     lt.elementwiseForwardS = elementS;
     // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused
     // frameworks are bounded by that floor alone; eager PyTorch's host issue time is compared per phase in the step.

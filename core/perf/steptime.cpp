@@ -77,13 +77,11 @@ double asyncTpExposedS(const Setup& s, double tpOneS, double gemmForwardS)
     return std::max(tpOneS / s.tr.layout.tp, tpOneS - gemmForwardS / 2);
 }
 
-/// Exposed time of one expert all-to-all, forward and backward (docs/methods-time.md §4.25, §4.39). Alone, the
-/// layer waits for it whole, unless the framework runs the shared experts beside the all-to-all dispatcher: the
-/// forward's dispatch and combine each hide behind about half of the shared MLP's forward (its first projection, its
-/// second), the backward's two behind half of its backward (twice the forward). With paired micro-batches
-/// (Megatron-Core's combined 1F1B, DualPipe) the forward's dispatch and combine run under the partner's backward of
-/// the layer, the backward's two under its forward, each behind half of that; the first forward and the last backward
-/// of the m micro-batches have no partner.
+/// Exposed time of one expert all-to-all, forward and backward (docs/methods-time.md §4.25, §4.39), the mean of a
+/// layer's two per pass. Alone, the layer waits for it except where the framework runs the shared experts beside it
+/// (core/perf/expertexposure.h). With paired micro-batches (Megatron-Core's combined 1F1B, DualPipe) the forward's
+/// dispatch and combine run under the partner's backward of the layer, the backward's two under its forward, each
+/// behind half of that; the first forward and the last backward of the m micro-batches have no partner.
 struct ExpertExposure
 {
     double forwardOneS = 0, backwardOneS = 0;
@@ -92,9 +90,9 @@ struct ExpertExposure
 ExpertExposure expertExposure(const Setup& s, double epOneS, const LayerTime& lt)
 {
     if (!moeOverlapApplies(s.tr, s.caps)) {
-        const bool shared = sharedExpertOverlapApplies(s.tr, s.caps, *s.c.model);
-        const double sharedForwardS = shared ? lt.sharedExpertForwardS : 0.0;
-        return {std::max(0.0, epOneS - sharedForwardS / 2), std::max(0.0, epOneS - sharedForwardS)};
+        const SharedExpertOverlap mode = sharedExpertOverlapInEffect(s.tr, s.caps, *s.c.model);
+        const AllToAllExposure alone = unpairedAllToAllExposure(epOneS, lt.sharedExpertForward, mode);
+        return {alone.forwardS / 2, alone.backwardS / 2};
     }
     const double unpaired = 1.0 / std::max(1, s.microBatches);
     const auto paired

@@ -119,9 +119,17 @@ private Q_SLOTS:
         document["frameworks"][0]["default_pipeline_microbatches"] = "per_node";
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, parseFrameworkCapabilities(document.dump()));
         document["frameworks"][0]["default_pipeline_microbatches"] = "stages";
+        document["frameworks"][0]["shared_expert_overlap"] = true; // a mode is named, not switched on
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, parseFrameworkCapabilities(document.dump()));
+        document["frameworks"][0]["shared_expert_overlap"] = "combine";
         const FrameworkCapabilities parsed = parseFrameworkCapabilities(document.dump()).front();
         QVERIFY(parsed.microBatchesDefaultToStages);
         QCOMPARE(parsed.defaultVirtualStages, 2);
+        QCOMPARE(parsed.sharedExpertOverlap, SharedExpertOverlap::CombineOnly);
+        // Shipped: Megatron-Core's side stream for Megatron-LM and NeMo, TorchTitan's async combine, none elsewhere.
+        QCOMPARE(frameworkCapabilities(Framework::NeMo).sharedExpertOverlap, SharedExpertOverlap::SideStream);
+        QCOMPARE(frameworkCapabilities(Framework::TorchTitan).sharedExpertOverlap, SharedExpertOverlap::CombineOnly);
+        QCOMPARE(frameworkCapabilities(Framework::DeepSpeed).sharedExpertOverlap, SharedExpertOverlap::None);
     }
 
     void sweepOffersOnlyWhatTheFrameworkRuns()

@@ -394,6 +394,8 @@ private Q_SLOTS:
         Scenario s = moeScenario(); // interleaved PP 4 × 2 chunks, EP 4, the all-to-all dispatcher
         QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).count("--moe-shared-expert-overlap"),
             std::size_t(0)); // no shared experts, nothing to overlap
+        QVERIFY(!YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"]["moe_shared_expert_overlap"]
+                     .as<bool>()); // written false: recipes may default it on
         s.model.moe->sharedExperts = 1;
         QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).count("--moe-shared-expert-overlap"),
             std::size_t(1));
@@ -408,6 +410,8 @@ private Q_SLOTS:
         s.training.moeOverlap = true;
         QCOMPARE(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text).count("--moe-shared-expert-overlap"),
             std::size_t(0));
+        QVERIFY(!YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text)["model"]["moe_shared_expert_overlap"]
+                     .as<bool>());
     }
 
     void moduleRecomputeIsWrittenAsMegatronsModuleList()

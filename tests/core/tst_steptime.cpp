@@ -6,6 +6,7 @@
 #include "core/model/frameworkrules.h"
 #include "core/model/modelmath.h"
 #include "core/model/modelpresets.h"
+#include "core/perf/expertexposure.h"
 #include "core/perf/steptime.h"
 
 #include <QTest>
@@ -200,8 +201,29 @@ private Q_SLOTS:
             MoeOverlapObstacle::NotOffered);
     }
 
+    /// What the shared experts hide of a layer's four unpaired all-to-alls of 1 s each (docs/methods-time.md §4.39).
+    void sharedExpertsHideWhatTheirScheduleAllows()
+    {
+        const SharedExpertTimes shared {0.6, 0.3}; // first projection (gate + up), second (down)
+        const auto none = unpairedAllToAllExposure(1.0, shared, SharedExpertOverlap::None);
+        QCOMPARE(none.forwardS, 2.0);
+        QCOMPARE(none.backwardS, 2.0);
+        // Side stream: dispatch behind the first projection, combine behind the second; backward behind twice each.
+        const auto side = unpairedAllToAllExposure(1.0, shared, SharedExpertOverlap::SideStream);
+        QVERIFY(std::abs(side.forwardS - (0.4 + 0.7)) < 1e-12);
+        QVERIFY(std::abs(side.backwardS - (0.4 + 0.0)) < 1e-12);
+        // TorchTitan: only the forward combine, behind the whole shared MLP.
+        const auto combine = unpairedAllToAllExposure(1.0, shared, SharedExpertOverlap::CombineOnly);
+        QVERIFY(std::abs(combine.forwardS - (1.0 + 0.1)) < 1e-12);
+        QCOMPARE(combine.backwardS, 2.0);
+        // Without shared experts nothing hides.
+        const auto empty = unpairedAllToAllExposure(1.0, SharedExpertTimes {}, SharedExpertOverlap::SideStream);
+        QCOMPARE(empty.forwardS, 2.0);
+        QCOMPARE(empty.backwardS, 2.0);
+    }
+
     /// Unpaired, an expert all-to-all holds its layer up whole unless the framework runs the shared experts beside
-    /// the all-to-all dispatcher (Megatron-Core's moe_shared_expert_overlap, docs/methods-time.md §4.39).
+    /// it: Megatron-Core's side stream with the all-to-all dispatcher, TorchTitan's async combine.
     void onlySharedExpertsHideAnUnpairedAllToAll()
     {
         Scenario s = mixtralSample(); // no shared experts
@@ -214,26 +236,37 @@ private Q_SLOTS:
         QVERIFY(std::abs(plain.epExposedS / plain.epTotalS - 1) < 1e-9);
 
         s.model.moe->sharedExperts = 1;
-        QVERIFY(sharedExpertOverlapApplies(s.training, frameworkCapabilities(s.training.framework), s.model));
+        auto mode = [&s] {
+            return sharedExpertOverlapInEffect(s.training, frameworkCapabilities(s.training.framework), s.model);
+        };
+        QCOMPARE(mode(), SharedExpertOverlap::SideStream);
         const auto shared = estimate(s);
         QVERIFY(shared.valid);
         QCOMPARE(shared.epTotalS, plain.epTotalS); // the same traffic, partly hidden
         QVERIFY(shared.epExposedS < 0.99 * shared.epTotalS);
         QVERIFY(shared.epExposedS > 0);
 
-        // Megatron-Core has the option with the all-to-all dispatcher only; TorchTitan does not run it at all.
+        // Megatron-Core has the side stream with the all-to-all dispatcher only.
         s.training.moeDispatcher = MoeDispatcher::DeepEp;
+        QCOMPARE(mode(), SharedExpertOverlap::None);
         const auto flex = estimate(s);
         QVERIFY(flex.valid && flex.epTotalS > 0);
         QVERIFY(std::abs(flex.epExposedS / flex.epTotalS - 1) < 1e-9);
+        // TorchTitan hides the forward combine only: less than the side stream, more than nothing.
         s.training.moeDispatcher = MoeDispatcher::AllToAll;
         s.training.framework = Framework::TorchTitan;
-        QVERIFY(!sharedExpertOverlapApplies(s.training, frameworkCapabilities(s.training.framework), s.model));
-        // Paired micro-batches replace it (Megatron-Bridge turns it off beside them).
+        QCOMPARE(mode(), SharedExpertOverlap::CombineOnly);
+        const auto titan = estimate(s);
+        QVERIFY(titan.valid && titan.epTotalS > 0);
+        QVERIFY(titan.epExposedS / titan.epTotalS < 0.99);
+        QVERIFY(titan.epExposedS / titan.epTotalS > shared.epExposedS / shared.epTotalS);
+        s.training.framework = Framework::DeepSpeed;
+        QCOMPARE(mode(), SharedExpertOverlap::None);
+        // Paired micro-batches replace it (Megatron-Core asserts the two apart).
         s.training.framework = Framework::Megatron;
         s.training.moeOverlap = true;
         QVERIFY(moeOverlapApplies(s.training, frameworkCapabilities(s.training.framework)));
-        QVERIFY(!sharedExpertOverlapApplies(s.training, frameworkCapabilities(s.training.framework), s.model));
+        QCOMPARE(mode(), SharedExpertOverlap::None);
     }
 
     void moduleRecomputeDropsTheMoeNormAndActivation()

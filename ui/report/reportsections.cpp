@@ -145,8 +145,14 @@ QString moeCommunicationText(const core::Scenario& s)
         : reportTr("all-to-all (top-k copies)");
     if (core::moeOverlapApplies(t, caps))
         return dispatcher + reportTr(", overlapped with paired micro-batches");
-    if (core::sharedExpertOverlapApplies(t, caps, s.model))
+    switch (core::sharedExpertOverlapInEffect(t, caps, s.model)) {
+    case core::SharedExpertOverlap::SideStream:
         return dispatcher + reportTr(", partly hidden behind the shared experts");
+    case core::SharedExpertOverlap::CombineOnly:
+        return dispatcher + reportTr(", the forward combine partly hidden behind the shared experts");
+    case core::SharedExpertOverlap::None:
+        break;
+    }
     return dispatcher + reportTr(", not overlapped");
 }
 
