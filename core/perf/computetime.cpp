@@ -31,7 +31,7 @@ enum class MlpInput { Norm, Dispatcher };
 /// Forward GEMMs of an MLP with intermediate size f over the given rows, split at the activation: the first
 /// projection (gate and up fused into one GEMM) and the second, whose input is the activation's output, which no norm
 /// writes.
-SharedExpertTimes mlpGemmTimes(
+MlpGemmTimes mlpGemmTimes(
     const ModelConfig& m, double rows, double f, double t, double beta, const ComputePeaks& p, MlpInput in)
 {
     const double h = m.hidden;
@@ -82,7 +82,7 @@ double attentionProjectionGemmsS(const LayerShape& s, const ModelConfig& m, doub
 
 /// Forward GEMMs of a MoE layer's shared experts: every token, one dense MLP of their combined width (the attention
 /// projections are the layer's, counted once by the caller); 0 without shared experts.
-SharedExpertTimes sharedExpertGemmTimes(
+MlpGemmTimes sharedExpertGemmTimes(
     const ModelConfig& m, const LayerShape& s, double tokens, double beta, const ComputePeaks& p)
 {
     const MoeConfig& moe = *m.moe;
@@ -410,7 +410,7 @@ LayerTime layerTime(
     lt.attentionCoreForwardS = attentionS + merge.forwardS;
     lt.ringStepForwardS = s.contextParallel > 1 ? attentionS / s.contextParallel : 0.0;
     lt.gemmForwardS = gemmsS;
-    lt.sharedExpertForward = moe ? sharedExpertGemmTimes(m, s, tokens, beta, p) : SharedExpertTimes {};
+    lt.sharedExpertForward = moe ? sharedExpertGemmTimes(m, s, tokens, beta, p) : MlpGemmTimes {};
     lt.elementwiseForwardS = elementS;
     // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused
     // frameworks are bounded by that floor alone; eager PyTorch's host issue time is compared per phase in the step.

@@ -96,7 +96,7 @@ struct LayerTime
     double gemmForwardS = 0; ///< the forward's matmuls (op-level checkpointing recomputes every other one)
     /// MoE layers: the forward GEMMs of the shared experts (part of gemmForwardS), the work that can run beside the
     /// expert all-to-alls (docs/methods-time.md §4.39); 0 without shared experts.
-    SharedExpertTimes sharedExpertForward;
+    MlpGemmTimes sharedExpertForward;
     double elementwiseForwardS = 0; ///< the forward's memory-bound work (norms, activation, residuals, RoPE)
     /// Eager PyTorch only (0 for fused kernels): host time to issue the forward's ops. The GPU times above are then
     /// pure kernel times; the step assembly takes max(host, GPU) per phase (backward issues about twice the ops).

@@ -15,7 +15,7 @@ double beside(double oneS, double windowS)
 
 } // namespace
 
-AllToAllExposure unpairedAllToAllExposure(double epOneS, const SharedExpertTimes& shared, SharedExpertOverlap mode)
+AllToAllExposure unpairedAllToAllExposure(double epOneS, const MlpGemmTimes& shared, SharedExpertOverlap mode)
 {
     switch (mode) {
     case SharedExpertOverlap::SideStream:

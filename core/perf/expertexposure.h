@@ -7,9 +7,9 @@
 
 namespace clusterplanner::core {
 
-/// The forward GEMM time of a MoE layer's shared experts for one micro-batch, split at the activation: the first
-/// projection (gate and up) and the second (down). 0 without shared experts.
-struct SharedExpertTimes
+/// The forward GEMM time of an MLP for one micro-batch, split at the activation: the first projection (gate and up)
+/// and the second (down). A MoE layer's shared experts' is what can hide its all-to-alls; 0 without shared experts.
+struct MlpGemmTimes
 {
     double firstS = 0;
     double secondS = 0;
@@ -28,6 +28,6 @@ struct AllToAllExposure
     double forwardS = 0;
     double backwardS = 0;
 };
-AllToAllExposure unpairedAllToAllExposure(double epOneS, const SharedExpertTimes& shared, SharedExpertOverlap mode);
+AllToAllExposure unpairedAllToAllExposure(double epOneS, const MlpGemmTimes& shared, SharedExpertOverlap mode);
 
 } // namespace clusterplanner::core

@@ -204,7 +204,7 @@ private Q_SLOTS:
     /// What the shared experts hide of a layer's four unpaired all-to-alls of 1 s each (docs/methods-time.md §4.39).
     void sharedExpertsHideWhatTheirScheduleAllows()
     {
-        const SharedExpertTimes shared {0.6, 0.3}; // first projection (gate + up), second (down)
+        const MlpGemmTimes shared {0.6, 0.3}; // first projection (gate + up), second (down)
         const auto none = unpairedAllToAllExposure(1.0, shared, SharedExpertOverlap::None);
         QCOMPARE(none.forwardS, 2.0);
         QCOMPARE(none.backwardS, 2.0);
@@ -217,7 +217,7 @@ private Q_SLOTS:
         QVERIFY(std::abs(combine.forwardS - (1.0 + 0.1)) < 1e-12);
         QCOMPARE(combine.backwardS, 2.0);
         // Without shared experts nothing hides.
-        const auto empty = unpairedAllToAllExposure(1.0, SharedExpertTimes {}, SharedExpertOverlap::SideStream);
+        const auto empty = unpairedAllToAllExposure(1.0, MlpGemmTimes {}, SharedExpertOverlap::SideStream);
         QCOMPARE(empty.forwardS, 2.0);
         QCOMPARE(empty.backwardS, 2.0);
     }
