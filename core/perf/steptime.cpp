@@ -77,26 +77,20 @@ double asyncTpExposedS(const Setup& s, double tpOneS, double gemmForwardS)
     return std::max(tpOneS / s.tr.layout.tp, tpOneS - gemmForwardS / 2);
 }
 
-/// Exposed time of one expert all-to-all, forward and backward (docs/methods-time.md §4.25, §4.39), the mean of a
-/// layer's two per pass. Alone, the layer waits for it except where the framework runs the shared experts beside it
-/// (core/perf/expertexposure.h). With paired micro-batches (Megatron-Core's combined 1F1B, DualPipe) the forward's
-/// dispatch and combine run under the partner's backward of the layer, the backward's two under its forward, each
-/// behind half of that; the first forward and the last backward of the m micro-batches have no partner.
-struct ExpertExposure
+/// Exposed time of a MoE layer's expert all-to-alls per micro-batch, the forward's dispatch + combine and the
+/// backward's two (docs/methods-time.md §4.25, §4.39). Alone, the layer waits for them except where the framework
+/// runs the shared experts beside them (core/perf/expertexposure.h). With paired micro-batches (Megatron-Core's
+/// combined 1F1B, DualPipe) the forward's run under the partner's backward of the layer, the backward's under its
+/// forward, each behind half of that; the first forward and the last backward of the m micro-batches have no partner.
+AllToAllExposure expertExposure(const Setup& s, double epOneS, const LayerTime& lt)
 {
-    double forwardOneS = 0, backwardOneS = 0;
-};
-
-ExpertExposure expertExposure(const Setup& s, double epOneS, const LayerTime& lt)
-{
-    if (!moeOverlapApplies(s.tr, s.caps)) {
-        const SharedExpertOverlap mode = sharedExpertOverlapInEffect(s.tr, s.caps, *s.c.model);
-        const AllToAllExposure alone = unpairedAllToAllExposure(epOneS, lt.sharedExpertForward, mode);
-        return {alone.forwardS / 2, alone.backwardS / 2};
-    }
+    if (!moeOverlapApplies(s.tr, s.caps))
+        return unpairedAllToAllExposure(
+            epOneS, lt.sharedExpertForward, sharedExpertOverlapInEffect(s.tr, s.caps, *s.c.model));
     const double unpaired = 1.0 / std::max(1, s.microBatches);
-    const auto paired
-        = [&](double windowS) { return (1 - unpaired) * std::max(0.0, epOneS - windowS / 2) + unpaired * epOneS; };
+    const auto paired = [&](double windowS) {
+        return 2 * ((1 - unpaired) * std::max(0.0, epOneS - windowS / 2) + unpaired * epOneS);
+    };
     return {paired(lt.backwardS()), paired(lt.forwardS)};
 }
 
@@ -173,11 +167,11 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     // Async TP pipelines the forward's collectives (and the recomputed forward's); the backward keeps its exposure.
     const double tpExposedOne = (1 - e.tpOverlap) * tpOne;
     const double tpForwardExposedOne = std::min(tpExposedOne, asyncTpExposedS(s, tpOne, lt.gemmForwardS));
-    const ExpertExposure ep = expertExposure(s, epOne, lt);
-    st.forwardS += n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + 2 * ep.forwardOneS);
+    const AllToAllExposure ep = expertExposure(s, epOne, lt);
+    st.forwardS += n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + ep.forwardS);
     // Backward TP collectives run asynchronously under the weight-gradient GEMMs (Megatron async TP all-reduce).
     const double tpBackwardExposed = std::max(0.0, 2 * tpExposedOne - lt.backwardWeightS);
-    st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + cpBwdExposed + 2 * ep.backwardOneS);
+    st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + cpBwdExposed + ep.backwardS);
     st.backwardWeightS += n * lt.backwardWeightS;
     st.computeForwardS += n * lt.forwardS;
     st.computeBackwardS += n * lt.backwardS();
@@ -188,7 +182,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     // (docs/methods-time.md §4.7).
     const double selectiveS
         = s.caps.selectiveIsOpLevel ? 0.5 * lt.gemmForwardS + lt.elementwiseForwardS : lt.attentionCoreForwardS;
-    st.recomputeS += full ? n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + 2 * ep.forwardOneS)
+    st.recomputeS += full ? n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + ep.forwardS)
                           : (selective ? n * selectiveS : n * modulesS);
     st.computeRecomputeS += full ? n * lt.forwardS : (selective ? n * selectiveS : n * modulesS);
     // Eager host: the backward issues about twice the forward's ops; full recompute (checkpointing) issues the
@@ -202,7 +196,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.cpTotalS += n * (full ? 4 : 3) * cpFwd;
     st.cpExposedS += n * ((full ? 2 : 1) * cpFwdExposed + cpBwdExposed);
     st.epTotalS += n * epCount * epOne;
-    const double epExposedS = (full ? 4 : 2) * ep.forwardOneS + 2 * ep.backwardOneS; // per layer and micro-batch
+    const double epExposedS = (full ? 2 : 1) * ep.forwardS + ep.backwardS; // per layer and micro-batch
     st.epExposedS += n * epExposedS;
     st.hiddenCommS += n
         * (tpCount * tpOne - (tpCount - 2) * tpForwardExposedOne - tpBackwardExposed + 3 * cpFwd - cpFwdExposed
