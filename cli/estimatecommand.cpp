@@ -137,12 +137,8 @@ json predictionJson(const CasePrediction& p, const perf::EfficiencyTable& table,
         const perf::EfficiencyParams& params = table.forGpu(gpuId);
         out["efficiency"] = json::parse(perf::toJsonText(params));
         // What large GEMMs run at on this GPU after the measured-matmul correction (docs/methods-time.md §4.31).
-        if (const GpuSpec* gpu = GpuCatalog::builtin().find(gpuId)) {
+        if (const GpuSpec* gpu = GpuCatalog::builtin().find(gpuId))
             out["efficiency"]["gemm_peak_fraction_on_gpu"] = perf::tensorGemmPeakFraction(*gpu, params);
-            // FP8 gradient GEMMs (full-precision accumulation) run at this share of the forward ones (§4.40).
-            if (gpu->fp8MatmulRatio)
-                out["efficiency"]["fp8_matmul_ratio_on_gpu"] = *gpu->fp8MatmulRatio;
-        }
     }
     return out;
 }

@@ -44,7 +44,6 @@ GpuSpec parseGpu(const nlohmann::json& g)
     spec.fp8Tflops = optionalNumber(g, "fp8_tflops");
     spec.fp32Tflops = optionalNumber(g, "fp32_tflops");
     spec.mamfBf16Tflops = optionalNumber(g, "mamf_bf16_tflops");
-    spec.fp8MatmulRatio = optionalNumber(g, "fp8_matmul_ratio");
     spec.tdpW = g.at("tdp_w").get<double>();
     spec.scaleupFabric = g.value("scaleup_fabric", "");
     spec.scaleupGBsBidir = g.at("scaleup_gb_s_bidir").get<double>();

@@ -33,11 +33,6 @@ struct GpuSpec
     /// Maximum achievable matmul TFLOP/s (BF16, the best large matmul a published mamf-finder sweep measured), where
     /// known: what the GPU and its math library deliver of the datasheet peak (docs/methods-time.md §4.31).
     std::optional<double> mamfBf16Tflops;
-    /// The measured share of the FP8 peak a large FP8 matmul reaches over the measured share of the BF16 peak a large
-    /// BF16 matmul reaches, from one published mamf-finder table, where published. That sweep runs torch._scaled_mm
-    /// with its default full-precision accumulation, as FP8 recipes run their gradient GEMMs (docs/methods-time.md
-    /// §4.40); empty = 1.
-    std::optional<double> fp8MatmulRatio;
     double tdpW = 0;
     std::string scaleupFabric;
     double scaleupGBsBidir = 0; ///< per GPU, both directions

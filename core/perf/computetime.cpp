@@ -337,12 +337,8 @@ ComputePeaks computePeaks(
     // Every FP8 recipe runs the transformer's GEMMs in FP8 but attention in bf16, and quantizes the GEMM operands.
     const bool fp8 = precision == Precision::Fp8 && p.tensorFlops > sixteenBitPeak;
     p.attentionFlops = fp8 ? sixteenBitPeak : p.tensorFlops;
-    p.gradientGemmPeakFraction = p.gemmPeakFraction;
-    if (fp8) {
+    if (fp8)
         setFp8CastBytes(p, recipe, casts);
-        // The sweep that measured the ratio runs the full-precision accumulation the gradient GEMMs use (§4.40).
-        p.gradientGemmPeakFraction = p.gemmPeakFraction * gpu.fp8MatmulRatio.value_or(1.0);
-    }
     if (fp8 && recipe == Fp8Recipe::Rowwise) {
         // Each layout is cast on its own from bf16 with its own row scales (torchao's roofline accounting: 6 B per
         // activation element instead of tensorwise's 4, 10 B per weight element instead of 8).
@@ -368,14 +364,6 @@ ComputePeaks sixteenBitPeaks(const ComputePeaks& p)
     q.fp8CastBytesPerInput = q.fp8CastBytesPerOutput = q.fp8CastBytesPerUnfusedInput = 0;
     q.fp8ExtraActivationBytes = q.fp8ExtraWeightBytes = 0;
     q.weightGradSixteenBit = false;
-    q.gradientGemmPeakFraction = q.gemmPeakFraction; // 16-bit GEMMs accumulate in fp32 at their one rate
-    return q;
-}
-
-ComputePeaks gradientPeaks(const ComputePeaks& p)
-{
-    ComputePeaks q = p;
-    q.gemmPeakFraction = p.gradientGemmPeakFraction;
     return q;
 }
 
@@ -412,8 +400,7 @@ LayerTime layerTime(
             + (moe ? expertGemmsS(m, s, tokens, beta, peaks) : mlpGemmsS(m, tokens, f, t, beta, peaks, MlpInput::Norm));
     };
     const double gemmsS = gemmsAt(p);
-    const double inputGradS = gemmsAt(gradientPeaks(p));
-    const double weightGradS = p.weightGradSixteenBit ? gemmsAt(sixteenBitPeaks(p)) : inputGradS;
+    const double weightGradS = p.weightGradSixteenBit ? gemmsAt(sixteenBitPeaks(p)) : gemmsS;
     double elementS = memoryTimeS(elementwiseBytes(m, s, f, e), p);
     if (s.autocastWeights) // fp32 weights read, bf16 copy written, per forward: 6 B per layer weight
         elementS += memoryTimeS(6.0 * (attentionMatmulWeights(m) + 3.0 * m.hidden * f) / t, p);
@@ -432,7 +419,7 @@ LayerTime layerTime(
     const double permuteS = memoryTimeS(permute.forward, p);
     lt.elementwiseForwardS += permuteS;
     lt.forwardS = std::max(gemmsS + elementS + permuteS + lt.attentionCoreForwardS, kernels * p.kernelLaunchS);
-    const double backwardS = std::max(inputGradS + weightGradS + 2 * elementS + memoryTimeS(permute.backward, p)
+    const double backwardS = std::max(gemmsS + weightGradS + 2 * elementS + memoryTimeS(permute.backward, p)
             + p.attentionBackwardFactor * attentionS + merge.backwardS,
         2 * kernels * p.kernelLaunchS);
     lt.hostForwardS = s.fusedKernels ? 0.0 : kernels * e.hostOpS;
@@ -441,7 +428,7 @@ LayerTime layerTime(
             = latentUpProjectionGemmsS(m, tokens, t, beta, p) + memoryTimeS(latentAttentionBytes(m, s, tokens), p);
     // The weight-gradient GEMMs' share of the backward (all of it bounded by the launch floor); bf16 weight
     // gradients (rowwise_gw_hp) take a larger share than the FP8 input-gradient GEMMs.
-    lt.backwardWeightS = std::min(weightGradS, backwardS * weightGradS / (inputGradS + weightGradS));
+    lt.backwardWeightS = std::min(weightGradS, backwardS * weightGradS / (gemmsS + weightGradS));
     lt.backwardInputS = backwardS - lt.backwardWeightS;
     return lt;
 }

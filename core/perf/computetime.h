@@ -28,10 +28,6 @@ struct ComputePeaks
     bool weightGradSixteenBit = false; ///< the weight-gradient GEMMs run at the 16-bit peak (rowwise_gw_hp)
     double hbmBytesPerS = 0; ///< datasheet bandwidth, B/s
     double gemmPeakFraction = 0.8; ///< η∞ for this precision
-    /// η∞ of the gradient GEMMs (input and weight gradients). FP8 recipes accumulate them at full precision
-    /// (Transformer Engine's split accumulator, torchao's use_fast_accum false) and the forward ones fast; on Hopper
-    /// the full-precision FP8 matmul reaches less of its peak (GpuSpec::fp8MatmulRatio, §4.40). Else gemmPeakFraction.
-    double gradientGemmPeakFraction = 0.8;
     double gemmHalfFlops = 2e9; ///< F½ in FLOP
     double attentionPeakFraction = 0.55;
     double attentionBackwardFactor = 2.5;
@@ -51,8 +47,6 @@ ComputePeaks computePeaks(const GpuSpec& gpu, Precision precision, const Efficie
 /// The same GPU at its 16-bit GEMM peak without FP8 casts: the LM head, which every FP8 recipe leaves in bf16, and
 /// the weight-gradient GEMMs of rowwise_gw_hp. Unchanged for 16-bit and fp32 peaks.
 ComputePeaks sixteenBitPeaks(const ComputePeaks& peaks);
-/// The same peaks for the gradient GEMMs: gemmPeakFraction replaced by gradientGemmPeakFraction.
-ComputePeaks gradientPeaks(const ComputePeaks& peaks);
 
 /// η∞ of this GPU's tensor-core GEMMs: the family's calibrated gemmPeakFraction, carried over by the ratio of measured
 /// achievable-matmul shares when the GPU and the family's reference both have one (docs/methods-time.md §4.31).

@@ -412,55 +412,6 @@ private Q_SLOTS:
         QVERIFY2(speedup > 1.2 && speedup < 1.8, qPrintable(QString::number(speedup)));
     }
 
-    /// FP8 recipes accumulate their gradient GEMMs at full precision and their forward GEMMs fast (Transformer Engine,
-    /// torchao); the published FP8 sweep ran the full-precision kind, which on Hopper reaches 0.883 of the share of
-    /// its peak a BF16 matmul reaches (docs/methods-time.md §4.40). Forward GEMMs keep the BF16 share.
-    void fp8GradientGemmsRunAtTheMeasuredFullPrecisionShare()
-    {
-        const GpuCatalog& catalog = GpuCatalog::builtin();
-        const GpuSpec& h100 = *catalog.find("H100-SXM-80GB");
-        QCOMPARE(*h100.fp8MatmulRatio, 0.883);
-        QCOMPARE(*catalog.find("H800-SXM-80GB")->fp8MatmulRatio, 0.883); // the same die, clocks and power
-        QCOMPARE(*catalog.find("B200")->fp8MatmulRatio, 0.983);
-        QVERIFY(!catalog.find("MI300X")->fp8MatmulRatio); // no FP8 sweep published: nothing to apply
-        for (const GpuSpec& gpu : catalog.gpus())
-            if (gpu.fp8MatmulRatio)
-                QVERIFY2(*gpu.fp8MatmulRatio > 0.5 && *gpu.fp8MatmulRatio <= 1.0, gpu.id.c_str());
-
-        const EfficiencyParams e;
-        const auto fp8 = computePeaks(h100, Precision::Fp8, e);
-        const auto bf16 = computePeaks(h100, Precision::AmpBf16, e);
-        QCOMPARE(fp8.gemmPeakFraction, bf16.gemmPeakFraction); // forward: fast accumulation, not measured apart
-        QVERIFY(std::abs(fp8.gradientGemmPeakFraction - 0.883 * bf16.gemmPeakFraction) < 1e-12);
-        QCOMPARE(bf16.gradientGemmPeakFraction, bf16.gemmPeakFraction); // 16-bit GEMMs have one rate
-        QCOMPARE(gradientPeaks(fp8).gemmPeakFraction, fp8.gradientGemmPeakFraction);
-        QCOMPARE(sixteenBitPeaks(fp8).gradientGemmPeakFraction, bf16.gemmPeakFraction); // the LM head, gw_hp
-        const GpuSpec& mi300x = *catalog.find("MI300X");
-        const auto unmeasured = computePeaks(mi300x, Precision::Fp8, e);
-        QCOMPARE(unmeasured.gradientGemmPeakFraction, unmeasured.gemmPeakFraction);
-
-        // In a layer: the forward is unchanged; the gradient GEMMs, compute-bound at Llama 3 70B's size, take up to
-        // 1/0.883 as long (less: their FP8 casts are memory time the ratio does not touch).
-        const ModelConfig llama = modelPreset("Llama 3 70B");
-        LayerShape shape;
-        shape.tensorParallel = 8;
-        shape.sequenceParallel = true;
-        ComputePeaks fastGradients = fp8;
-        fastGradients.gradientGemmPeakFraction = fp8.gemmPeakFraction;
-        const auto measured = layerTime(llama, shape, false, fp8, e);
-        const auto fast = layerTime(llama, shape, false, fastGradients, e);
-        QCOMPARE(measured.forwardS, fast.forwardS);
-        const double weightRatio = measured.backwardWeightS / fast.backwardWeightS;
-        QVERIFY2(weightRatio > 1.05 && weightRatio <= 1 / 0.883 + 1e-9, qPrintable(QString::number(weightRatio)));
-        QVERIFY(measured.backwardInputS > fast.backwardInputS);
-        // rowwise_gw_hp's weight gradients run in bf16 at the BF16 share, untouched by the ratio.
-        const auto gwHp = computePeaks(h100, Precision::Fp8, e, Fp8Recipe::RowwiseGwHp);
-        ComputePeaks gwHpFast = gwHp;
-        gwHpFast.gradientGemmPeakFraction = gwHp.gemmPeakFraction;
-        QCOMPARE(layerTime(llama, shape, false, gwHp, e).backwardWeightS,
-            layerTime(llama, shape, false, gwHpFast, e).backwardWeightS);
-    }
-
     /// FP8 cast traffic per element over a step (docs/methods-time.md §4.27): torchao casts every input on every call
     /// (15 B); Transformer Engine cast-transposes each input and output gradient once (4 B, 6 B with current scaling's
     /// amax pass), and where a norm is fused into the next linear layer (Megatron-Core's TE spec) that norm writes
