@@ -168,7 +168,9 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double tpExposedOne = (1 - e.tpOverlap) * tpOne;
     const double tpForwardExposedOne = std::min(tpExposedOne, asyncTpExposedS(s, tpOne, lt.gemmForwardS));
     const AllToAllExposure ep = expertExposure(s, epOne, lt);
-    st.forwardS += n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + ep.forwardS);
+    // One forward with its exposed communication; full recompute runs it again inside the backward.
+    const double forwardWithCommS = lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + ep.forwardS;
+    st.forwardS += n * forwardWithCommS;
     // Backward TP collectives run asynchronously under the weight-gradient GEMMs (Megatron async TP all-reduce).
     const double tpBackwardExposed = std::max(0.0, 2 * tpExposedOne - lt.backwardWeightS);
     st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + cpBwdExposed + ep.backwardS);
@@ -182,9 +184,9 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     // (docs/methods-time.md §4.7).
     const double selectiveS
         = s.caps.selectiveIsOpLevel ? 0.5 * lt.gemmForwardS + lt.elementwiseForwardS : lt.attentionCoreForwardS;
-    st.recomputeS += full ? n * (lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + ep.forwardS)
-                          : (selective ? n * selectiveS : n * modulesS);
-    st.computeRecomputeS += full ? n * lt.forwardS : (selective ? n * selectiveS : n * modulesS);
+    const double partialRecomputeS = selective ? selectiveS : modulesS;
+    st.recomputeS += n * (full ? forwardWithCommS : partialRecomputeS);
+    st.computeRecomputeS += n * (full ? lt.forwardS : partialRecomputeS);
     // Eager host: the backward issues about twice the forward's ops; full recompute (checkpointing) issues the
     // forward's ops again inside the backward, plus its per-layer bookkeeping.
     const double checkpointS = s.shape.fusedKernels ? 0.0 : e.recomputeLayerOverheadEagerS;
