@@ -52,6 +52,7 @@ json stageJson(const StageMemory& s)
 json chosenJson(const TrainingConfig& t)
 {
     const ParallelLayout& l = t.layout;
+    const FrameworkCapabilities& caps = frameworkCapabilities(t.framework);
     return {{"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"dp", l.dp}, {"ep", l.ep}, {"vpp", l.virtualStages},
         {"sequence_parallel", l.sequenceParallel}, {"micro_batch", t.microBatch}, {"global_batch_seqs", t.globalBatch},
         {"precision", toString(t.precision)}, {"optimizer", toString(t.optimizer)},
@@ -59,8 +60,11 @@ json chosenJson(const TrainingConfig& t)
         {"distributed_optimizer", t.distributedOptimizer}, {"attention", toString(t.attention)},
         {"schedule", toString(t.schedule)}, {"framework", toString(t.framework)},
         {"rank_order", toString(t.layout.rankOrder)},
-        // In effect, not as asked: a framework or layout without 16-bit states runs fp32 ones.
-        {"optimizer_states", toString(optimizerStatesInEffect(t, frameworkCapabilities(t.framework)))}};
+        // In effect, not as asked: a framework or layout without 16-bit states runs fp32 ones, and the software
+        // settings a case may leave open (docs/methods-time.md §4.27) are what the framework and layout allow.
+        {"optimizer_states", toString(optimizerStatesInEffect(t, caps))}, {"compile", t.compile && caps.compileFuses},
+        {"async_tp", asyncTpApplies(t, caps)}, {"moe_dispatcher", toString(moeDispatcherInEffect(t, caps))},
+        {"moe_overlap", moeOverlapApplies(t, caps)}};
 }
 
 /// Where the step time goes: exposed terms (on the critical path) and each dimension's total before overlap.

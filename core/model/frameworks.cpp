@@ -144,6 +144,9 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.deepEp = entry.value("deepep", false);
     caps.moeOverlap = entry.value("moe_overlap", false);
     caps.moeOverlapNeedsVirtualStages = entry.value("moe_overlap_needs_virtual_stages", false);
+    caps.moeOverlapInPublishedRunsAcrossDomains
+        = optionalChoice(entry, "moe_overlap_in_published_runs", {"off", "pipelined_across_domains"}, where)
+        == "pipelined_across_domains";
     caps.activationOffload = entry.value("activation_offload", false);
     caps.defaultVirtualStages = entry.value("default_virtual_stages", 0);
     if (caps.defaultVirtualStages < 0 || caps.defaultVirtualStages == 1)

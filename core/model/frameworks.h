@@ -114,6 +114,11 @@ struct FrameworkCapabilities
     /// That overlap needs interleaved (virtual) stages when the layout is pipelined: Megatron-Core's combined 1F1B
     /// pairs chunks of the interleaved schedule (DualPipe pairs its own chunks and needs none).
     bool moeOverlapNeedsVirtualStages = false;
+    /// What a case that does not say ran (docs/methods-time.md §4.41): NVIDIA's published MoE recipes
+    /// (Megatron-Bridge's performance presets, Megatron-Core's MoE README) pair micro-batches where the expert
+    /// all-to-all leaves the NVLink domain of a pipelined run, and leave it off elsewhere (data/frameworks.json
+    /// `moe_overlap_in_published_runs`).
+    bool moeOverlapInPublishedRunsAcrossDomains = false;
     /// Offers activation offload to host memory (TrainingConfig::activationOffloadLayers; Megatron-Core's
     /// --cpu-offloading through Transformer Engine).
     bool activationOffload = false;

@@ -5,14 +5,17 @@
 #include "core/memory/layoutchooser.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/enumnames.h"
+#include "core/model/frameworkrules.h"
 #include "core/model/frameworks.h"
 #include "core/model/gpucatalog.h"
 #include "core/model/layoutcheck.h"
 #include "core/model/modelmath.h"
 #include "core/perf/efficiencyparams.h"
 #include "core/perf/steptime.h"
+#include "core/perf/topology.h"
 #include "core/sweep/layoutevaluator.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace clusterplanner::core {
@@ -129,6 +132,28 @@ OpenSoftware openSoftware(const ValidationCase& c, const TrainingConfig& layout)
         moe && u.moeDispatcher && caps.deepEp, moe && u.moeOverlap && caps.moeOverlap};
 }
 
+/// NVIDIA's published MoE recipes pair micro-batches (Megatron-Core's combined 1F1B, `moe_a2a_overlap`) where the
+/// expert all-to-all of a fine-grained model leaves the NVLink domain of a pipelined run: Qwen3-235B and DeepSeek-V3
+/// on H100 (top-8 routing; EP 32 and 64, interleaved PP 8). Not the single-stage runs across nodes (Qwen3-30B with
+/// EP 16, Qwen3-Next, GPT-OSS with EP 64), EP inside a node or an NVL72 domain, nor top-2 Mixtral, whose recipes
+/// predate the overlap (Megatron-Core 0.14) and move a quarter of the copies per token (docs/methods-time.md §4.41).
+/// For a case that does not say, on this layout.
+bool publishedRunPairsMicroBatches(const ValidationCase& c, const TrainingConfig& layout, const GpuSpec& gpu)
+{
+    constexpr int kFineGrainedTopK = 4; // DeepSeek-V3, Qwen3: 8; GPT-OSS: 4; Mixtral: 2
+    const FrameworkCapabilities& caps = frameworkCapabilities(layout.framework);
+    const auto& moe = c.scenario.model.moe;
+    if (!c.unknown.moeOverlap || !moe || moe->topK < kFineGrainedTopK || !caps.moeOverlapInPublishedRunsAcrossDomains
+        || layout.layout.pp <= 1)
+        return false;
+    const int domainGpus = std::max(1, std::min(gpu.scaleupDomainGpus, c.scenario.cluster.gpuCount));
+    if (perf::layoutSpans(layout.layout, domainGpus, perf::rankOrderOf(layout.layout.rankOrder)).ep.domains <= 1)
+        return false;
+    TrainingConfig paired = layout;
+    paired.moeOverlap = true;
+    return moeOverlapApplies(paired, caps);
+}
+
 /// Each combination of the open settings, with what the case states: base first.
 std::vector<TrainingConfig> softwareVariants(const OpenSoftware& open, const TrainingConfig& base)
 {
@@ -176,6 +201,9 @@ void describeSoftware(const ValidationCase& c, const TrainingConfig& chosen, std
         choices.push_back("MoE dispatcher " + std::string(toString(chosen.moeDispatcher)) + why);
     if (open.moeOverlap)
         choices.push_back("MoE overlap " + onOff(chosen.moeOverlap) + why);
+    else if (chosen.moeOverlap && c.unknown.moeOverlap)
+        choices.push_back("MoE overlap on (not stated: NVIDIA's published recipes pair micro-batches when expert "
+                          "parallelism leaves the NVLink domain of a pipelined run)");
 }
 
 } // namespace
@@ -183,9 +211,12 @@ void describeSoftware(const ValidationCase& c, const TrainingConfig& chosen, std
 TrainingConfig fastestSoftware(
     const ValidationCase& c, const TrainingConfig& layout, const GpuSpec& gpu, const perf::EfficiencyTable* table)
 {
-    const std::vector<TrainingConfig> variants = softwareVariants(openSoftware(c, layout), layout);
+    TrainingConfig base = layout;
+    if (publishedRunPairsMicroBatches(c, layout, gpu))
+        base.moeOverlap = true;
+    const std::vector<TrainingConfig> variants = softwareVariants(openSoftware(c, base), base);
     if (variants.size() == 1)
-        return layout; // nothing open: no step time to compare
+        return base; // nothing open: no step time to compare
     const perf::StepTimeContext context = perf::makeStepTimeContext(
         c.scenario, gpu, (table ? *table : perf::EfficiencyTable::builtin()).forGpu(gpu.id));
     TrainingConfig best = layout;
@@ -292,7 +323,13 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
         if (withSoftwareOf(*swept, software) != *swept) {
             ValidationCase tuned = c;
             tuned.scenario.training = withSoftwareOf(tuned.scenario.training, software);
-            swept = sweepChoice(tuned, table).value_or(software);
+            const TrainingConfig reswept = sweepChoice(tuned, table).value_or(software);
+            // The published runs' overlap holds for the layout it was decided on: a re-swept layout out of its reach
+            // (a single stage, EP inside the domain) gives way to the first sweep's layout and settings.
+            const bool byPublishedRule = software.moeOverlap && !swept->moeOverlap && c.unknown.moeOverlap
+                && !frameworkCapabilities(software.framework).openSettingsFastest;
+            if (!byPublishedRule || publishedRunPairsMicroBatches(c, reswept, *gpu))
+                swept = reswept;
         }
         choice.training = *swept;
         choice.found = true;

@@ -188,6 +188,33 @@ private Q_SLOTS:
         QCOMPARE(statesOf(sgd), std::string("fp32"));
     }
 
+    /// `estimate` reports the software settings in effect that a case may leave open: Megatron-Core's Qwen3-235B on
+    /// 256 H100 states DeepEP and paired micro-batches; the same with TP 2 and a single stage cannot pair them.
+    void estimateReportsTheSoftwareSettingsInEffect()
+    {
+        auto cases = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/checks/cases.json"));
+        const auto found = std::find_if(cases.begin(), cases.end(),
+            [](const auto& e) { return e["id"] == "mcoremoe_h100_qwen3_235b_a22b_bf16_256gpu_tp2pp8ep32"; });
+        QVERIFY(found != cases.end());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto chosenOf = [&dir](const nlohmann::json& c) {
+            const QString path = dir.filePath(QStringLiteral("case.json"));
+            std::ofstream(path.toStdString()) << c.dump();
+            std::ostringstream out, err;
+            runCommand({"estimate", "--case", path.toStdString()}, out, err);
+            return nlohmann::json::parse(out.str()).at(0).at("chosen");
+        };
+        const auto chosen = chosenOf(*found);
+        QCOMPARE(chosen.at("moe_dispatcher").get<std::string>(), std::string("deepep"));
+        QVERIFY(chosen.at("moe_overlap").get<bool>());
+        QVERIFY(!chosen.at("compile").get<bool>()); // Megatron's kernels are fused by hand, not by torch.compile
+        auto oneFOneB = *found; // a pipelined layout without chunks: Megatron refuses the pairing
+        oneFOneB["parallelism"]["vpp"] = 1;
+        oneFOneB["parallelism"]["schedule"] = "1f1b";
+        QVERIFY(!chosenOf(oneFOneB).at("moe_overlap").get<bool>());
+    }
+
     void aBatchThatDpDoesNotDivideIsRoundedAndSaidSo()
     {
         // OPT-175B style: 1,024 sequences on DP 124. The case is laid out with 992 (8 per rank), the step time
@@ -361,6 +388,52 @@ private Q_SLOTS:
         QVERIFY2(defaults.ok, defaults.error.c_str());
         QCOMPARE(defaults.chosen.moeDispatcher, MoeDispatcher::AllToAll);
         QVERIFY(!defaults.chosen.moeOverlap);
+    }
+
+    /// NVIDIA's published MoE runs, read with the schema's keys only (docs/methods-time.md §4.41): Qwen3-235B-A22B on
+    /// 256 H100 (TP 2, interleaved PP 8, EP 32 over four nodes) paired micro-batches, as its Megatron-Bridge preset
+    /// says; a single stage, EP inside the node, top-2 routing or a stated "off" leave the all-to-all unpaired.
+    void publishedNvidiaMoeRunsPairMicroBatchesAcrossDomains()
+    {
+        auto cases = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/checks/cases.json"));
+        const auto found = std::find_if(cases.begin(), cases.end(),
+            [](const auto& e) { return e["id"] == "mbridge2511_h100_qwen3_235b_a22b_fp8cs_256gpu_gbs2048"; });
+        QVERIFY(found != cases.end());
+        const auto predict = [](const nlohmann::json& c) {
+            const CasePrediction p = predictCase(
+                readValidationCases(nlohmann::json::array({c}).dump(), CaseKeys::DevelopmentSchema).front());
+            if (!p.ok)
+                qWarning("%s", p.error.c_str());
+            return p;
+        };
+        const CasePrediction published = predict(*found);
+        QVERIFY(published.ok);
+        QVERIFY(published.chosen.moeOverlap);
+        QVERIFY(std::any_of(published.choices.begin(), published.choices.end(),
+            [](const std::string& c) { return c.rfind("MoE overlap on (not stated: NVIDIA's published", 0) == 0; }));
+        QVERIFY(published.time.epExposedS < published.time.epTotalS / 2);
+
+        auto singleStage = *found;
+        singleStage["parallelism"]["pp"] = 1;
+        singleStage["parallelism"]["vpp"] = nullptr;
+        singleStage["parallelism"]["schedule"] = nullptr;
+        singleStage["parallelism"]["dp"] = 128;
+        QVERIFY(!predict(singleStage).chosen.moeOverlap);
+        auto insideNode = *found; // TP 2 × EP 4 = one 8-GPU node
+        insideNode["parallelism"]["ep"] = 4;
+        QVERIFY(!predict(insideNode).chosen.moeOverlap);
+        auto coarse = *found; // top-2 routing, as Mixtral's recipes from before the overlap existed
+        coarse["model"]["moe"]["top_k"] = 2;
+        QVERIFY(!predict(coarse).chosen.moeOverlap);
+        auto stated = *found;
+        stated["training"]["moe_overlap"] = false;
+        const CasePrediction off = predictCase(readValidationCases(nlohmann::json::array({stated}).dump()).front());
+        QVERIFY(off.ok);
+        QVERIFY(!off.chosen.moeOverlap);
+        QVERIFY(*published.tokensPerSPerGpu > 1.2 * *off.tokensPerSPerGpu);
+        auto other = *found; // a stack the project does not know: the faster of the two, as before
+        other["training"]["framework"] = "other";
+        QVERIFY(predict(other).chosen.moeOverlap);
     }
 
     void estimateReportsAnInvalidLayout()
