@@ -6,6 +6,7 @@
 #include "core/model/enumnames.h"
 #include "core/model/frameworks.h"
 #include "core/model/gpucatalog.h"
+#include "core/model/modelpresets.h"
 #include "core/model/scenariofields.h"
 #include "core/perf/efficiencyparams.h"
 
@@ -191,6 +192,41 @@ MlaConfig readMla(const NullableReader& r, int heads)
     return config;
 }
 
+/// The development-set schema cannot state a model's head width, QK norm, latent attention or group-limited routing;
+/// a case written to it that has the shape of a preset (data/models.json) takes them from there, so that DeepSeek-V3
+/// is read with its latent attention and Qwen3 with heads of 128 rather than hidden / heads (§4.42).
+void takeArchitectureFromPreset(ValidationCase& c)
+{
+    ModelConfig& m = c.scenario.model;
+    const ModelConfig* preset = presetOfSameShape(m, !c.unknown.ffnHidden);
+    if (!preset)
+        return;
+    std::vector<std::string> added;
+    if (preset->headDim != 0 && preset->headDim != m.headDim) {
+        m.headDim = preset->headDim;
+        added.push_back("head_dim " + std::to_string(m.headDim));
+    }
+    if (preset->qkNorm && !m.qkNorm) {
+        m.qkNorm = true;
+        added.push_back("QK norm");
+    }
+    if (preset->mla.enabled() && !m.mla.enabled()) {
+        m.mla = preset->mla;
+        added.push_back("multi-head latent attention");
+    }
+    if (m.moe && preset->moe && preset->moe->expertGroups > 0 && m.moe->expertGroups == 0) {
+        m.moe->expertGroups = preset->moe->expertGroups;
+        m.moe->groupsPerToken = preset->moe->groupsPerToken;
+        added.push_back("routing within " + std::to_string(m.moe->groupsPerToken) + " of "
+            + std::to_string(m.moe->expertGroups) + " expert groups");
+    }
+    if (added.empty())
+        return;
+    c.architecturePreset = preset->name;
+    for (const auto& what : added)
+        c.architectureAdded += (c.architectureAdded.empty() ? "" : ", ") + what;
+}
+
 void readModel(const NullableReader& r, ValidationCase& c)
 {
     ModelConfig& m = c.scenario.model;
@@ -218,6 +254,10 @@ void readModel(const NullableReader& r, ValidationCase& c)
     m.moe = readMoe(r, m.hidden);
     if (!r.field("params").is_null())
         c.statedParams = r.get<double>("params", 0);
+    const bool routingStated
+        = r.stated("moe") && (r.object("moe").stated("expert_groups") || r.object("moe").stated("groups_per_token"));
+    if (!r.stated("head_dim") && !r.stated("qk_norm") && !r.stated("mla") && !routingStated)
+        takeArchitectureFromPreset(c);
 }
 
 void readTraining(const NullableReader& r, ValidationCase& c)

@@ -97,6 +97,29 @@ int findModelPreset(const ModelConfig& model)
     return -1;
 }
 
+const ModelConfig* presetOfSameShape(const ModelConfig& model, bool compareFfn)
+{
+    const auto sameRouting = [](const std::optional<MoeConfig>& a, const std::optional<MoeConfig>& b) {
+        if (a.has_value() != b.has_value())
+            return false;
+        return !a
+            || (a->experts == b->experts && a->topK == b->topK && a->expertFfnHidden == b->expertFfnHidden
+                && a->sharedExperts == b->sharedExperts);
+    };
+    const ModelConfig* found = nullptr;
+    for (const auto& preset : modelPresets()) {
+        const bool same = preset.layers == model.layers && preset.hidden == model.hidden && preset.heads == model.heads
+            && preset.kvHeads == model.kvHeads && (!compareFfn || preset.ffnHidden == model.ffnHidden)
+            && sameRouting(preset.moe, model.moe);
+        if (!same)
+            continue;
+        if (found)
+            return nullptr; // ambiguous: say nothing rather than pick one
+        found = &preset;
+    }
+    return found;
+}
+
 ModelConfig gpt3Padded()
 {
     ModelConfig model = modelPreset("GPT-3 175B");

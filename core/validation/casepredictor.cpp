@@ -345,6 +345,9 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
     }
     p.chosen = choice.training;
     p.choices = choice.chosen;
+    if (!c.architecturePreset.empty())
+        p.choices.push_back(c.architectureAdded + " (not in the development-set schema: from the "
+            + c.architecturePreset + " preset, whose shape the case has)");
     if (!choice.found) {
         const LayoutProblems problems = checkLayout(s.model, p.chosen, s.cluster.gpuCount);
         p.error = c.unknown.anyLayout() ? "no valid layout for the open parallel degrees: " : "invalid layout: ";

@@ -412,6 +412,16 @@ private Q_SLOTS:
         QVERIFY(std::any_of(published.choices.begin(), published.choices.end(),
             [](const std::string& c) { return c.rfind("MoE overlap on (not stated: NVIDIA's published", 0) == 0; }));
         QVERIFY(published.time.epExposedS < published.time.epTotalS / 2);
+        // Its heads of 128 and QK norm, which the schema cannot state, come from the preset of its shape (§4.42).
+        QCOMPARE(readValidationCases(nlohmann::json::array({*found}).dump(), CaseKeys::DevelopmentSchema)
+                     .front()
+                     .scenario.model.headDim,
+            128);
+        QVERIFY(std::any_of(published.choices.begin(), published.choices.end(), [](const std::string& c) {
+            return c
+                == "head_dim 128, QK norm (not in the development-set schema: from the Qwen3-235B-A22B preset, "
+                   "whose shape the case has)";
+        }));
 
         auto singleStage = *found;
         singleStage["parallelism"]["pp"] = 1;

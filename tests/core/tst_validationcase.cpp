@@ -311,6 +311,55 @@ private Q_SLOTS:
             std::runtime_error, readValidationCases(R"({"id": "q", "model": {}})", CaseKeys::DevelopmentSchema));
     }
 
+    /// A case written to the development-set schema takes the architecture the schema cannot state from the preset
+    /// of its shape (docs/methods-time.md §4.42): DeepSeek-V3 its latent attention and node-limited routing, Qwen3
+    /// its heads of 128 and QK norm, whatever the case calls the model; a case that states any of those keys, or
+    /// whose shape is no preset's, is read as written.
+    void schemaCaseTakesTheArchitectureOfItsPreset()
+    {
+        const auto withModel = [](const std::string& model) {
+            std::string text = tinyCase(R"("bf16")", R"("megatron")", "");
+            const std::size_t from = text.find(R"("model": {)");
+            const std::size_t to = text.find(R"("training")");
+            text.replace(from, to - from, R"("model": )" + model + ", ");
+            return readValidationCases(text, CaseKeys::All).front();
+        };
+        const std::string deepSeek = R"({"name": "deepseek-v3-671b", "layers": 61, "hidden": 7168, "heads": 128,
+            "kv_heads": 128, "ffn_hidden": 18432, "vocab": 129280, "seq_len": 4096, "mlp": "swiglu", "norm": "rmsnorm",
+            "tied_embeddings": false, "params": null, "moe": {"experts": 256, "top_k": 8, "expert_ffn_hidden": 2048,
+            "shared_experts": 1, "moe_layers": 58}})";
+        const ValidationCase ds = withModel(deepSeek);
+        QVERIFY(ds.scenario.model.mla == (MlaConfig {512, 1536, 128, 64, 128}));
+        QCOMPARE(ds.scenario.model.moe->expertGroups, 8);
+        QCOMPARE(ds.scenario.model.moe->groupsPerToken, 4);
+        QCOMPARE(ds.architecturePreset, std::string("DeepSeek-V3"));
+        QVERIFY(ds.architectureAdded.find("multi-head latent attention") != std::string::npos);
+
+        const std::string qwen = R"({"name": "Qwen3 30B", "layers": 48, "hidden": 2048, "heads": 32, "kv_heads": 4,
+            "ffn_hidden": null, "vocab": 151936, "seq_len": 4096, "mlp": "swiglu", "norm": "rmsnorm",
+            "tied_embeddings": false, "params": null, "moe": {"experts": 128, "top_k": 8, "expert_ffn_hidden": 768,
+            "shared_experts": 0, "moe_layers": 48})";
+        const ValidationCase q = withModel(qwen + "}");
+        QCOMPARE(q.scenario.model.headDim, 128);
+        QVERIFY(q.scenario.model.qkNorm);
+        QCOMPARE(q.architectureAdded, std::string("head_dim 128, QK norm"));
+        // A stated architecture key: the case speaks for itself (no QK norm, heads of hidden / heads).
+        const ValidationCase stated = withModel(qwen + R"(, "qk_norm": false})");
+        QVERIFY(!stated.scenario.model.qkNorm);
+        QCOMPARE(stated.scenario.model.headDim, 0);
+        QVERIFY(stated.architecturePreset.empty());
+        // Another shape (one layer fewer): nothing is taken.
+        std::string other = qwen + "}";
+        other.replace(other.find(R"("layers": 48)"), 12, R"("layers": 47)");
+        QCOMPARE(withModel(other).scenario.model.headDim, 0);
+        QVERIFY(withModel(other).architecturePreset.empty());
+        // Presets with nothing beyond the schema (Llama 3 8B) add nothing and say nothing.
+        const std::string llama = R"({"name": "Llama-3.1-8B", "layers": 32, "hidden": 4096, "heads": 32,
+            "kv_heads": 8, "ffn_hidden": 14336, "vocab": 128256, "seq_len": 8192, "mlp": "swiglu", "norm": "rmsnorm",
+            "tied_embeddings": false, "params": null, "moe": null})";
+        QVERIFY(withModel(llama).architecturePreset.empty());
+    }
+
     /// An unstated attention kernel is the framework's, on the GPU generation where that differs: Megatron-LM's
     /// published A100 runs materialise the scores, its H100 runs use fused attention.
     void unstatedAttentionFollowsFrameworkAndGeneration()
