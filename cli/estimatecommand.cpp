@@ -216,6 +216,8 @@ int runEstimate(const Args& args, std::ostream& out, std::ostream& err)
         if (imported) { // the case's model is replaced; its stated parameter count described the old one
             c.scenario.model = hf::replaceModel(c.scenario.model, *imported);
             c.statedParams.reset();
+            c.architecturePreset.clear(); // nor did what the old model's preset added (§4.42)
+            c.architectureAdded.clear();
         }
         const CasePrediction prediction = predictCase(c, &table);
         if (!prediction.ok) { // reported in the output too, but a script must not read exit 0 as success

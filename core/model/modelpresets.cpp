@@ -106,10 +106,15 @@ const ModelConfig* presetOfSameShape(const ModelConfig& model, bool compareFfn)
             || (a->experts == b->experts && a->topK == b->topK && a->expertFfnHidden == b->expertFfnHidden
                 && a->sharedExperts == b->sharedExperts);
     };
+    // A model whose every layer is MoE has no dense FFN: sources write the config's unused intermediate size, the
+    // expert width or null there, so only a dense FFN that exists is compared.
+    const auto hasDenseFfn
+        = [](const ModelConfig& m) { return !m.moe || (m.moe->moeLayers > 0 && m.moe->moeLayers < m.layers); };
     const ModelConfig* found = nullptr;
     for (const auto& preset : modelPresets()) {
+        const bool ffnCompared = compareFfn && hasDenseFfn(preset);
         const bool same = preset.layers == model.layers && preset.hidden == model.hidden && preset.heads == model.heads
-            && preset.kvHeads == model.kvHeads && (!compareFfn || preset.ffnHidden == model.ffnHidden)
+            && preset.kvHeads == model.kvHeads && (!ffnCompared || preset.ffnHidden == model.ffnHidden)
             && sameRouting(preset.moe, model.moe);
         if (!same)
             continue;

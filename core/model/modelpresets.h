@@ -20,8 +20,9 @@ int findModelPreset(const ModelConfig& model);
 /// Narayanan et al. 2021 and Korthikanti et al. 2022 (docs/methods-test-values.md §11 items 3 and 5).
 ModelConfig gpt3Padded();
 /// The preset whose shape `model` has: the same layers, hidden size, query and KV heads and, for MoE, experts, top-k,
-/// expert FFN and shared experts (and the dense FFN when `compareFfn`); nothing when none or several match. Names and
-/// vocabularies are not compared: sources spell names their own way and pad vocabularies (docs/methods-time.md §4.42).
+/// expert FFN and shared experts (and, when `compareFfn`, the dense FFN of a preset that has dense layers); nothing
+/// when none or several match. Names and vocabularies are not compared: sources spell names their own way and pad
+/// vocabularies (docs/methods-time.md §4.42).
 const ModelConfig* presetOfSameShape(const ModelConfig& model, bool compareFfn);
 /// The preset of that name; throws std::out_of_range for an unknown name.
 const ModelConfig& modelPreset(const std::string& name);

@@ -6,6 +6,7 @@
 #include "core/model/layoutcheck.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace clusterplanner::core {
 
@@ -23,17 +24,22 @@ const GpuSpec& gpuOf(const Scenario& scenario)
 
 } // namespace
 
-TrainingLayoutEvaluator::TrainingLayoutEvaluator(const Scenario& scenario, const perf::EfficiencyTable* table)
+TrainingLayoutEvaluator::TrainingLayoutEvaluator(
+    const Scenario& scenario, const perf::EfficiencyTable* table, TrainingAdjuster adjust)
     : m_scenario(scenario)
     , m_gpu(&gpuOf(m_scenario))
     , m_memory(makeMemoryContext(m_scenario.model, m_gpu))
     , m_time(perf::makeStepTimeContext(
           m_scenario, *m_gpu, (table ? *table : perf::EfficiencyTable::builtin()).forGpu(m_gpu->id)))
+    , m_adjust(std::move(adjust))
 { }
 
 TrainingConfig TrainingLayoutEvaluator::trainingFor(const LayoutCandidate& candidate) const
 {
-    return applyCandidate(m_scenario.training, candidate);
+    TrainingConfig training = applyCandidate(m_scenario.training, candidate);
+    if (m_adjust)
+        m_adjust(training);
+    return training;
 }
 
 LayoutResult TrainingLayoutEvaluator::evaluate(const LayoutCandidate& candidate) const

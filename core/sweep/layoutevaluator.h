@@ -6,6 +6,7 @@
 #include "core/perf/steptime.h"
 #include "core/sweep/sweep.h"
 
+#include <functional>
 #include <memory>
 
 namespace clusterplanner::core {
@@ -15,10 +16,15 @@ namespace clusterplanner::core {
 class TrainingLayoutEvaluator : public LayoutEvaluator
 {
 public:
+    /// Settings that follow from each candidate's layout rather than from the scenario (a validation case's
+    /// unstated MoE overlap, docs/methods-time.md §4.41); called from evaluate(), so it must be thread-safe.
+    using TrainingAdjuster = std::function<void(TrainingConfig&)>;
+
     /// Throws std::invalid_argument ("field: problem") for a field outside the file format's range or a GPU type
     /// missing from the catalog. table: the efficiency
     /// table to use (nullptr = the built-in one); only read in the constructor.
-    explicit TrainingLayoutEvaluator(const Scenario& scenario, const perf::EfficiencyTable* table = nullptr);
+    explicit TrainingLayoutEvaluator(
+        const Scenario& scenario, const perf::EfficiencyTable* table = nullptr, TrainingAdjuster adjust = {});
     TrainingLayoutEvaluator(const TrainingLayoutEvaluator&) = delete;
     TrainingLayoutEvaluator& operator=(const TrainingLayoutEvaluator&) = delete;
 
@@ -32,6 +38,7 @@ private:
     const GpuSpec* m_gpu;
     MemoryContext m_memory;
     perf::StepTimeContext m_time;
+    TrainingAdjuster m_adjust;
 };
 
 std::unique_ptr<LayoutEvaluator> makeLayoutEvaluator(const Scenario& scenario);

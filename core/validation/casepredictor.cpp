@@ -138,13 +138,18 @@ OpenSoftware openSoftware(const ValidationCase& c, const TrainingConfig& layout)
 /// EP 16, Qwen3-Next, GPT-OSS with EP 64), EP inside a node or an NVL72 domain, nor top-2 Mixtral, whose recipes
 /// predate the overlap (Megatron-Core 0.14) and move a quarter of the copies per token (docs/methods-time.md §4.41).
 /// For a case that does not say, on this layout.
-bool publishedRunPairsMicroBatches(const ValidationCase& c, const TrainingConfig& layout, const GpuSpec& gpu)
+bool publishedRuleMayApply(const ValidationCase& c)
 {
     constexpr int kFineGrainedTopK = 4; // DeepSeek-V3, Qwen3: 8; GPT-OSS: 4; Mixtral: 2
-    const FrameworkCapabilities& caps = frameworkCapabilities(layout.framework);
     const auto& moe = c.scenario.model.moe;
-    if (!c.unknown.moeOverlap || !moe || moe->topK < kFineGrainedTopK || !caps.moeOverlapInPublishedRunsAcrossDomains
-        || layout.layout.pp <= 1)
+    return c.unknown.moeOverlap && moe && moe->topK >= kFineGrainedTopK
+        && frameworkCapabilities(c.scenario.training.framework).moeOverlapInPublishedRunsAcrossDomains;
+}
+
+bool publishedRunPairsMicroBatches(const ValidationCase& c, const TrainingConfig& layout, const GpuSpec& gpu)
+{
+    const FrameworkCapabilities& caps = frameworkCapabilities(layout.framework);
+    if (!publishedRuleMayApply(c) || layout.layout.pp <= 1)
         return false;
     const int domainGpus = std::max(1, std::min(gpu.scaleupDomainGpus, c.scenario.cluster.gpuCount));
     if (perf::layoutSpans(layout.layout, domainGpus, perf::rankOrderOf(layout.layout.rankOrder)).ep.domains <= 1)
@@ -219,7 +224,7 @@ TrainingConfig fastestSoftware(
         return base; // nothing open: no step time to compare
     const perf::StepTimeContext context = perf::makeStepTimeContext(
         c.scenario, gpu, (table ? *table : perf::EfficiencyTable::builtin()).forGpu(gpu.id));
-    TrainingConfig best = layout;
+    TrainingConfig best = base;
     double bestTokensPerS = 0;
     for (const TrainingConfig& variant : variants) {
         const perf::StepTimeResult time = perf::estimateStepTime(context, variant);
@@ -277,7 +282,12 @@ SweepConstraints predictionConstraints(const ValidationCase& c)
 
 std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table)
 {
-    const TrainingLayoutEvaluator evaluator(c.scenario, table);
+    // Each candidate is scored with the overlap its published recipe would run on that layout (§4.41), not with
+    // the one of whichever layout a first sweep preferred.
+    TrainingLayoutEvaluator::TrainingAdjuster adjust;
+    if (const GpuSpec* gpu = GpuCatalog::builtin().find(c.scenario.cluster.gpuId); gpu && publishedRuleMayApply(c))
+        adjust = [&c, gpu](TrainingConfig& t) { t.moeOverlap = publishedRunPairsMicroBatches(c, t, *gpu); };
+    const TrainingLayoutEvaluator evaluator(c.scenario, table, std::move(adjust));
     SweepSpec spec;
     spec.constraints = predictionConstraints(c);
     spec.topCount = 1;
@@ -323,13 +333,7 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
         if (withSoftwareOf(*swept, software) != *swept) {
             ValidationCase tuned = c;
             tuned.scenario.training = withSoftwareOf(tuned.scenario.training, software);
-            const TrainingConfig reswept = sweepChoice(tuned, table).value_or(software);
-            // The published runs' overlap holds for the layout it was decided on: a re-swept layout out of its reach
-            // (a single stage, EP inside the domain) gives way to the first sweep's layout and settings.
-            const bool byPublishedRule = software.moeOverlap && !swept->moeOverlap && c.unknown.moeOverlap
-                && !frameworkCapabilities(software.framework).openSettingsFastest;
-            if (!byPublishedRule || publishedRunPairsMicroBatches(c, reswept, *gpu))
-                swept = reswept;
+            swept = sweepChoice(tuned, table).value_or(software);
         }
         choice.training = *swept;
         choice.found = true;
@@ -346,7 +350,7 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
     p.chosen = choice.training;
     p.choices = choice.chosen;
     if (!c.architecturePreset.empty())
-        p.choices.push_back(c.architectureAdded + " (not in the development-set schema: from the "
+        p.choices.push_back(c.architectureAdded + " (unstated, beyond the development-set schema: from the "
             + c.architecturePreset + " preset, whose shape the case has)");
     if (!choice.found) {
         const LayoutProblems problems = checkLayout(s.model, p.chosen, s.cluster.gpuCount);

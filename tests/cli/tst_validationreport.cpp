@@ -419,9 +419,20 @@ private Q_SLOTS:
             128);
         QVERIFY(std::any_of(published.choices.begin(), published.choices.end(), [](const std::string& c) {
             return c
-                == "head_dim 128, QK norm (not in the development-set schema: from the Qwen3-235B-A22B preset, "
-                   "whose shape the case has)";
+                == "head_dim 128, QK norm (unstated, beyond the development-set schema: from the Qwen3-235B-A22B "
+                   "preset, whose shape the case has)";
         }));
+
+        // An open pipeline: every candidate is scored with the overlap its layout would run, so the sweep does not
+        // settle on a single stage that a first, unpaired sweep preferred.
+        auto openPipeline = *found;
+        for (const char* key : {"pp", "vpp", "schedule", "dp"})
+            openPipeline["parallelism"][key] = nullptr;
+        const CasePrediction open = predict(openPipeline);
+        QVERIFY(open.ok);
+        QVERIFY(open.chosen.layout.pp > 1);
+        QVERIFY(open.chosen.moeOverlap);
+        QVERIFY(*open.tokensPerSPerGpu >= *published.tokensPerSPerGpu);
 
         auto singleStage = *found;
         singleStage["parallelism"]["pp"] = 1;

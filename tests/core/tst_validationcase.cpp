@@ -343,6 +343,10 @@ private Q_SLOTS:
         QCOMPARE(q.scenario.model.headDim, 128);
         QVERIFY(q.scenario.model.qkNorm);
         QCOMPARE(q.architectureAdded, std::string("head_dim 128, QK norm"));
+        // Every layer MoE: whatever the case writes as the dense FFN (here the expert width) is not compared.
+        std::string expertWidth = qwen + "}";
+        expertWidth.replace(expertWidth.find(R"("ffn_hidden": null)"), 18, R"("ffn_hidden": 768)");
+        QCOMPARE(withModel(expertWidth).scenario.model.headDim, 128);
         // A stated architecture key: the case speaks for itself (no QK norm, heads of hidden / heads).
         const ValidationCase stated = withModel(qwen + R"(, "qk_norm": false})");
         QVERIFY(!stated.scenario.model.qkNorm);
