@@ -32,6 +32,27 @@ const QuantitySummary& summaryOf(const ValidationReport& r, const std::string& q
     throw std::runtime_error("no summary for " + quantity);
 }
 
+/// The external check of that id, as data/checks/cases.json has it.
+nlohmann::json checkCase(const std::string& id)
+{
+    const auto cases = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/checks/cases.json"));
+    for (const auto& c : cases)
+        if (c["id"] == id)
+            return c;
+    throw std::runtime_error("no external check " + id);
+}
+
+/// `estimate --case` on one case written to a temporary file: the "chosen" object of its prediction.
+nlohmann::json estimatedChoice(const nlohmann::json& c)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("case.json"));
+    std::ofstream(path.toStdString()) << c.dump();
+    std::ostringstream out, err;
+    runCommand({"estimate", "--case", path.toStdString()}, out, err);
+    return nlohmann::json::parse(out.str()).at(0).at("chosen");
+}
+
 } // namespace
 
 class TestValidationReport : public QObject
@@ -169,50 +190,26 @@ private Q_SLOTS:
     /// bf16 states, which its Adam on the distributed optimizer runs; with SGD they are left out.
     void estimateReportsTheOptimizerStatesInEffect()
     {
-        auto cases = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/checks/cases.json"));
-        const auto found = std::find_if(cases.begin(), cases.end(),
-            [](const auto& e) { return e["id"] == "dgxc2409_h100_nemotron4_340b_bf16_128gpu"; });
-        QVERIFY(found != cases.end());
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        const auto statesOf = [&dir](const nlohmann::json& c) {
-            const QString path = dir.filePath(QStringLiteral("case.json"));
-            std::ofstream(path.toStdString()) << c.dump();
-            std::ostringstream out, err;
-            runCommand({"estimate", "--case", path.toStdString()}, out, err);
-            return nlohmann::json::parse(out.str()).at(0).at("chosen").at("optimizer_states").get<std::string>();
-        };
-        QCOMPARE(statesOf(*found), std::string("bf16"));
-        auto sgd = *found;
+        const auto nemotron = checkCase("dgxc2409_h100_nemotron4_340b_bf16_128gpu");
+        QCOMPARE(estimatedChoice(nemotron).at("optimizer_states").get<std::string>(), std::string("bf16"));
+        auto sgd = nemotron;
         sgd["training"]["optimizer"] = "sgd_momentum";
-        QCOMPARE(statesOf(sgd), std::string("fp32"));
+        QCOMPARE(estimatedChoice(sgd).at("optimizer_states").get<std::string>(), std::string("fp32"));
     }
 
     /// `estimate` reports the software settings in effect that a case may leave open: Megatron-Core's Qwen3-235B on
-    /// 256 H100 states DeepEP and paired micro-batches; the same with TP 2 and a single stage cannot pair them.
+    /// 256 H100 states DeepEP and paired micro-batches; the same as a pipelined layout without chunks cannot pair them.
     void estimateReportsTheSoftwareSettingsInEffect()
     {
-        auto cases = nlohmann::json::parse(readFile(CLUSTERPLANNER_DATA_DIR "/checks/cases.json"));
-        const auto found = std::find_if(cases.begin(), cases.end(),
-            [](const auto& e) { return e["id"] == "mcoremoe_h100_qwen3_235b_a22b_bf16_256gpu_tp2pp8ep32"; });
-        QVERIFY(found != cases.end());
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        const auto chosenOf = [&dir](const nlohmann::json& c) {
-            const QString path = dir.filePath(QStringLiteral("case.json"));
-            std::ofstream(path.toStdString()) << c.dump();
-            std::ostringstream out, err;
-            runCommand({"estimate", "--case", path.toStdString()}, out, err);
-            return nlohmann::json::parse(out.str()).at(0).at("chosen");
-        };
-        const auto chosen = chosenOf(*found);
+        const auto qwen = checkCase("mcoremoe_h100_qwen3_235b_a22b_bf16_256gpu_tp2pp8ep32");
+        const auto chosen = estimatedChoice(qwen);
         QCOMPARE(chosen.at("moe_dispatcher").get<std::string>(), std::string("deepep"));
         QVERIFY(chosen.at("moe_overlap").get<bool>());
         QVERIFY(!chosen.at("compile").get<bool>()); // Megatron's kernels are fused by hand, not by torch.compile
-        auto oneFOneB = *found; // a pipelined layout without chunks: Megatron refuses the pairing
+        auto oneFOneB = qwen; // Megatron refuses the pairing there
         oneFOneB["parallelism"]["vpp"] = 1;
         oneFOneB["parallelism"]["schedule"] = "1f1b";
-        QVERIFY(!chosenOf(oneFOneB).at("moe_overlap").get<bool>());
+        QVERIFY(!estimatedChoice(oneFOneB).at("moe_overlap").get<bool>());
     }
 
     void aBatchThatDpDoesNotDivideIsRoundedAndSaidSo()
