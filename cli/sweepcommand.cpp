@@ -15,6 +15,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <utility>
 
@@ -30,6 +31,7 @@ struct SweepInput
 {
     Scenario scenario;
     SweepConstraints constraints;
+    std::optional<ValidationCase> validationCase; ///< when the file is a case: what it leaves unstated
 };
 
 /// A *.cplan.json scenario (all dimensions free) or a validation case (its stated layout fields fixed).
@@ -41,7 +43,7 @@ SweepInput readSweepInput(const std::string& path)
     if (document.is_object() && document.contains("format"))
         return {readScenarioFile(text), {}};
     const auto cases = readCaseText(text, path);
-    return {cases.front().scenario, caseConstraints(cases.front())};
+    return {cases.front().scenario, caseConstraints(cases.front()), cases.front()};
 }
 
 template <typename Enum>
@@ -285,7 +287,13 @@ int runSweep(const Args& args, std::ostream& out, std::ostream& err)
         input.scenario.model = hf::replaceModel(input.scenario.model, hf::importHfConfigFile(o.hfConfigPath));
     const auto efficiency = efficiencyOption(o.efficiencyPath);
     spec.constraints = input.constraints;
-    const TrainingLayoutEvaluator evaluator(input.scenario, &efficiencyTable(efficiency));
+    // A case's candidates carry what its published run would have set on each layout, as estimate's do.
+    TrainingLayoutEvaluator::TrainingAdjuster adjust;
+    if (input.validationCase) {
+        input.validationCase->scenario = input.scenario; // the model as --hf-config left it
+        adjust = publishedRunAdjuster(*input.validationCase);
+    }
+    const TrainingLayoutEvaluator evaluator(input.scenario, &efficiencyTable(efficiency), std::move(adjust));
     int reported = 0; // tenths of the sweep already announced
     const SweepProgress progress = [&](double fraction, std::span<const LayoutResult>) {
         if (quiet || int(fraction * 10) <= reported)

@@ -280,14 +280,19 @@ SweepConstraints predictionConstraints(const ValidationCase& c)
     return k;
 }
 
+TrainingLayoutEvaluator::TrainingAdjuster publishedRunAdjuster(const ValidationCase& c)
+{
+    const GpuSpec* gpu = GpuCatalog::builtin().find(c.scenario.cluster.gpuId);
+    if (!gpu || !publishedRuleMayApply(c))
+        return {};
+    // Each candidate is scored with the overlap its published recipe would run on that layout (§4.41), not with the
+    // one of whichever layout a first sweep preferred. The case is copied: the adjuster may outlive the caller's.
+    return [c, gpu](TrainingConfig& t) { t.moeOverlap = publishedRunPairsMicroBatches(c, t, *gpu); };
+}
+
 std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table)
 {
-    // Each candidate is scored with the overlap its published recipe would run on that layout (§4.41), not with
-    // the one of whichever layout a first sweep preferred.
-    TrainingLayoutEvaluator::TrainingAdjuster adjust;
-    if (const GpuSpec* gpu = GpuCatalog::builtin().find(c.scenario.cluster.gpuId); gpu && publishedRuleMayApply(c))
-        adjust = [&c, gpu](TrainingConfig& t) { t.moeOverlap = publishedRunPairsMicroBatches(c, t, *gpu); };
-    const TrainingLayoutEvaluator evaluator(c.scenario, table, std::move(adjust));
+    const TrainingLayoutEvaluator evaluator(c.scenario, table, publishedRunAdjuster(c));
     SweepSpec spec;
     spec.constraints = predictionConstraints(c);
     spec.topCount = 1;

@@ -6,6 +6,7 @@
 #include "core/memory/memorytypes.h"
 #include "core/model/gpucatalog.h"
 #include "core/perf/steptime.h"
+#include "core/sweep/layoutevaluator.h"
 #include "core/sweep/layoutspace.h"
 
 #include <optional>
@@ -51,6 +52,10 @@ SweepConstraints caseConstraints(const ValidationCase& c);
 /// (TorchTitan: one micro-batch per pipeline stage, two chunks per rank; docs/methods-time.md §4.14): what a
 /// prediction of the case assumes.
 SweepConstraints predictionConstraints(const ValidationCase& c);
+
+/// What a sweep of the case sets per candidate rather than once: the MoE overlap an unstated case of a Megatron-LM or
+/// NeMo run had on that layout (docs/methods-time.md §4.41); empty where no such rule applies.
+TrainingLayoutEvaluator::TrainingAdjuster publishedRunAdjuster(const ValidationCase& c);
 
 /// The best fitting layout by tokens/s per GPU under predictionConstraints(c), or nothing when none fits.
 std::optional<TrainingConfig> sweepChoice(const ValidationCase& c, const perf::EfficiencyTable* table = nullptr);

@@ -88,6 +88,32 @@ private Q_SLOTS:
                 >= out["top"][i]["tokens_per_s_per_gpu"].get<double>());
     }
 
+    /// A case's sweep scores its layouts with what the case's published run set on each (docs/methods-time.md §4.41),
+    /// as `estimate` does: Qwen3-235B-A22B on 256 H100 with its layout stated and the overlap not, read with the
+    /// development-set schema's keys only, ranks first what `estimate` predicts.
+    void caseSweepAgreesWithEstimate()
+    {
+        auto cases = json::parse(clitest::readFile(CLUSTERPLANNER_DATA_DIR "/checks/cases.json"));
+        const auto found = std::find_if(cases.begin(), cases.end(),
+            [](const auto& e) { return e["id"] == "mbridge2511_h100_qwen3_235b_a22b_fp8cs_256gpu_gbs2048"; });
+        QVERIFY(found != cases.end());
+        json schemaCase = *found;
+        for (const char* key : {"moe_overlap", "moe_dispatcher"})
+            schemaCase["training"].erase(key);
+        for (const char* key : {"head_dim", "qk_norm"})
+            schemaCase["model"].erase(key);
+        const std::string path = m_dir.filePath("qwen3.json").toStdString();
+        std::ofstream(path) << json::array({schemaCase}).dump();
+        const auto swept = run({"sweep", "--case", path, "--json", "--top", "1", "--quiet"});
+        QCOMPARE(swept.code, 0);
+        const auto estimated = run({"estimate", "--case", path});
+        QCOMPARE(estimated.code, 0);
+        const double sweepBest = json::parse(swept.out)["top"][0]["tokens_per_s_per_gpu"].get<double>();
+        const json estimate = json::parse(estimated.out)[0];
+        QVERIFY(estimate["chosen"]["moe_overlap"].get<bool>());
+        QCOMPARE(sweepBest, estimate["tokens_per_s_per_gpu"].get<double>());
+    }
+
     void statedAndFlaggedDimensionsAreFixed()
     {
         const auto r = run({"sweep", "--case", m_casePath, "--json", "--top", "50", "--quiet", "--tp", "2",
