@@ -80,6 +80,18 @@ std::vector<ModelConfig> modelPresetsFromJson(const std::string& text)
     return presets;
 }
 
+const std::vector<std::string>& modelPresetSources()
+{
+    static const std::vector<std::string> sources = [] {
+        const json document = json::parse(kBuiltinModelsJson); // named: a range over a temporary's member dangles
+        std::vector<std::string> list;
+        for (const json& entry : document.at("models"))
+            list.push_back(entry.at("source").get<std::string>());
+        return list;
+    }();
+    return sources;
+}
+
 const std::vector<ModelConfig>& modelPresets()
 {
     // Dimensions from the papers and released configs, each with its source in data/models.json; the Llama and

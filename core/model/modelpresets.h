@@ -12,6 +12,9 @@ namespace clusterplanner::core {
 /// The presets in menu order (data/models.json, compiled in, each with its source); each preset's name is
 /// ModelConfig::name.
 const std::vector<ModelConfig>& modelPresets();
+/// Each preset's source (data/models.json), in the order of modelPresets(): where its dimensions come from and what
+/// of the architecture the engine does not model.
+const std::vector<std::string>& modelPresetSources();
 /// Parses the data/models.json format; throws std::runtime_error naming the model and the field that is wrong.
 std::vector<ModelConfig> modelPresetsFromJson(const std::string& text);
 /// Index into modelPresets() of the preset equal to `model`, or -1 for a custom model.

@@ -373,6 +373,12 @@ private Q_SLOTS:
         QCOMPARE(preset->currentText(), QStringLiteral("Llama 3 70B"));
         field<QSpinBox>("model.layers")->setValue(81);
         QCOMPARE(preset->currentText(), QStringLiteral("Custom"));
+        // Every preset's menu entry carries its source, which says what the engine leaves out.
+        const int gptOss = preset->findText(QStringLiteral("GPT-OSS-120B"));
+        QVERIFY(gptOss >= 0);
+        QVERIFY(preset->itemData(gptOss, Qt::ToolTipRole).toString().contains(QStringLiteral("sliding window")));
+        for (int i = 0; i + 1 < preset->count(); ++i)
+            QVERIFY(!preset->itemData(i, Qt::ToolTipRole).toString().isEmpty());
     }
 
     void groupsFlowIntoColumnsByWidth()

@@ -145,6 +145,10 @@ void ScenarioForm::createModelGroup()
         presetNames << QString::fromStdString(preset.name);
     auto* preset = new QComboBox;
     preset->addItems(presetNames);
+    // Each preset says where its dimensions come from and what the engine leaves out (GPT-OSS's attention sinks).
+    const auto& sources = core::modelPresetSources();
+    for (int i = 0; i < int(sources.size()) && i < preset->count(); ++i)
+        preset->setItemData(i, QString::fromStdString(sources[std::size_t(i)]), Qt::ToolTipRole);
     preset->addItem(tr("Custom"));
     m_binder->addRow(form,
         {"model.preset", tr("Preset"),
