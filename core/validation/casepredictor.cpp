@@ -132,12 +132,13 @@ OpenSoftware openSoftware(const ValidationCase& c, const TrainingConfig& layout)
         moe && u.moeDispatcher && caps.deepEp, moe && u.moeOverlap && caps.moeOverlap};
 }
 
-/// NVIDIA's published MoE recipes pair micro-batches (Megatron-Core's combined 1F1B, `moe_a2a_overlap`) where the
-/// expert all-to-all of a fine-grained model leaves the NVLink domain of a pipelined run: Qwen3-235B and DeepSeek-V3
-/// on H100 (top-8 routing; EP 32 and 64, interleaved PP 8). Not the single-stage runs across nodes (Qwen3-30B with
-/// EP 16, Qwen3-Next, GPT-OSS with EP 64), EP inside a node or an NVL72 domain, nor top-2 Mixtral, whose recipes
-/// predate the overlap (Megatron-Core 0.14) and move a quarter of the copies per token (docs/methods-time.md §4.41).
-/// For a case that does not say, on this layout.
+/// The NVIDIA recipes behind the external checks' MoE runs pair micro-batches (Megatron-Core's combined 1F1B,
+/// `moe_a2a_overlap`) where the expert all-to-all of a fine-grained model leaves the NVLink domain of a pipelined run:
+/// Qwen3-235B on H100 and the DeepSeek-V3 recipe behind the 25.09 row (top-8 routing; EP 32 and 64, interleaved PP 8).
+/// Not the single-stage runs across nodes (Qwen3-30B with EP 16, GPT-OSS with EP 64), EP inside a node or an NVL72
+/// domain (20 of 22 runs), nor top-2 Mixtral, whose recipes predate the overlap (Megatron-Core 0.14). A reading of
+/// those runs, not NVIDIA's policy: later presets differ both ways (docs/methods-time.md §4.41). For a case that does
+/// not say, on this layout.
 bool publishedRuleMayApply(const ValidationCase& c)
 {
     constexpr int kFineGrainedTopK = 4; // DeepSeek-V3, Qwen3: 8; GPT-OSS: 4; Mixtral: 2
@@ -207,8 +208,8 @@ void describeSoftware(const ValidationCase& c, const TrainingConfig& chosen, std
     if (open.moeOverlap)
         choices.push_back("MoE overlap " + onOff(chosen.moeOverlap) + why);
     else if (chosen.moeOverlap && c.unknown.moeOverlap)
-        choices.push_back("MoE overlap on (not stated: NVIDIA's published recipes pair micro-batches when expert "
-                          "parallelism leaves the NVLink domain of a pipelined run)");
+        choices.push_back("MoE overlap on (not stated: as the checked NVIDIA recipes ran, pairing micro-batches where "
+                          "expert parallelism leaves the NVLink domain of a pipelined run)");
 }
 
 } // namespace

@@ -406,8 +406,9 @@ private Q_SLOTS:
         const CasePrediction published = predict(*found);
         QVERIFY(published.ok);
         QVERIFY(published.chosen.moeOverlap);
-        QVERIFY(std::any_of(published.choices.begin(), published.choices.end(),
-            [](const std::string& c) { return c.rfind("MoE overlap on (not stated: NVIDIA's published", 0) == 0; }));
+        QVERIFY(std::any_of(published.choices.begin(), published.choices.end(), [](const std::string& c) {
+            return c.rfind("MoE overlap on (not stated: as the checked NVIDIA recipes ran", 0) == 0;
+        }));
         QVERIFY(published.time.epExposedS < published.time.epTotalS / 2);
         // Its heads of 128 and QK norm, which the schema cannot state, come from the preset of its shape (§4.42).
         QCOMPARE(readValidationCases(nlohmann::json::array({*found}).dump(), CaseKeys::DevelopmentSchema)
