@@ -11,6 +11,19 @@ std::string CaseFamily::label() const
     return framework + " · " + gpuFamily + " · " + (moe ? "MoE" : "dense");
 }
 
+ModelShape modelShape(const ModelConfig& m)
+{
+    ModelShape shape {m.layers, m.hidden, m.heads, m.kvHeads, m.ffnHidden, 0, 0, 0};
+    if (m.moe) {
+        const bool allMoe = m.moe->moeLayers <= 0 || m.moe->moeLayers >= m.layers;
+        shape.denseFfn = allMoe ? 0 : m.ffnHidden;
+        shape.experts = m.moe->experts;
+        shape.expertFfn = m.moe->expertFfnHidden;
+        shape.topK = m.moe->topK;
+    }
+    return shape;
+}
+
 CaseFamily caseFamily(const Scenario& scenario)
 {
     CaseFamily family;
@@ -18,6 +31,8 @@ CaseFamily caseFamily(const Scenario& scenario)
     family.gpuFamily = perf::EfficiencyTable::builtin().forGpu(scenario.cluster.gpuId).family;
     family.moe = scenario.model.moe.has_value();
     family.gpus = scenario.cluster.gpuCount;
+    family.model = modelShape(scenario.model);
+    family.modelName = scenario.model.name;
     return family;
 }
 

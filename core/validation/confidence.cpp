@@ -23,15 +23,15 @@ std::string percent(double value, bool sign)
 }
 
 /// Pools the entries that pass the filter into one band.
-ConfidenceBand pool(const std::vector<ConfidenceEntry>& table, const std::string& basis, BandMatch match,
-    const std::string& label, const auto& accept)
+ConfidenceBand pool(const ConfidenceTable& table, const std::string& basis, BandMatch match, const std::string& label,
+    const auto& accept)
 {
     ConfidenceBand band;
     band.basis = basis;
     band.match = match;
     band.family = label;
     std::vector<double> errors;
-    for (const auto& entry : table) {
+    for (const auto& entry : table.families) {
         if (entry.basis != basis || !accept(entry.family))
             continue;
         errors.insert(errors.end(), entry.errorsPercent.begin(), entry.errorsPercent.end());
@@ -43,6 +43,32 @@ ConfidenceBand pool(const std::vector<ConfidenceEntry>& table, const std::string
     band.medianAbsPercent = medianAbs(errors);
     band.p90AbsPercent = percentileAbs(errors, 0.9);
     return band;
+}
+
+std::string joined(const std::vector<std::string>& words)
+{
+    std::string text;
+    for (const auto& w : words)
+        text += (text.empty() ? "" : ", ") + w;
+    return text;
+}
+
+/// The model's own runs, where any were validated on this GPU generation: named beside the family's band, and said
+/// to lie beyond it where their median does.
+std::string modelStatementOf(const ConfidenceBand& b, const CaseFamily& f)
+{
+    if (b.modelRuns == 0)
+        return "";
+    const std::string where = " on " + f.gpuFamily + " (" + b.modelName + "; " + joined(b.modelFrameworks) + ")";
+    std::string text = b.modelRuns == 1
+        ? " This model's one validated run" + where + " reads " + percent(b.modelSignedMedianPercent, true)
+        : " This model's " + std::to_string(b.modelRuns) + " validated runs" + where + " read "
+            + percent(b.modelMinPercent, true) + " … " + percent(b.modelMaxPercent, true) + ", median "
+            + percent(b.modelSignedMedianPercent, true);
+    if (b.runs > 0 && std::abs(b.modelSignedMedianPercent) > b.p90AbsPercent)
+        text += std::string(", beyond the band's p90: for this model the band above ")
+            + (b.match == BandMatch::Unvalidated ? "says little" : "understates the error");
+    return text + ".";
 }
 
 std::string statementOf(const ConfidenceBand& b, const CaseFamily& f)
@@ -81,10 +107,34 @@ std::string statementOf(const ConfidenceBand& b, const CaseFamily& f)
             + "–" + std::to_string(b.maxGpus) + ".";
     if (b.runs < kMinFamilyRuns && b.match != BandMatch::Unvalidated)
         text += " Few runs: a weak band.";
-    return text;
+    return text + modelStatementOf(b, f);
 }
 
-ConfidenceBand bandFor(const CaseFamily& f, const std::vector<ConfidenceEntry>& table, const std::string& basis)
+/// This model's own runs on the family's GPU generation (ModelErrors), pooled into the band's model fields.
+void addModelRuns(ConfidenceBand& band, const CaseFamily& f, const ConfidenceTable& table)
+{
+    std::vector<double> errors;
+    std::vector<std::string> frameworks;
+    for (const auto& m : table.models) {
+        if (m.basis != band.basis || m.gpuFamily != f.gpuFamily || !(m.shape == f.model))
+            continue;
+        if (errors.empty())
+            band.modelName = m.name;
+        errors.insert(errors.end(), m.errorsPercent.begin(), m.errorsPercent.end());
+        frameworks.insert(frameworks.end(), m.frameworks.begin(), m.frameworks.end());
+    }
+    if (errors.empty())
+        return;
+    std::sort(frameworks.begin(), frameworks.end());
+    frameworks.erase(std::unique(frameworks.begin(), frameworks.end()), frameworks.end());
+    band.modelFrameworks = frameworks;
+    band.modelRuns = int(errors.size());
+    band.modelSignedMedianPercent = signedMedian(errors);
+    band.modelMinPercent = *std::min_element(errors.begin(), errors.end());
+    band.modelMaxPercent = *std::max_element(errors.begin(), errors.end());
+}
+
+ConfidenceBand bandFor(const CaseFamily& f, const ConfidenceTable& table, const std::string& basis)
 {
     const auto sameKind = [&](const CaseFamily& e) { return e.moe == f.moe; };
     ConfidenceBand band
@@ -106,6 +156,7 @@ ConfidenceBand bandFor(const CaseFamily& f, const std::vector<ConfidenceEntry>& 
     if (band.runs == 0)
         band = pool(table, basis, BandMatch::Unvalidated, std::string(f.moe ? "MoE" : "dense") + " run", sameKind);
     band.outsideScale = band.runs > 0 && (f.gpus > 2 * band.maxGpus || 2 * f.gpus < band.minGpus);
+    addModelRuns(band, f, table);
     band.statement = statementOf(band, f);
     return band;
 }
@@ -127,7 +178,7 @@ const char* toString(BandMatch match)
     return "unvalidated";
 }
 
-std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario, const std::vector<ConfidenceEntry>& table)
+std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario, const ConfidenceTable& table)
 {
     const CaseFamily family = caseFamily(scenario);
     return {bandFor(family, table, "throughput"), bandFor(family, table, "peak_memory_gib")};
@@ -138,16 +189,44 @@ std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario)
     return confidenceBands(scenario, builtinConfidenceTable());
 }
 
-const std::vector<ConfidenceEntry>& builtinConfidenceTable()
+const ConfidenceTable& builtinConfidenceTable()
 {
-    static const std::vector<ConfidenceEntry> table = parseConfidenceTable(kBuiltinConfidenceJson);
+    static const ConfidenceTable table = parseConfidenceTable(kBuiltinConfidenceJson);
     return table;
 }
 
-std::vector<ConfidenceEntry> parseConfidenceTable(const std::string& text)
+namespace {
+
+ModelErrors parseModelRow(const nlohmann::json& row, const std::string& where)
+{
+    ModelErrors m;
+    try {
+        m.name = row.at("name").get<std::string>();
+        m.gpuFamily = row.at("gpu_family").get<std::string>();
+        m.basis = row.at("basis").get<std::string>();
+        if (m.basis != "throughput" && m.basis != "peak_memory_gib")
+            throw std::runtime_error(where + ".basis: \"throughput\" or \"peak_memory_gib\" (got \"" + m.basis + "\")");
+        m.shape = {row.at("layers").get<int>(), row.at("hidden").get<int>(), row.at("heads").get<int>(),
+            row.at("kv_heads").get<int>(), row.at("dense_ffn").get<int>(), row.at("experts").get<int>(),
+            row.at("expert_ffn").get<int>(), row.at("top_k").get<int>()};
+        m.frameworks = row.at("frameworks").get<std::vector<std::string>>();
+        m.errorsPercent = row.at("errors_percent").get<std::vector<double>>();
+    } catch (const nlohmann::json::exception& error) {
+        throw std::runtime_error(where + ": " + error.what());
+    }
+    return m;
+}
+
+} // namespace
+
+ConfidenceTable parseConfidenceTable(const std::string& text)
 {
     const auto document = nlohmann::json::parse(text);
-    std::vector<ConfidenceEntry> table;
+    ConfidenceTable table;
+    if (const auto models = document.find("models"); models != document.end()) {
+        for (std::size_t i = 0; i < models->size(); ++i)
+            table.models.push_back(parseModelRow((*models)[i], "models[" + std::to_string(i) + "]"));
+    }
     const auto& families = document.at("families");
     for (std::size_t i = 0; i < families.size(); ++i) {
         const auto& row = families[i];
@@ -164,13 +243,55 @@ std::vector<ConfidenceEntry> parseConfidenceTable(const std::string& text)
             e.errorsPercent = row.at("errors_percent").get<std::vector<double>>();
             e.minGpus = row.at("min_gpus").get<int>();
             e.maxGpus = row.at("max_gpus").get<int>();
-            table.push_back(std::move(e));
+            table.families.push_back(std::move(e));
         } catch (const nlohmann::json::exception& error) {
             throw std::runtime_error(where + ": " + error.what());
         }
     }
     return table;
 }
+
+namespace {
+
+/// Every run's errors grouped by model (ModelShape), GPU generation and basis, in name order.
+std::vector<ModelErrors> modelErrors(const std::vector<ValidationReport>& reports)
+{
+    std::vector<ModelErrors> models;
+    for (const auto& report : reports) {
+        for (const RunError& e : runErrors(report)) {
+            const CaseFamily& f = e.row->family;
+            auto it = std::find_if(models.begin(), models.end(), [&](const ModelErrors& m) {
+                return m.basis == e.basis && m.gpuFamily == f.gpuFamily && m.shape == f.model;
+            });
+            if (it == models.end()) {
+                models.push_back({f.model, f.modelName, f.gpuFamily, e.basis, {}, {}});
+                it = models.end() - 1;
+            }
+            it->errorsPercent.push_back(std::round(e.errorPercent * 10) / 10);
+            if (std::find(it->frameworks.begin(), it->frameworks.end(), f.framework) == it->frameworks.end())
+                it->frameworks.push_back(f.framework);
+        }
+    }
+    for (auto& m : models)
+        std::sort(m.frameworks.begin(), m.frameworks.end());
+    std::stable_sort(models.begin(), models.end(), [](const ModelErrors& a, const ModelErrors& b) {
+        return a.name + a.gpuFamily + a.basis < b.name + b.gpuFamily + b.basis;
+    });
+    return models;
+}
+
+nlohmann::ordered_json modelRowsJson(const std::vector<ModelErrors>& models)
+{
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const auto& m : models)
+        rows.push_back({{"name", m.name}, {"gpu_family", m.gpuFamily}, {"basis", m.basis}, {"layers", m.shape.layers},
+            {"hidden", m.shape.hidden}, {"heads", m.shape.heads}, {"kv_heads", m.shape.kvHeads},
+            {"dense_ffn", m.shape.denseFfn}, {"experts", m.shape.experts}, {"expert_ffn", m.shape.expertFfn},
+            {"top_k", m.shape.topK}, {"frameworks", m.frameworks}, {"errors_percent", m.errorsPercent}});
+    return rows;
+}
+
+} // namespace
 
 std::string confidenceTableJson(const std::vector<ValidationReport>& reports, const std::string& producedBy)
 {
@@ -201,14 +322,15 @@ std::string confidenceTableJson(const std::vector<ValidationReport>& reports, co
             {{"framework", f.family.framework}, {"gpu_family", f.family.gpuFamily}, {"moe", f.family.moe},
                 {"basis", f.basis}, {"min_gpus", f.minGpus}, {"max_gpus", f.maxGpus}, {"errors_percent", rounded}});
     }
-    nlohmann::ordered_json document {{"format", "clusterplanner-confidence"}, {"version", 1},
+    nlohmann::ordered_json document {{"format", "clusterplanner-confidence"}, {"version", 2},
         {"comment",
             "Generated, do not edit: " + producedBy
                 + ". Signed errors (percent, + = predicted too fast / too much memory) of every validated run per "
                   "family (framework x GPU generation x dense/MoE), from the development set and the external "
-                  "checks; estimate reads them as the expected error band of a prediction (core/validation/"
-                  "confidence.h)."},
-        {"families", families}};
+                  "checks, and again per model (its shape: layers, hidden size, heads, FFN, experts) and GPU "
+                  "generation; estimate reads them as the expected error band of a prediction and names the "
+                  "model's own runs beside it (core/validation/confidence.h)."},
+        {"families", families}, {"models", modelRowsJson(modelErrors(reports))}};
     return document.dump(1) + "\n";
 }
 

@@ -35,7 +35,14 @@ struct ConfidenceBand
     /// widened to its GPU generation: how many runs it has and their signed median. 0 runs: not widened.
     int familyRuns = 0;
     double familySignedMedianPercent = 0;
-    std::string statement; ///< one sentence for a user
+    /// The scenario's model's own validated runs on its GPU generation, any framework (ModelShape: the same model
+    /// under another name counts). The band pools a family, which may not hold this model, or may read it quite
+    /// otherwise than its other runs (GPT-OSS-120B beside the Megatron MoE runs); 0 runs: none validated.
+    int modelRuns = 0;
+    std::string modelName; ///< as the validated cases name the model
+    std::vector<std::string> modelFrameworks; ///< the frameworks of those runs
+    double modelSignedMedianPercent = 0, modelMinPercent = 0, modelMaxPercent = 0;
+    std::string statement; ///< one sentence for a user (two where the model's own runs are named)
 };
 
 /// Fewer runs than this and a family's band is widened to every framework on its GPU generation: one or two runs
@@ -51,15 +58,36 @@ struct ConfidenceEntry
     int minGpus = 0, maxGpus = 0;
 };
 
+/// The signed errors of one model's runs on one GPU generation, for one basis, whatever their framework.
+struct ModelErrors
+{
+    ModelShape shape;
+    std::string name; ///< the first validated case's name for it
+    std::string gpuFamily;
+    std::string basis;
+    std::vector<std::string> frameworks; ///< those its runs used, sorted
+    std::vector<double> errorsPercent;
+};
+
+struct ConfidenceTable
+{
+    ConfidenceTable(std::vector<ConfidenceEntry> familyRows = {}, std::vector<ModelErrors> modelRows = {})
+        : families(std::move(familyRows))
+        , models(std::move(modelRows))
+    { }
+    std::vector<ConfidenceEntry> families;
+    std::vector<ModelErrors> models;
+};
+
 /// The table compiled in from data/confidence.json.
-const std::vector<ConfidenceEntry>& builtinConfidenceTable();
+const ConfidenceTable& builtinConfidenceTable();
 /// Parses a confidence document; throws std::runtime_error naming the entry and field that are wrong.
-std::vector<ConfidenceEntry> parseConfidenceTable(const std::string& text);
+ConfidenceTable parseConfidenceTable(const std::string& text);
 /// The document written by `validate --confidence-table` from one or more reports (dev set, external checks).
 std::string confidenceTableJson(const std::vector<ValidationReport>& reports, const std::string& producedBy);
 
 /// Throughput and peak-memory bands of a scenario (in that order), from the given table.
-std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario, const std::vector<ConfidenceEntry>& table);
+std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario, const ConfidenceTable& table);
 std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario);
 
 const char* toString(BandMatch match);

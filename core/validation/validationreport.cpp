@@ -186,25 +186,33 @@ std::string familyTableMarkdown(const std::vector<FamilySummary>& families, cons
 
 } // namespace
 
-std::vector<FamilySummary> familySummaries(const ValidationReport& report)
+std::vector<RunError> runErrors(const ValidationReport& report)
 {
     // Throughput: the first quantity of the case in kQuantities order after memory (tokens/s, step, TFLOP/s, MFU).
-    std::vector<FamilySummary> families;
+    std::vector<RunError> errors;
     std::vector<std::string> counted;
     for (const Quantity& q : kQuantities) {
         for (const auto& row : report.rows) {
             if (row.quantity != q.name)
                 continue;
             if (row.quantity == "peak_memory_gib") {
-                addToFamily(families, row, "peak_memory_gib", row.errorPercent);
+                errors.push_back({&row, "peak_memory_gib", row.errorPercent});
                 continue;
             }
             if (std::find(counted.begin(), counted.end(), row.id) != counted.end())
                 continue;
             counted.push_back(row.id);
-            addToFamily(families, row, "throughput", throughputErrorPercent(row));
+            errors.push_back({&row, "throughput", throughputErrorPercent(row)});
         }
     }
+    return errors;
+}
+
+std::vector<FamilySummary> familySummaries(const ValidationReport& report)
+{
+    std::vector<FamilySummary> families;
+    for (const RunError& e : runErrors(report))
+        addToFamily(families, *e.row, e.basis, e.errorPercent);
     std::stable_sort(families.begin(), families.end(),
         [](const FamilySummary& a, const FamilySummary& b) { return a.family.label() < b.family.label(); });
     return families;

@@ -61,8 +61,19 @@ ValidationReport buildValidationReport(const std::vector<ValidationCase>& cases,
 double percentileAbs(std::vector<double> values, double q);
 double medianAbs(std::vector<double> values);
 
-/// One throughput error per case (the first of tokens/s, step time, model TFLOP/s, MFU the case has, as a tokens/s
-/// error) and one memory error per case, grouped by family, families in label order.
+/// One error of a validated run: its throughput error (the first of tokens/s, step time, model TFLOP/s, MFU the case
+/// has, as a tokens/s error, + = predicted too fast) or its memory error. row points into the report.
+struct RunError
+{
+    const ValidationRow* row = nullptr;
+    std::string basis; ///< "throughput" or "peak_memory_gib"
+    double errorPercent = 0;
+};
+
+/// One throughput error and one memory error per case that has them, in a fixed order.
+std::vector<RunError> runErrors(const ValidationReport& report);
+
+/// runErrors grouped by family, families in label order.
 std::vector<FamilySummary> familySummaries(const ValidationReport& report);
 
 /// Signed median (the middle value; mean of the two middle ones) of signed values; 0 for an empty list.

@@ -42,15 +42,21 @@ nlohmann::json checkCase(const std::string& id)
     throw std::runtime_error("no external check " + id);
 }
 
-/// `estimate --case` on one case written to a temporary file: the "chosen" object of its prediction.
-nlohmann::json estimatedChoice(const nlohmann::json& c)
+/// `estimate --case` on one case written to a temporary file: its prediction.
+nlohmann::json estimated(const nlohmann::json& c)
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("case.json"));
     std::ofstream(path.toStdString()) << c.dump();
     std::ostringstream out, err;
     runCommand({"estimate", "--case", path.toStdString()}, out, err);
-    return nlohmann::json::parse(out.str()).at(0).at("chosen");
+    return nlohmann::json::parse(out.str()).at(0);
+}
+
+/// The "chosen" object of the case's prediction.
+nlohmann::json estimatedChoice(const nlohmann::json& c)
+{
+    return estimated(c).at("chosen");
 }
 
 } // namespace
@@ -210,6 +216,28 @@ private Q_SLOTS:
         oneFOneB["parallelism"]["vpp"] = 1;
         oneFOneB["parallelism"]["schedule"] = "1f1b";
         QVERIFY(!estimatedChoice(oneFOneB).at("moe_overlap").get<bool>());
+    }
+
+    /// The confidence band names the model's own validated runs where it has any on the GPU generation: GPT-OSS-120B
+    /// planned under Megatron-LM on H100 takes the megatron · Hopper · MoE band and names its one checked H100 run.
+    void estimateNamesTheModelsOwnRuns()
+    {
+        auto gptOss = checkCase("mbridge26021_h100_gpt_oss_120b_bf16_64gpu");
+        gptOss["training"]["framework"] = "megatron";
+        const auto throughput = estimated(gptOss).at("confidence").at(0);
+        QCOMPARE(throughput.at("family").get<std::string>(), std::string("megatron · Hopper · MoE"));
+        QCOMPARE(throughput.at("model_runs").get<int>(), 1);
+        QCOMPARE(throughput.at("model").at("name").get<std::string>(), std::string("GPT-OSS-120B"));
+        QCOMPARE(throughput.at("model").at("frameworks"), nlohmann::json::array({"nemo"}));
+        const double median = throughput.at("model").at("signed_median_percent").get<double>();
+        QVERIFY(median > throughput.at("p90_abs_percent").get<double>());
+        QVERIFY(throughput.at("statement").get<std::string>().find("GPT-OSS-120B") != std::string::npos);
+        // A model no validated run has: no model entry.
+        auto other = gptOss;
+        other["model"]["layers"] = 37;
+        const auto unknown = estimated(other).at("confidence").at(0);
+        QCOMPARE(unknown.at("model_runs").get<int>(), 0);
+        QVERIFY(!unknown.contains("model"));
     }
 
     void aBatchThatDpDoesNotDivideIsRoundedAndSaidSo()

@@ -2,6 +2,7 @@
 // Confidence bands (core/validation/confidence.h): nearest-family lookup, pooling, scale warnings, the generated
 // table's round trip, and that the compiled-in table is what the validation reports give today.
 #include "core/io/validationcase.h"
+#include "core/model/modelpresets.h"
 #include "core/validation/confidence.h"
 
 #include <QTest>
@@ -136,13 +137,75 @@ private Q_SLOTS:
         row.predicted = 2.0; // predicted twice as slow: a tokens/s error of -50 %
         row.measured = 1.0;
         row.errorPercent = 100;
-        row.family = {"megatron", "Ampere", false, 64};
+        row.family = {"megatron", "Ampere", false, 64, ModelShape {24, 2048, 16, 16, 8192}, "GPT 1.3B"};
         report.rows.push_back(row);
-        const auto table = parseConfidenceTable(confidenceTableJson({report}, "test"));
-        QCOMPARE(table.size(), std::size_t(1));
-        QCOMPARE(table[0].basis, std::string("throughput"));
-        QCOMPARE(table[0].errorsPercent, std::vector<double> {-50.0});
-        QCOMPARE(table[0].minGpus, 64);
+        row.id = "b"; // the same model under another name and framework: one model row
+        row.family = {"deepspeed", "Ampere", false, 8, ModelShape {24, 2048, 16, 16, 8192}, "GPT-3 XL"};
+        report.rows.push_back(row);
+        const ConfidenceTable table = parseConfidenceTable(confidenceTableJson({report}, "test"));
+        QCOMPARE(table.families.size(), std::size_t(2));
+        QCOMPARE(table.families[0].basis, std::string("throughput"));
+        QCOMPARE(table.families[0].errorsPercent, std::vector<double> {-50.0});
+        QCOMPARE(table.families[0].minGpus, 8);
+        QCOMPARE(table.models.size(), std::size_t(1));
+        const ModelErrors& model = table.models[0];
+        QCOMPARE(model.name, std::string("GPT 1.3B"));
+        QVERIFY(model.shape == (ModelShape {24, 2048, 16, 16, 8192}));
+        QCOMPARE(model.gpuFamily, std::string("Ampere"));
+        QCOMPARE(model.frameworks, (std::vector<std::string> {"deepspeed", "megatron"}));
+        QCOMPARE(model.errorsPercent, (std::vector<double> {-50.0, -50.0}));
+    }
+
+    void modelsOwnRunsAreNamedBesideTheBand()
+    {
+        // The family's runs read within a few percent; this model's one run on the generation reads +34 %. The band
+        // stays the family's, and the statement says that it understates this model's error.
+        const ModelConfig gptOss = modelPreset("GPT-OSS-120B");
+        ConfidenceTable table {{entry("megatron", "Hopper", {-10, -4, -2, 3}, 32, 256)}};
+        table.families[0].family.moe = true;
+        table.models.push_back({modelShape(gptOss), "GPT-OSS-120B", "Hopper", "throughput", {"nemo"}, {34}});
+        table.models.push_back({modelShape(gptOss), "GPT-OSS-120B", "Blackwell", "throughput", {"nemo"}, {74, 66}});
+        Scenario s = scenarioOn(Framework::Megatron, "H100-SXM-80GB", 64);
+        s.model = gptOss;
+        const ConfidenceBand band = confidenceBands(s, table)[0];
+        QCOMPARE(band.match, BandMatch::Family);
+        QCOMPARE(band.runs, 4);
+        QCOMPARE(band.modelRuns, 1); // the Blackwell runs are another generation's
+        QCOMPARE(band.modelSignedMedianPercent, 34.0);
+        QVERIFY2(band.statement.find("This model's one validated run on Hopper (GPT-OSS-120B; nemo) reads +34 %, "
+                                     "beyond the band's p90")
+                != std::string::npos,
+            band.statement.c_str());
+        // On Blackwell both runs are named, with their range.
+        s.cluster.gpuId = "B200";
+        const ConfidenceBand blackwell = confidenceBands(s, table)[0];
+        QCOMPARE(blackwell.modelRuns, 2);
+        QVERIFY2(blackwell.statement.find("2 validated runs on Blackwell (GPT-OSS-120B; nemo) read +66 % … +74 %, "
+                                          "median +70 %")
+                != std::string::npos,
+            blackwell.statement.c_str());
+        // Another model of the family: no model sentence. A model within the band: named, not flagged.
+        s.cluster.gpuId = "H100-SXM-80GB";
+        s.model = modelPreset("Qwen3-235B-A22B");
+        QCOMPARE(confidenceBands(s, table)[0].modelRuns, 0);
+        QVERIFY(confidenceBands(s, table)[0].statement.find("This model") == std::string::npos);
+        table.models.push_back({modelShape(s.model), "Qwen3-235B-A22B", "Hopper", "throughput", {"nemo"}, {-1, 2}});
+        const ConfidenceBand within = confidenceBands(s, table)[0];
+        QCOMPARE(within.modelRuns, 2);
+        QVERIFY(within.statement.find("This model's 2 validated runs") != std::string::npos);
+        QVERIFY(within.statement.find("beyond") == std::string::npos);
+    }
+
+    void builtinTableNamesGptOssOwnRuns()
+    {
+        // The shipped table: GPT-OSS-120B planned under Megatron on H100 names its own checked run, which the
+        // megatron · Hopper · MoE band does not cover (docs/methods-time.md §4.8).
+        Scenario s = scenarioOn(Framework::Megatron, "H100-SXM-80GB", 64);
+        s.model = modelPreset("GPT-OSS-120B");
+        const ConfidenceBand band = confidenceBands(s)[0];
+        QVERIFY(band.modelRuns >= 1);
+        QVERIFY2(std::abs(band.modelSignedMedianPercent) > band.p90AbsPercent, band.statement.c_str());
+        QVERIFY(band.statement.find("understates the error") != std::string::npos);
     }
 
     void badTableNamesTheField()
@@ -153,6 +216,15 @@ private Q_SLOTS:
             QFAIL("an unknown basis must be refused");
         } catch (const std::runtime_error& error) {
             QVERIFY(std::string(error.what()).find("families[0].basis") != std::string::npos);
+        }
+        try {
+            parseConfidenceTable(R"({"families": [], "models": [{"name": "M", "gpu_family": "Hopper",
+                "basis": "throughput", "layers": 2, "hidden": 8, "heads": 1, "kv_heads": 1, "dense_ffn": 32,
+                "experts": 0, "expert_ffn": 0, "frameworks": [], "errors_percent": [1]}]})");
+            QFAIL("a model row without top_k must be refused");
+        } catch (const std::runtime_error& error) {
+            QVERIFY2(std::string(error.what()).find("models[0]") != std::string::npos, error.what());
+            QVERIFY2(std::string(error.what()).find("top_k") != std::string::npos, error.what());
         }
     }
 
