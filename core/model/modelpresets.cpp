@@ -63,41 +63,52 @@ ModelConfig parseModel(const json& e)
     return m;
 }
 
+/// The presets of a models document and, in the same order, their sources: parsed once for both.
+struct PresetList
+{
+    std::vector<ModelConfig> models;
+    std::vector<std::string> sources;
+};
+
+PresetList parsePresetList(const std::string& text)
+{
+    const json document = json::parse(text);
+    PresetList list;
+    for (const json& entry : document.at("models")) {
+        try {
+            list.models.push_back(parseModel(entry));
+            list.sources.push_back(entry.at("source").get<std::string>()); // parseModel refuses an entry without
+        } catch (const std::exception& error) {
+            throw std::runtime_error("models.json: model " + std::to_string(list.models.size() + 1) + " ("
+                + entry.value("name", std::string("unnamed")) + "): " + error.what());
+        }
+    }
+    return list;
+}
+
+const PresetList& builtinPresetList()
+{
+    // Dimensions from the papers and released configs, each with its source in data/models.json; the Llama and
+    // GPT-3 ones are the docs/methods-model.md §2 checks.
+    static const PresetList list = parsePresetList(kBuiltinModelsJson);
+    return list;
+}
+
 } // namespace
 
 std::vector<ModelConfig> modelPresetsFromJson(const std::string& text)
 {
-    const json document = json::parse(text);
-    std::vector<ModelConfig> presets;
-    for (const json& entry : document.at("models")) {
-        try {
-            presets.push_back(parseModel(entry));
-        } catch (const std::exception& error) {
-            throw std::runtime_error("models.json: model " + std::to_string(presets.size() + 1) + " ("
-                + entry.value("name", std::string("unnamed")) + "): " + error.what());
-        }
-    }
-    return presets;
+    return parsePresetList(text).models;
 }
 
 const std::vector<std::string>& modelPresetSources()
 {
-    static const std::vector<std::string> sources = [] {
-        const json document = json::parse(kBuiltinModelsJson); // named: a range over a temporary's member dangles
-        std::vector<std::string> list;
-        for (const json& entry : document.at("models"))
-            list.push_back(entry.at("source").get<std::string>());
-        return list;
-    }();
-    return sources;
+    return builtinPresetList().sources;
 }
 
 const std::vector<ModelConfig>& modelPresets()
 {
-    // Dimensions from the papers and released configs, each with its source in data/models.json; the Llama and
-    // GPT-3 ones are the docs/methods-model.md §2 checks.
-    static const std::vector<ModelConfig> presets = modelPresetsFromJson(kBuiltinModelsJson);
-    return presets;
+    return builtinPresetList().models;
 }
 
 int findModelPreset(const ModelConfig& model)
