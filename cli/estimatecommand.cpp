@@ -88,12 +88,12 @@ json confidenceJson(const std::vector<ConfidenceBand>& bands)
         json band {{"basis", b.basis}, {"match", toString(b.match)}, {"family", b.family}, {"runs", b.runs},
             {"validated_gpus", {b.minGpus, b.maxGpus}}, {"signed_median_percent", b.signedMedianPercent},
             {"median_abs_percent", b.medianAbsPercent}, {"p90_abs_percent", b.p90AbsPercent},
-            {"outside_scale", b.outsideScale}, {"family_runs", b.familyRuns}, {"model_runs", b.modelRuns}};
+            {"outside_scale", b.outsideScale}, {"family_runs", b.familyRuns}, {"model_runs", b.modelRuns},
+            {"statement", b.statement}};
         if (b.modelRuns > 0) // this model's own runs on the GPU generation, whatever their framework
-            band["model"] = {{"name", b.modelName}, {"frameworks", b.modelFrameworks},
+            band["model"] = {{"names", b.modelNames}, {"frameworks", b.modelFrameworks},
                 {"signed_median_percent", b.modelSignedMedianPercent},
                 {"range_percent", {b.modelMinPercent, b.modelMaxPercent}}};
-        band["statement"] = b.statement;
         list.push_back(std::move(band));
     }
     return list;

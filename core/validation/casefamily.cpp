@@ -13,11 +13,21 @@ std::string CaseFamily::label() const
 
 ModelShape modelShape(const ModelConfig& m)
 {
-    ModelShape shape {m.layers, m.hidden, m.heads, m.kvHeads, m.ffnHidden, 0, 0, 0};
+    constexpr int kVocabPad = 1024; // 128 × TP 8, the widest padding Megatron applies in practice
+    ModelShape shape;
+    shape.layers = m.layers;
+    shape.hidden = m.hidden;
+    shape.heads = m.heads;
+    shape.kvHeads = m.kvHeads;
+    shape.denseFfn = m.ffnHidden;
+    shape.mlp = m.mlp;
+    shape.paddedVocab = (m.vocab + kVocabPad - 1) / kVocabPad * kVocabPad;
     if (m.moe) {
         const bool allMoe = m.moe->moeLayers <= 0 || m.moe->moeLayers >= m.layers;
         shape.denseFfn = allMoe ? 0 : m.ffnHidden;
+        shape.moeLayers = allMoe ? 0 : m.moe->moeLayers;
         shape.experts = m.moe->experts;
+        shape.sharedExperts = m.moe->sharedExperts;
         shape.expertFfn = m.moe->expertFfnHidden;
         shape.topK = m.moe->topK;
     }

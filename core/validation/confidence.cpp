@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/validation/confidence.h"
 
+#include "core/model/enumnames.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -45,6 +47,7 @@ ConfidenceBand pool(const ConfidenceTable& table, const std::string& basis, Band
     return band;
 }
 
+/// "a, b, c": names in a sentence.
 std::string joined(const std::vector<std::string>& words)
 {
     std::string text;
@@ -54,20 +57,22 @@ std::string joined(const std::vector<std::string>& words)
 }
 
 /// The model's own runs, where any were validated on this GPU generation: named beside the family's band, and said
-/// to lie beyond it where their median does.
+/// to lie beyond it where their median does as printed (rounded, so the sentence never contradicts its own figures).
+/// "may": those runs can be under another framework, which alone moves errors a lot (docs/methods-time.md §4.43).
 std::string modelStatementOf(const ConfidenceBand& b, const CaseFamily& f)
 {
     if (b.modelRuns == 0)
         return "";
-    const std::string where = " on " + f.gpuFamily + " (" + b.modelName + "; " + joined(b.modelFrameworks) + ")";
+    const std::string where
+        = " on " + f.gpuFamily + " (as " + joined(b.modelNames) + "; " + joined(b.modelFrameworks) + ")";
     std::string text = b.modelRuns == 1
         ? " This model's one validated run" + where + " reads " + percent(b.modelSignedMedianPercent, true)
         : " This model's " + std::to_string(b.modelRuns) + " validated runs" + where + " read "
             + percent(b.modelMinPercent, true) + " … " + percent(b.modelMaxPercent, true) + ", median "
             + percent(b.modelSignedMedianPercent, true);
-    if (b.runs > 0 && std::abs(b.modelSignedMedianPercent) > b.p90AbsPercent)
-        text += std::string(", beyond the band's p90: for this model the band above ")
-            + (b.match == BandMatch::Unvalidated ? "says little" : "understates the error");
+    const bool banded = b.runs > 0 && b.match != BandMatch::Unvalidated;
+    if (banded && std::abs(std::round(b.modelSignedMedianPercent)) > std::round(b.p90AbsPercent))
+        text += ", beyond the band's p90: for this model the band above may understate the error";
     return text + ".";
 }
 
@@ -75,11 +80,12 @@ std::string statementOf(const ConfidenceBand& b, const CaseFamily& f)
 {
     const std::string what = b.basis == "throughput" ? "Throughput" : "Peak memory";
     if (b.runs == 0)
-        return what + ": nothing validated for " + f.label() + " or anything near it; no error band.";
+        return what + ": nothing validated for " + f.label() + " or anything near it; no error band."
+            + modelStatementOf(b, f);
     if (b.match == BandMatch::Unvalidated)
         return what + ": outside anything validated (" + f.label() + "); the " + std::to_string(b.runs) + " " + b.family
             + "s validated elsewhere are within ±" + percent(b.medianAbsPercent, false) + " (median), ±"
-            + percent(b.p90AbsPercent, false) + " (p90), which need not carry over.";
+            + percent(b.p90AbsPercent, false) + " (p90), which need not carry over." + modelStatementOf(b, f);
     std::string text = what + ": expected error ±" + percent(b.medianAbsPercent, false) + " (median), ±"
         + percent(b.p90AbsPercent, false) + " (p90); bias " + percent(b.signedMedianPercent, true) + " over "
         + std::to_string(b.runs) + " validated run" + (b.runs == 1 ? "" : "s") + " of " + b.family;
@@ -110,24 +116,29 @@ std::string statementOf(const ConfidenceBand& b, const CaseFamily& f)
     return text + modelStatementOf(b, f);
 }
 
+std::vector<std::string> sortedUnique(std::vector<std::string> words)
+{
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    return words;
+}
+
 /// This model's own runs on the family's GPU generation (ModelErrors), pooled into the band's model fields.
 void addModelRuns(ConfidenceBand& band, const CaseFamily& f, const ConfidenceTable& table)
 {
     std::vector<double> errors;
-    std::vector<std::string> frameworks;
+    std::vector<std::string> names, frameworks;
     for (const auto& m : table.models) {
         if (m.basis != band.basis || m.gpuFamily != f.gpuFamily || !(m.shape == f.model))
             continue;
-        if (errors.empty())
-            band.modelName = m.name;
         errors.insert(errors.end(), m.errorsPercent.begin(), m.errorsPercent.end());
+        names.insert(names.end(), m.names.begin(), m.names.end());
         frameworks.insert(frameworks.end(), m.frameworks.begin(), m.frameworks.end());
     }
     if (errors.empty())
         return;
-    std::sort(frameworks.begin(), frameworks.end());
-    frameworks.erase(std::unique(frameworks.begin(), frameworks.end()), frameworks.end());
-    band.modelFrameworks = frameworks;
+    band.modelNames = sortedUnique(names);
+    band.modelFrameworks = sortedUnique(frameworks);
     band.modelRuns = int(errors.size());
     band.modelSignedMedianPercent = signedMedian(errors);
     band.modelMinPercent = *std::min_element(errors.begin(), errors.end());
@@ -201,14 +212,28 @@ ModelErrors parseModelRow(const nlohmann::json& row, const std::string& where)
 {
     ModelErrors m;
     try {
-        m.name = row.at("name").get<std::string>();
+        m.names = row.at("names").get<std::vector<std::string>>();
         m.gpuFamily = row.at("gpu_family").get<std::string>();
         m.basis = row.at("basis").get<std::string>();
         if (m.basis != "throughput" && m.basis != "peak_memory_gib")
             throw std::runtime_error(where + ".basis: \"throughput\" or \"peak_memory_gib\" (got \"" + m.basis + "\")");
-        m.shape = {row.at("layers").get<int>(), row.at("hidden").get<int>(), row.at("heads").get<int>(),
-            row.at("kv_heads").get<int>(), row.at("dense_ffn").get<int>(), row.at("experts").get<int>(),
-            row.at("expert_ffn").get<int>(), row.at("top_k").get<int>()};
+        const std::string mlp = row.at("mlp").get<std::string>();
+        const auto mlpKind = enumFromString<MlpKind>(mlp);
+        if (!mlpKind)
+            throw std::runtime_error(where + ".mlp: unknown value \"" + mlp + "\"");
+        ModelShape& shape = m.shape;
+        shape.layers = row.at("layers").get<int>();
+        shape.hidden = row.at("hidden").get<int>();
+        shape.heads = row.at("heads").get<int>();
+        shape.kvHeads = row.at("kv_heads").get<int>();
+        shape.denseFfn = row.at("dense_ffn").get<int>();
+        shape.mlp = *mlpKind;
+        shape.paddedVocab = row.at("padded_vocab").get<int>();
+        shape.experts = row.at("experts").get<int>();
+        shape.sharedExperts = row.at("shared_experts").get<int>();
+        shape.expertFfn = row.at("expert_ffn").get<int>();
+        shape.topK = row.at("top_k").get<int>();
+        shape.moeLayers = row.at("moe_layers").get<int>();
         m.frameworks = row.at("frameworks").get<std::vector<std::string>>();
         m.errorsPercent = row.at("errors_percent").get<std::vector<double>>();
     } catch (const nlohmann::json::exception& error) {
@@ -223,7 +248,9 @@ ConfidenceTable parseConfidenceTable(const std::string& text)
 {
     const auto document = nlohmann::json::parse(text);
     ConfidenceTable table;
-    if (const auto models = document.find("models"); models != document.end()) {
+    if (const auto models = document.find("models"); models != document.end()) { // absent before version 2
+        if (!models->is_array())
+            throw std::runtime_error("models: an array of model rows");
         for (std::size_t i = 0; i < models->size(); ++i)
             table.models.push_back(parseModelRow((*models)[i], "models[" + std::to_string(i) + "]"));
     }
@@ -264,18 +291,20 @@ std::vector<ModelErrors> modelErrors(const std::vector<ValidationReport>& report
                 return m.basis == e.basis && m.gpuFamily == f.gpuFamily && m.shape == f.model;
             });
             if (it == models.end()) {
-                models.push_back({f.model, f.modelName, f.gpuFamily, e.basis, {}, {}});
+                models.push_back({f.model, {}, f.gpuFamily, e.basis, {}, {}});
                 it = models.end() - 1;
             }
             it->errorsPercent.push_back(std::round(e.errorPercent * 10) / 10);
-            if (std::find(it->frameworks.begin(), it->frameworks.end(), f.framework) == it->frameworks.end())
-                it->frameworks.push_back(f.framework);
+            it->names.push_back(f.modelName);
+            it->frameworks.push_back(f.framework);
         }
     }
-    for (auto& m : models)
-        std::sort(m.frameworks.begin(), m.frameworks.end());
+    for (auto& m : models) {
+        m.names = sortedUnique(m.names);
+        m.frameworks = sortedUnique(m.frameworks);
+    }
     std::stable_sort(models.begin(), models.end(), [](const ModelErrors& a, const ModelErrors& b) {
-        return a.name + a.gpuFamily + a.basis < b.name + b.gpuFamily + b.basis;
+        return a.names.front() + a.gpuFamily + a.basis < b.names.front() + b.gpuFamily + b.basis;
     });
     return models;
 }
@@ -284,10 +313,12 @@ nlohmann::ordered_json modelRowsJson(const std::vector<ModelErrors>& models)
 {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const auto& m : models)
-        rows.push_back({{"name", m.name}, {"gpu_family", m.gpuFamily}, {"basis", m.basis}, {"layers", m.shape.layers},
+        rows.push_back({{"names", m.names}, {"gpu_family", m.gpuFamily}, {"basis", m.basis}, {"layers", m.shape.layers},
             {"hidden", m.shape.hidden}, {"heads", m.shape.heads}, {"kv_heads", m.shape.kvHeads},
-            {"dense_ffn", m.shape.denseFfn}, {"experts", m.shape.experts}, {"expert_ffn", m.shape.expertFfn},
-            {"top_k", m.shape.topK}, {"frameworks", m.frameworks}, {"errors_percent", m.errorsPercent}});
+            {"dense_ffn", m.shape.denseFfn}, {"mlp", toString(m.shape.mlp)}, {"padded_vocab", m.shape.paddedVocab},
+            {"experts", m.shape.experts}, {"shared_experts", m.shape.sharedExperts}, {"expert_ffn", m.shape.expertFfn},
+            {"top_k", m.shape.topK}, {"moe_layers", m.shape.moeLayers}, {"frameworks", m.frameworks},
+            {"errors_percent", m.errorsPercent}});
     return rows;
 }
 

@@ -39,8 +39,8 @@ struct ConfidenceBand
     /// under another name counts). The band pools a family, which may not hold this model, or may read it quite
     /// otherwise than its other runs (GPT-OSS-120B beside the Megatron MoE runs); 0 runs: none validated.
     int modelRuns = 0;
-    std::string modelName; ///< as the validated cases name the model
-    std::vector<std::string> modelFrameworks; ///< the frameworks of those runs
+    std::vector<std::string> modelNames; ///< as the validated cases name the model, sorted
+    std::vector<std::string> modelFrameworks; ///< the frameworks of those runs, sorted
     double modelSignedMedianPercent = 0, modelMinPercent = 0, modelMaxPercent = 0;
     std::string statement; ///< one sentence for a user (two where the model's own runs are named)
 };
@@ -62,7 +62,7 @@ struct ConfidenceEntry
 struct ModelErrors
 {
     ModelShape shape;
-    std::string name; ///< the first validated case's name for it
+    std::vector<std::string> names; ///< what the validated cases call it, sorted
     std::string gpuFamily;
     std::string basis;
     std::vector<std::string> frameworks; ///< those its runs used, sorted
@@ -71,6 +71,7 @@ struct ModelErrors
 
 struct ConfidenceTable
 {
+    /// Implicit from the family rows alone: a table without model rows (tests, and files before version 2).
     ConfidenceTable(std::vector<ConfidenceEntry> familyRows = {}, std::vector<ModelErrors> modelRows = {})
         : families(std::move(familyRows))
         , models(std::move(modelRows))

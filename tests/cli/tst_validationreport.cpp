@@ -227,7 +227,7 @@ private Q_SLOTS:
         const auto throughput = estimated(gptOss).at("confidence").at(0);
         QCOMPARE(throughput.at("family").get<std::string>(), std::string("megatron · Hopper · MoE"));
         QCOMPARE(throughput.at("model_runs").get<int>(), 1);
-        QCOMPARE(throughput.at("model").at("name").get<std::string>(), std::string("GPT-OSS-120B"));
+        QCOMPARE(throughput.at("model").at("names"), nlohmann::json::array({"GPT-OSS-120B"}));
         QCOMPARE(throughput.at("model").at("frameworks"), nlohmann::json::array({"nemo"}));
         const double median = throughput.at("model").at("signed_median_percent").get<double>();
         QVERIFY(median > throughput.at("p90_abs_percent").get<double>());

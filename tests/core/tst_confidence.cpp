@@ -36,6 +36,12 @@ Scenario scenarioOn(Framework framework, const std::string& gpu, int gpus)
     return s;
 }
 
+/// Whether a band's statement says the text; the statement itself is the failure message.
+bool says(const ConfidenceBand& band, const std::string& text)
+{
+    return band.statement.find(text) != std::string::npos;
+}
+
 std::string readFile(const std::string& path)
 {
     std::ifstream in(path);
@@ -149,7 +155,7 @@ private Q_SLOTS:
         QCOMPARE(table.families[0].minGpus, 8);
         QCOMPARE(table.models.size(), std::size_t(1));
         const ModelErrors& model = table.models[0];
-        QCOMPARE(model.name, std::string("GPT 1.3B"));
+        QCOMPARE(model.names, (std::vector<std::string> {"GPT 1.3B", "GPT-3 XL"}));
         QVERIFY(model.shape == (ModelShape {24, 2048, 16, 16, 8192}));
         QCOMPARE(model.gpuFamily, std::string("Ampere"));
         QCOMPARE(model.frameworks, (std::vector<std::string> {"deepspeed", "megatron"}));
@@ -163,8 +169,8 @@ private Q_SLOTS:
         const ModelConfig gptOss = modelPreset("GPT-OSS-120B");
         ConfidenceTable table {{entry("megatron", "Hopper", {-10, -4, -2, 3}, 32, 256)}};
         table.families[0].family.moe = true;
-        table.models.push_back({modelShape(gptOss), "GPT-OSS-120B", "Hopper", "throughput", {"nemo"}, {34}});
-        table.models.push_back({modelShape(gptOss), "GPT-OSS-120B", "Blackwell", "throughput", {"nemo"}, {74, 66}});
+        table.models.push_back({modelShape(gptOss), {"GPT-OSS-120B"}, "Hopper", "throughput", {"nemo"}, {34}});
+        table.models.push_back({modelShape(gptOss), {"GPT-OSS-120B"}, "Blackwell", "throughput", {"nemo"}, {74, 66}});
         Scenario s = scenarioOn(Framework::Megatron, "H100-SXM-80GB", 64);
         s.model = gptOss;
         const ConfidenceBand band = confidenceBands(s, table)[0];
@@ -172,24 +178,23 @@ private Q_SLOTS:
         QCOMPARE(band.runs, 4);
         QCOMPARE(band.modelRuns, 1); // the Blackwell runs are another generation's
         QCOMPARE(band.modelSignedMedianPercent, 34.0);
-        QVERIFY2(band.statement.find("This model's one validated run on Hopper (GPT-OSS-120B; nemo) reads +34 %, "
-                                     "beyond the band's p90")
-                != std::string::npos,
+        QVERIFY2(says(band,
+                     "This model's one validated run on Hopper (as GPT-OSS-120B; nemo) reads +34 %, beyond the band's "
+                     "p90: for this model the band above may understate the error."),
             band.statement.c_str());
         // On Blackwell both runs are named, with their range.
         s.cluster.gpuId = "B200";
         const ConfidenceBand blackwell = confidenceBands(s, table)[0];
         QCOMPARE(blackwell.modelRuns, 2);
-        QVERIFY2(blackwell.statement.find("2 validated runs on Blackwell (GPT-OSS-120B; nemo) read +66 % … +74 %, "
-                                          "median +70 %")
-                != std::string::npos,
+        QVERIFY2(
+            says(blackwell, "2 validated runs on Blackwell (as GPT-OSS-120B; nemo) read +66 % … +74 %, median +70 %"),
             blackwell.statement.c_str());
         // Another model of the family: no model sentence. A model within the band: named, not flagged.
         s.cluster.gpuId = "H100-SXM-80GB";
         s.model = modelPreset("Qwen3-235B-A22B");
         QCOMPARE(confidenceBands(s, table)[0].modelRuns, 0);
         QVERIFY(confidenceBands(s, table)[0].statement.find("This model") == std::string::npos);
-        table.models.push_back({modelShape(s.model), "Qwen3-235B-A22B", "Hopper", "throughput", {"nemo"}, {-1, 2}});
+        table.models.push_back({modelShape(s.model), {"Qwen3-235B-A22B"}, "Hopper", "throughput", {"nemo"}, {-1, 2}});
         const ConfidenceBand within = confidenceBands(s, table)[0];
         QCOMPARE(within.modelRuns, 2);
         QVERIFY(within.statement.find("This model's 2 validated runs") != std::string::npos);
@@ -205,7 +210,7 @@ private Q_SLOTS:
         const ConfidenceBand band = confidenceBands(s)[0];
         QVERIFY(band.modelRuns >= 1);
         QVERIFY2(std::abs(band.modelSignedMedianPercent) > band.p90AbsPercent, band.statement.c_str());
-        QVERIFY(band.statement.find("understates the error") != std::string::npos);
+        QVERIFY(says(band, "may understate the error"));
     }
 
     void badTableNamesTheField()
@@ -218,14 +223,54 @@ private Q_SLOTS:
             QVERIFY(std::string(error.what()).find("families[0].basis") != std::string::npos);
         }
         try {
-            parseConfidenceTable(R"({"families": [], "models": [{"name": "M", "gpu_family": "Hopper",
+            parseConfidenceTable(R"({"families": [], "models": [{"names": ["M"], "gpu_family": "Hopper",
                 "basis": "throughput", "layers": 2, "hidden": 8, "heads": 1, "kv_heads": 1, "dense_ffn": 32,
-                "experts": 0, "expert_ffn": 0, "frameworks": [], "errors_percent": [1]}]})");
+                "mlp": "gelu", "padded_vocab": 1024, "experts": 0, "shared_experts": 0, "expert_ffn": 0,
+                "moe_layers": 0, "frameworks": [], "errors_percent": [1]}]})");
             QFAIL("a model row without top_k must be refused");
         } catch (const std::runtime_error& error) {
             QVERIFY2(std::string(error.what()).find("models[0]") != std::string::npos, error.what());
             QVERIFY2(std::string(error.what()).find("top_k") != std::string::npos, error.what());
         }
+        try {
+            parseConfidenceTable(R"({"families": [], "models": {}})");
+            QFAIL("models must be an array");
+        } catch (const std::runtime_error& error) {
+            QVERIFY2(std::string(error.what()).find("models: an array") != std::string::npos, error.what());
+        }
+        QVERIFY(parseConfidenceTable(R"({"families": []})").models.empty()); // a version 1 file: no model rows
+    }
+
+    void modelShapeTellsModelsApart()
+    {
+        const ModelConfig llama = modelPreset("Llama 3 8B");
+        ModelConfig other = llama;
+        other.name = "Llama-3.1-8B";
+        other.seqLen = 131072;
+        QVERIFY(modelShape(other) == modelShape(llama)); // names and sequence length do not tell models apart
+        other.ffnHidden = 11008;
+        QVERIFY(!(modelShape(other) == modelShape(llama))); // a dense FFN does
+        other = llama;
+        other.mlp = MlpKind::Gelu;
+        QVERIFY(!(modelShape(other) == modelShape(llama)));
+        // The vocabulary as padded to a multiple of 1,024: GPT-2's 50,257 is Megatron's 51,200, not 131,072.
+        ModelConfig gpt = modelPreset("GPT-3 175B");
+        ModelConfig padded = gpt;
+        padded.vocab = 51200;
+        QVERIFY(modelShape(padded) == modelShape(gpt));
+        padded.vocab = 131072;
+        QVERIFY(!(modelShape(padded) == modelShape(gpt)));
+        // All-MoE: the FFN field and "0 MoE layers" vs "every layer" say nothing; a DeepSeek-style mix keeps both.
+        ModelConfig qwen = modelPreset("Qwen3-235B-A22B");
+        ModelConfig written = qwen;
+        written.ffnHidden = written.moe->expertFfnHidden;
+        written.moe->moeLayers = written.layers;
+        QVERIFY(modelShape(written) == modelShape(qwen));
+        written.moe->sharedExperts = 1;
+        QVERIFY(!(modelShape(written) == modelShape(qwen)));
+        const ModelConfig deepseek = modelPreset("DeepSeek-V3");
+        QCOMPARE(modelShape(deepseek).denseFfn, deepseek.ffnHidden);
+        QCOMPARE(modelShape(deepseek).moeLayers, deepseek.moe->moeLayers);
     }
 
     void builtinTableIsTheReportsOfToday()
