@@ -116,6 +116,7 @@ std::string statementOf(const ConfidenceBand& b, const CaseFamily& f)
     return text + modelStatementOf(b, f);
 }
 
+/// Each word once, in order: the names and frameworks a statement lists, the same whatever order the runs came in.
 std::vector<std::string> sortedUnique(std::vector<std::string> words)
 {
     std::sort(words.begin(), words.end());
