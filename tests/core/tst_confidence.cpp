@@ -165,7 +165,7 @@ private Q_SLOTS:
     void modelsOwnRunsAreNamedBesideTheBand()
     {
         // The family's runs read within a few percent; this model's one run on the generation reads +34 %. The band
-        // stays the family's, and the statement says that it understates this model's error.
+        // stays the family's, and the statement says that it may understate this model's error.
         const ModelConfig gptOss = modelPreset("GPT-OSS-120B");
         ConfidenceTable table {{entry("megatron", "Hopper", {-10, -4, -2, 3}, 32, 256)}};
         table.families[0].family.moe = true;
