@@ -267,10 +267,11 @@ StageTimes slowestStage(const Setup& s)
     return st;
 }
 
-/// Routed-expert parameters held by one GPU of a stage.
+/// Routed-expert parameters held by one GPU of a stage: split over EP and the expert tensor-parallel group (TP, or
+/// 1 where EP folds over TP as well, docs/methods-memory.md §3.2).
 double gpuExpertParameters(const StepTimeContext& c, const ParallelLayout& l)
 {
-    return c.counts.moeLayers * c.counts.expertsPerMoeLayer / l.pp / (double(l.tp) * l.ep);
+    return c.counts.moeLayers * c.counts.expertsPerMoeLayer / l.pp / (double(expertTensorParallel(l)) * l.ep);
 }
 
 /// Parameters held by one GPU of the most loaded stage (docs/methods-memory.md §3.2), the expert part included.
@@ -296,24 +297,43 @@ struct DataParallelTimes
     double totalS = 0, exposedS = 0, hiddenS = 0;
 };
 
+/// One GPU's parameters by the group that reduces their gradients: the dense ones over DP × CP, the routed experts
+/// over the expert-data-parallel group (docs/methods-time.md §4.44).
+struct ReductionShares
+{
+    double denseParams = 0, expertParams = 0;
+};
+
+/// Time of one collective over both groups, each on its own bytes; they run one after the other on the same stream.
+template <typename Cost>
+double overBothGroups(const Setup& s, const ReductionShares& share, double bytesPerParam, Cost cost)
+{
+    return cost(s.spans.dpCp, share.denseParams * bytesPerParam)
+        + cost(s.spans.expertDpCp, share.expertParams * bytesPerParam);
+}
+
 /// ZeRO-3: parameters gathered for forward and backward and gradients reduce-scattered, every micro-batch.
-DataParallelTimes zero3Times(const Setup& s, double weightS, double gradS, const StageTimes& st, int m)
+DataParallelTimes zero3Times(const Setup& s, const ReductionShares& share, const StageTimes& st, int m)
 {
     const FrameworkCapabilities& caps = s.caps;
-    const GroupSpan& group = s.spans.dpCp;
     const Fabric& f = s.c.fabric;
     const double h = caps.zero3Hierarchy.value_or(s.c.efficiency.zero3Hierarchy);
     // "Flat" is a ring whose every hop may cross the network, so NIC bandwidth bounds it; a group inside one
     // scale-up domain stays on NVLink either way.
-    const GroupSpan flat = group.domains <= 1 ? group : GroupSpan {group.size, 1, group.size};
-    auto cost = [&](Collective c, double bytes) {
-        return h * groupCollectiveS(c, bytes, group, f) + (1 - h) * groupCollectiveS(c, bytes, flat, f);
+    auto cost = [&](Collective c) {
+        return [&, c](const GroupSpan& group, double bytes) {
+            if (group.size <= 1)
+                return 0.0;
+            const GroupSpan flat = group.domains <= 1 ? group : GroupSpan {group.size, 1, group.size};
+            return h * groupCollectiveS(c, bytes, group, f) + (1 - h) * groupCollectiveS(c, bytes, flat, f);
+        };
     };
     // Where the framework's hooks fire again on a recomputed forward (DeepSpeed), full recompute gathers the
     // parameters a third time (data/frameworks.json).
     const bool regather = s.tr.recompute == Recompute::Full && caps.zero3GathersOnRecompute;
     const double gathers = regather ? 3 : 2;
-    const double perMb = gathers * cost(Collective::AllGather, weightS) + cost(Collective::ReduceScatter, gradS);
+    const double perMb = gathers * overBothGroups(s, share, weightBytes(s.precision), cost(Collective::AllGather))
+        + overBothGroups(s, share, gradBytes(s.precision, caps, s.optimizerStates), cost(Collective::ReduceScatter));
     // Prefetched gathers run under every kernel of the micro-batch, the recomputed forward included.
     const double window = st.forwardS + st.backwardInputS + st.backwardWeightS + st.recomputeS;
     const double overlap = caps.zero3Overlap.value_or(s.c.efficiency.zero3Overlap);
@@ -323,27 +343,29 @@ DataParallelTimes zero3Times(const Setup& s, double weightS, double gradS, const
     return dp;
 }
 
-DataParallelTimes dataParallel(const Setup& s, double gpuParams, const StageTimes& st, int m)
+DataParallelTimes dataParallel(const Setup& s, const ReductionShares& share, const StageTimes& st, int m)
 {
     DataParallelTimes dp;
-    const GroupSpan& group = s.spans.dpCp;
-    if (group.size <= 1)
+    if (s.spans.dpCp.size <= 1 && s.spans.expertDpCp.size <= 1)
         return dp;
-    const Precision prec = s.precision;
-    const double gradS = gpuParams * gradBytes(prec, s.caps, s.optimizerStates),
-                 weightS = gpuParams * weightBytes(prec);
+    const double gradBytesPerParam = gradBytes(s.precision, s.caps, s.optimizerStates);
     const double ov = s.c.efficiency.dpOverlap;
     const Fabric& f = s.c.fabric;
+    auto cost = [&f](Collective c) {
+        return [&f, c](const GroupSpan& group, double bytes) {
+            return group.size <= 1 ? 0.0 : groupCollectiveS(c, bytes, group, f);
+        };
+    };
     if (s.tr.zeroStage >= 3) {
-        dp = zero3Times(s, weightS, gradS, st, m);
+        dp = zero3Times(s, share, st, m);
     } else if (s.tr.shardsOptimizerStates()) { // RS grads under backward, AG params under forward
-        const double rs = groupCollectiveS(Collective::ReduceScatter, gradS, group, f);
-        const double ag = groupCollectiveS(Collective::AllGather, weightS, group, f);
+        const double rs = overBothGroups(s, share, gradBytesPerParam, cost(Collective::ReduceScatter));
+        const double ag = overBothGroups(s, share, weightBytes(s.precision), cost(Collective::AllGather));
         dp.totalS = rs + ag;
         dp.exposedS
             = std::max(0.0, rs - ov * (st.backwardInputS + st.backwardWeightS)) + std::max(0.0, ag - ov * st.forwardS);
     } else {
-        dp.totalS = groupCollectiveS(Collective::AllReduce, gradS, group, f);
+        dp.totalS = overBothGroups(s, share, gradBytesPerParam, cost(Collective::AllReduce));
         dp.exposedS = std::max(0.0, dp.totalS - ov * (st.backwardInputS + st.backwardWeightS));
     }
     dp.hiddenS = dp.totalS - dp.exposedS;
@@ -495,8 +517,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     r.offloadedLayers = offloaded;
     r.offloadTotalS = m * offload.totalS;
     r.offloadExposedS = m * (offload.forwardExposedS + offload.backwardExposedS);
-    const double gpuParams = gpuParameters(c, l);
-    const DataParallelTimes dp = dataParallel(s, gpuParams, st, m);
+    const double expertParams = gpuExpertParameters(c, l);
+    const DataParallelTimes dp = dataParallel(s, {gpuParameters(c, l) - expertParams, expertParams}, st, m);
     r.dpTotalS = dp.totalS;
     r.dpExposedS = dp.exposedS;
     r.optimizerS

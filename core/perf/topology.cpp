@@ -33,6 +33,27 @@ GroupSpan spanOf(Axis a, Axis b, int domainGpus)
     return span;
 }
 
+/// The expert-data-parallel group. Where EP folds into DP, the ranks holding one rank's experts differ only along
+/// the DP axis that is left once EP is carved out (and CP): with EP inside a node and DP across nodes, one rank per
+/// node, so the experts' gradients cross the network whole instead of the 1/g share a hierarchical DP reduction
+/// sends. Where it does not fold (experts not split by TP, Megatron's parallel folding) the group is taken as the
+/// DP × CP group's geometry at the expert-DP size.
+GroupSpan expertDataParallelSpan(
+    const ParallelLayout& layout, const GroupSpan& dpCp, Axis expertData, Axis cp, int domainGpus)
+{
+    const int ep = std::max(1, layout.ep);
+    if (ep <= 1)
+        return dpCp;
+    if (layout.dp % ep == 0)
+        return spanOf(expertData, layout.cp > 1 ? cp : Axis {}, domainGpus);
+    const int size = std::max(1, layout.dp * std::max(1, layout.cp) * std::max(1, layout.tp) / ep);
+    GroupSpan span;
+    span.size = size;
+    span.ranksPerDomain = std::min(size, dpCp.ranksPerDomain);
+    span.domains = (size + span.ranksPerDomain - 1) / span.ranksPerDomain;
+    return span;
+}
+
 } // namespace
 
 RankOrder RankOrder::parse(const std::string& text)
@@ -103,6 +124,7 @@ LayoutSpans layoutSpans(const ParallelLayout& layout, int domainGpus, const Rank
     spans.dpCp = spanOf(cp, Axis {dpAlone.size, dpStride}, domainGpus);
     if (layout.cp <= 1)
         spans.dpCp = dpAlone;
+    spans.expertDpCp = expertDataParallelSpan(layout, spans.dpCp, expertData, cp, domainGpus);
     return spans;
 }
 

@@ -34,6 +34,9 @@ struct LayoutSpans
 {
     GroupSpan tp, cp, ep, dp, pp;
     GroupSpan dpCp; ///< DP × CP: the gradient-reduction and distributed-optimizer group (CP ranks hold equal weights)
+    /// Expert DP × CP: the ranks that hold the same routed experts, over which their gradients are reduced and their
+    /// optimizer states sharded (Megatron's expert-data-parallel group); dpCp without expert parallelism.
+    GroupSpan expertDpCp;
 };
 
 /// Spans for a layout on domains of domainGpus consecutive ranks. No allocation.

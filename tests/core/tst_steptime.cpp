@@ -113,6 +113,43 @@ private Q_SLOTS:
         QVERIFY(withEp.epTotalS > 0); // the all-to-all of expert parallelism costs time
     }
 
+    void expertGradientsStayInTheirExpertDataParallelGroup()
+    {
+        // The Mixtral sample folds EP 8 into DP 8: every rank holds experts no other rank of its stage holds, so no
+        // collective reduces their gradients and widening the experts leaves the DP time as it was.
+        Scenario s = mixtralSample();
+        const auto sample = estimate(s);
+        Scenario wider = s;
+        wider.model.moe->expertFfnHidden *= 2;
+        const auto widerExperts = estimate(wider);
+        QVERIFY(sample.valid && widerExperts.valid && sample.dpTotalS > 0);
+        QCOMPARE(widerExperts.dpTotalS, sample.dpTotalS);
+        // Without EP the experts' gradients are reduced over DP like the rest, and wider experts cost DP time.
+        s.training.layout.ep = wider.training.layout.ep = 1;
+        const auto noEp = estimate(s), noEpWider = estimate(wider);
+        QVERIFY(noEp.valid && noEpWider.valid);
+        QVERIFY(noEpWider.dpTotalS > 1.5 * noEp.dpTotalS);
+    }
+
+    void expertGradientsCrossTheNetworkWholeWhenEpFillsTheNode()
+    {
+        // EP 8 inside each 8-GPU node, DP 64 over 8 nodes: the ranks holding one rank's experts are one per node, so
+        // the experts' gradients (reduce-scatter) and weights (all-gather) cross one 400 Gb/s NIC each, 7/8 of them
+        // (a hierarchical DP reduction would send an eighth of that).
+        Scenario s = mixtralSample();
+        s.training.layout = ParallelLayout {64, 1, 1, 1, 8, 1, false};
+        const auto r = estimate(s);
+        QVERIFY(r.valid);
+        const MoeConfig& moe = *s.model.moe;
+        const double gate = s.model.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
+        const double expertParams
+            = double(s.model.layers) * moe.experts * gate * s.model.hidden * moe.expertFfnHidden / s.training.layout.ep;
+        const double nicBytesPerS = 400e9 / 8;
+        const double sixteenBitBytes = 2;
+        QVERIFY2(r.dpTotalS > 2 * expertParams * sixteenBitBytes * 7.0 / 8 / nicBytesPerS,
+            qPrintable(QString::number(r.dpTotalS)));
+    }
+
     void expertAllToAllsAreTwoEachWay()
     {
         // Dispatch and combine forward; in the backward each one's gradient goes back by one all-to-all of the same

@@ -63,6 +63,23 @@ private Q_SLOTS:
         // DP × CP: 16 ranks (0,2,4,6,…), 4 in each node.
         QVERIFY(same(s.dpCp, 16, 4, 4));
         QVERIFY(same(s.pp, 2, 1, 2));
+        // Expert DP × CP: the DP left over EP (2, stride 16) with CP (ranks 0,2): ranks 0,2,16,18, 2 in each node.
+        QVERIFY(same(s.expertDpCp, 4, 2, 2));
+    }
+
+    void expertDataParallelGroup()
+    {
+        // EP 8 inside each 8-GPU node, DP 64: the ranks that hold rank 0's experts are 0, 8, …, 56, one per node.
+        const auto inNode = layoutSpans(layout(64, 1, 1, 1, 8), 8);
+        QVERIFY(same(inNode.dpCp, 64, 8, 8));
+        QVERIFY(same(inNode.expertDpCp, 8, 1, 8));
+        // EP over all 64 ranks: no other rank holds the same experts.
+        QCOMPARE(layoutSpans(layout(64, 1, 1, 1, 64), 8).expertDpCp.size, 1);
+        // Without EP the experts are reduced like every other weight.
+        const auto noEp = layoutSpans(layout(64, 1, 1, 1, 1), 8);
+        QVERIFY(same(noEp.expertDpCp, 64, 8, 8));
+        // EP that does not divide DP folds over TP as well (experts not split by TP): DP 6 × TP 2 / EP 4 = 3 ranks.
+        QCOMPARE(layoutSpans(layout(6, 2, 1, 1, 4), 8).expertDpCp.size, 3);
     }
 
     void otherRankOrder()
