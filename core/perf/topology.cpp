@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/perf/topology.h"
 
+#include "core/model/modelmath.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -33,25 +35,29 @@ GroupSpan spanOf(Axis a, Axis b, int domainGpus)
     return span;
 }
 
-/// The expert-data-parallel group. Where EP folds into DP, the ranks holding one rank's experts differ only along
-/// the DP axis that is left once EP is carved out (and CP): with EP inside a node and DP across nodes, one rank per
-/// node, so the experts' gradients cross the network whole instead of the 1/g share a hierarchical DP reduction
-/// sends. Where it does not fold (experts not split by TP, Megatron's parallel folding) the group is taken as the
-/// DP × CP group's geometry at the expert-DP size.
-GroupSpan expertDataParallelSpan(
-    const ParallelLayout& layout, const GroupSpan& dpCp, Axis expertData, Axis cp, int domainGpus)
+/// Each dimension's axis when the dimensions of `order` are laid over consecutive ranks at these sizes.
+std::array<Axis, 5> axesOf(const std::array<int, 5>& sizes, const RankOrder& order)
 {
+    std::array<Axis, 5> axes;
+    long long stride = 1;
+    for (auto dim : order.dims) {
+        axes[int(dim)] = {std::max(1, sizes[int(dim)]), stride};
+        stride *= axes[int(dim)].size;
+    }
+    return axes;
+}
+
+/// The expert layers' groups. Since Megatron-Core 0.10 (MoE parallel folding [Fold]) they are laid over the ranks
+/// apart from the attention's: the same order without CP, the expert TP size (TP, or 1 where EP folds over TP as
+/// well) in TP's place and the expert-data-parallel size, world / (ETP·EP·PP), in DP's. So EP takes in CP's ranks,
+/// and with EP filling a node and DP across nodes the ranks holding one rank's experts are one per node: their
+/// gradients cross the network whole, not as the 1/g share a hierarchical DP reduction sends.
+std::array<Axis, 5> expertAxes(const ParallelLayout& layout, const RankOrder& order)
+{
+    const int etp = expertTensorParallel(layout);
     const int ep = std::max(1, layout.ep);
-    if (ep <= 1)
-        return dpCp;
-    if (layout.dp % ep == 0)
-        return spanOf(expertData, layout.cp > 1 ? cp : Axis {}, domainGpus);
-    const int size = std::max(1, layout.dp * std::max(1, layout.cp) * std::max(1, layout.tp) / ep);
-    GroupSpan span;
-    span.size = size;
-    span.ranksPerDomain = std::min(size, dpCp.ranksPerDomain);
-    span.domains = (size + span.ranksPerDomain - 1) / span.ranksPerDomain;
-    return span;
+    const int stageRanks = std::max(1, layout.tp) * std::max(1, layout.dp) * std::max(1, layout.cp);
+    return axesOf({etp, 1, ep, std::max(1, stageRanks / (etp * ep)), layout.pp}, order);
 }
 
 } // namespace
@@ -98,22 +104,14 @@ LayoutSpans layoutSpans(const ParallelLayout& layout, int domainGpus, const Rank
 {
     const int ep = std::max(1, layout.ep);
     const bool epFolds = layout.dp % ep == 0;
-    std::array<int, 5> sizes {layout.tp, layout.cp, epFolds ? ep : 1, epFolds ? layout.dp / ep : layout.dp, layout.pp};
-    std::array<Axis, 5> axes;
-    long long stride = 1;
-    for (auto dim : order.dims) {
-        axes[int(dim)] = {std::max(1, sizes[int(dim)]), stride};
-        stride *= axes[int(dim)].size;
-    }
+    const std::array<Axis, 5> axes
+        = axesOf({layout.tp, layout.cp, epFolds ? ep : 1, epFolds ? layout.dp / ep : layout.dp, layout.pp}, order);
     const Axis none {1, 1};
     const Axis tp = axes[int(ParallelDim::Tp)], cp = axes[int(ParallelDim::Cp)], pp = axes[int(ParallelDim::Pp)];
-    // Without folding (dp % ep != 0) the EP group is taken as ep ranks at the TP·CP stride.
-    const Axis epAxis = epFolds ? axes[int(ParallelDim::Ep)] : Axis {ep, tp.stride * tp.size * cp.size};
     const Axis expertData = axes[int(ParallelDim::Dp)];
     LayoutSpans spans;
     spans.tp = spanOf(tp, none, domainGpus);
     spans.cp = spanOf(cp, none, domainGpus);
-    spans.ep = spanOf(epAxis, none, domainGpus);
     spans.pp = spanOf(pp, none, domainGpus);
     spans.dp
         = epFolds ? spanOf(axes[int(ParallelDim::Ep)], expertData, domainGpus) : spanOf(expertData, none, domainGpus);
@@ -124,7 +122,10 @@ LayoutSpans layoutSpans(const ParallelLayout& layout, int domainGpus, const Rank
     spans.dpCp = spanOf(cp, Axis {dpAlone.size, dpStride}, domainGpus);
     if (layout.cp <= 1)
         spans.dpCp = dpAlone;
-    spans.expertDpCp = expertDataParallelSpan(layout, spans.dpCp, expertData, cp, domainGpus);
+    const std::array<Axis, 5> experts = expertAxes(layout, order);
+    spans.ep = spanOf(experts[int(ParallelDim::Ep)], none, domainGpus);
+    // Without EP the experts are weights like the others, reduced over DP × CP.
+    spans.expertDpCp = ep > 1 ? spanOf(experts[int(ParallelDim::Dp)], none, domainGpus) : spans.dpCp;
     return spans;
 }
 

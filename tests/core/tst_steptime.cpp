@@ -124,6 +124,11 @@ private Q_SLOTS:
         const auto widerExperts = estimate(wider);
         QVERIFY(sample.valid && widerExperts.valid && sample.dpTotalS > 0);
         QCOMPARE(widerExperts.dpTotalS, sample.dpTotalS);
+        // A shared expert (and the router) is held by every EP rank like the attention: its gradients are reduced.
+        Scenario shared = s;
+        shared.model.moe->sharedExperts = 1;
+        const auto withShared = estimate(shared);
+        QVERIFY(withShared.valid && withShared.dpTotalS > 1.5 * sample.dpTotalS);
         // Without EP the experts' gradients are reduced over DP like the rest, and wider experts cost DP time.
         s.training.layout.ep = wider.training.layout.ep = 1;
         const auto noEp = estimate(s), noEpWider = estimate(wider);

@@ -55,16 +55,17 @@ private Q_SLOTS:
     void contextAndExpertGroups()
     {
         // TP 2, CP 2, EP 4 folded in DP 8, PP 2 on 8-GPU nodes. CP stride 2 → ranks 0,2 (one node).
-        // EP stride 4, size 4 → ranks 0,4,8,12: 2 per node. DP = EP × 2 (stride 16): 8 ranks, 2 per node.
+        // DP = EP × 2 (EP stride 4, the rest stride 16): 8 ranks, 2 per node.
         const auto s = layoutSpans(layout(8, 2, 2, 2, 4), 8);
         QVERIFY(same(s.cp, 2, 2, 1));
-        QVERIFY(same(s.ep, 4, 2, 2));
         QVERIFY(same(s.dp, 8, 2, 4));
         // DP × CP: 16 ranks (0,2,4,6,…), 4 in each node.
         QVERIFY(same(s.dpCp, 16, 4, 4));
         QVERIFY(same(s.pp, 2, 1, 2));
-        // Expert DP × CP: the DP left over EP (2, stride 16) with CP (ranks 0,2): ranks 0,2,16,18, 2 in each node.
-        QVERIFY(same(s.expertDpCp, 4, 2, 2));
+        // The expert layers' order has no CP (MoE parallel folding): expert TP 2, EP 4 at stride 2 (ranks 0,2,4,6,
+        // one node), expert DP 2·8·2 / (2·4) = 4 at stride 8 (ranks 0,8,16,24, one per node).
+        QVERIFY(same(s.ep, 4, 4, 1));
+        QVERIFY(same(s.expertDpCp, 4, 1, 4));
     }
 
     void expertDataParallelGroup()
@@ -78,8 +79,16 @@ private Q_SLOTS:
         // Without EP the experts are reduced like every other weight.
         const auto noEp = layoutSpans(layout(64, 1, 1, 1, 1), 8);
         QVERIFY(same(noEp.expertDpCp, 64, 8, 8));
-        // EP that does not divide DP folds over TP as well (experts not split by TP): DP 6 × TP 2 / EP 4 = 3 ranks.
-        QCOMPARE(layoutSpans(layout(6, 2, 1, 1, 4), 8).expertDpCp.size, 3);
+        // EP that does not divide DP × CP folds over TP as well (expert TP 1): TP 8 × DP 1 with EP 2 gives EP ranks
+        // 0,1 and expert DP 8 / 2 = 4 at stride 2, ranks 0,2,4,6 of the one node.
+        const auto overTp = layoutSpans(layout(1, 8, 1, 1, 2), 8);
+        QVERIFY(same(overTp.ep, 2, 2, 1));
+        QVERIFY(same(overTp.expertDpCp, 4, 4, 1));
+        // TP 4 × DP 16 with EP 32: expert DP 64 / 32 = 2 at stride 32, one rank in each of two nodes.
+        QVERIFY(same(layoutSpans(layout(16, 4, 1, 1, 32), 8).expertDpCp, 2, 1, 2));
+        // EP that divides DP × CP but not DP keeps expert TP = TP: TP 2, CP 8, DP 4, EP 8 (NeMo's Mixtral 8x22B on
+        // 256 B200 per stage) gives expert DP 64 / 16 = 4 at stride 16, one rank per node.
+        QVERIFY(same(layoutSpans(layout(4, 2, 1, 8, 8), 8).expertDpCp, 4, 1, 4));
     }
 
     void otherRankOrder()
