@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/layoutcheck.h"
 
+#include "core/model/modelmath.h"
+
 #include <algorithm>
 #include <iterator>
 
@@ -59,6 +61,10 @@ LayoutProblems checkExperts(const ModelConfig& m, const ParallelLayout& l)
         p |= bit(LayoutProblem::EpExperts);
     if ((1LL * l.dp * l.cp * l.tp) % l.ep != 0)
         p |= bit(LayoutProblem::EpGroup);
+    // Megatron-Core (>= 0.10) builds the expert groups apart from the attention's; with PP before DP in the rank
+    // order it starts only when both pipeline groups are the same ranks, i.e. the two DP sizes agree.
+    else if (l.pp > 1 && l.rankOrder == RankOrdering::TpCpEpPpDp && expertDataParallel(l) != l.dp)
+        p |= bit(LayoutProblem::EpPipelineOrder);
     return p;
 }
 
@@ -88,7 +94,8 @@ const char* layoutProblemSummary(LayoutProblems p)
         "interleaved: fewer layers than PP × virtual stages", "interleaved: micro-batches per step not divisible by PP",
         "sequence length not divisible by 2 × CP", "EP must divide the experts", "EP must divide DP × CP × TP",
         "EP on a dense model", "global batch must be a multiple of DP × micro-batch", "ZeRO stage outside 0..3",
-        "micro-batch and global batch must be at least 1"};
+        "micro-batch and global batch must be at least 1",
+        "rank order tp-cp-ep-pp-dp with PP and EP: the experts' DP must equal DP"};
     for (std::size_t bitIndex = 0; bitIndex < std::size(summaries); ++bitIndex)
         if (p & (1u << bitIndex))
             return summaries[bitIndex];
@@ -135,6 +142,10 @@ std::vector<std::string> describeLayoutProblems(
         "global batch " + n(t.globalBatch) + " is not divisible by DP × micro-batch = " + n(1LL * l.dp * t.microBatch));
     add(LayoutProblem::ZeroStage, "ZeRO stage " + n(t.zeroStage) + " is not one of 0, 1, 2, 3");
     add(LayoutProblem::BatchSize, "micro-batch and global batch must be at least 1");
+    add(LayoutProblem::EpPipelineOrder,
+        "rank order tp-cp-ep-pp-dp with PP " + n(l.pp) + ": the experts' DP, TP × DP × CP / (expert TP × EP) = "
+            + n(expertDataParallel(l)) + ", must equal DP " + n(l.dp)
+            + " (Megatron-Core starts this order only when the experts' and the attention's pipelines match)");
     return out;
 }
 

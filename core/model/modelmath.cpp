@@ -229,13 +229,16 @@ int expertTensorParallel(const ParallelLayout& layout)
     return dpCp % std::max(1, layout.ep) == 0 ? std::max(1, layout.tp) : 1;
 }
 
+int expertDataParallel(const ParallelLayout& layout)
+{
+    const long long stageRanks = 1LL * std::max(1, layout.tp) * std::max(1, layout.dp) * std::max(1, layout.cp);
+    return int(std::max(1LL, stageRanks / (1LL * expertTensorParallel(layout) * std::max(1, layout.ep))));
+}
+
 double shardedParameters(double parameters, double expertParameters, const ParallelLayout& layout)
 {
     const double dpCp = std::max(1, layout.dp * layout.cp);
-    // The expert-data-parallel group: world / (ETP · EP · PP), DP × CP × TP / (ETP · EP) per stage.
-    const double foldedTp = double(std::max(1, layout.tp)) / expertTensorParallel(layout);
-    const double expertDataParallel = std::max(1.0, dpCp * foldedTp / std::max(1, layout.ep));
-    return (parameters - expertParameters) / dpCp + expertParameters / expertDataParallel;
+    return (parameters - expertParameters) / dpCp + expertParameters / expertDataParallel(layout);
 }
 
 } // namespace clusterplanner::core

@@ -106,9 +106,13 @@ double hardwareFlopsPerToken(const ModelConfig& model, Recompute recompute);
 /// (docs/methods-memory.md §3.2).
 int expertTensorParallel(const ParallelLayout& layout);
 
+/// The expert-data-parallel size per pipeline stage, TP × DP × CP / (expert TP × EP): the ranks holding one rank's
+/// routed experts (Megatron-Core's world / (ETP · EP · PP)); at least 1.
+int expertDataParallel(const ParallelLayout& layout);
+
 /// What a sharding optimizer (ZeRO, FSDP, Megatron's distributed optimizer) leaves on one GPU of a shard holding
 /// `parameters`, `expertParameters` of them routed experts: the dense part split over DP × CP (CP ranks hold equal
-/// weights), the experts over their expert-data-parallel group, DP × CP / EP ranks (docs/methods-memory.md §3.2).
+/// weights), the experts over their expert-data-parallel group (expertDataParallel; docs/methods-memory.md §3.2).
 double shardedParameters(double parameters, double expertParameters, const ParallelLayout& layout);
 
 } // namespace clusterplanner::core

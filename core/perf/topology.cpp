@@ -54,10 +54,8 @@ std::array<Axis, 5> axesOf(const std::array<int, 5>& sizes, const RankOrder& ord
 /// gradients cross the network whole, not as the 1/g share a hierarchical DP reduction sends.
 std::array<Axis, 5> expertAxes(const ParallelLayout& layout, const RankOrder& order)
 {
-    const int etp = expertTensorParallel(layout);
-    const int ep = std::max(1, layout.ep);
-    const int stageRanks = std::max(1, layout.tp) * std::max(1, layout.dp) * std::max(1, layout.cp);
-    return axesOf({etp, 1, ep, std::max(1, stageRanks / (etp * ep)), layout.pp}, order);
+    return axesOf(
+        {expertTensorParallel(layout), 1, std::max(1, layout.ep), expertDataParallel(layout), layout.pp}, order);
 }
 
 } // namespace
@@ -102,30 +100,20 @@ std::string RankOrder::toString() const
 
 LayoutSpans layoutSpans(const ParallelLayout& layout, int domainGpus, const RankOrder& order)
 {
-    const int ep = std::max(1, layout.ep);
-    const bool epFolds = layout.dp % ep == 0;
-    const std::array<Axis, 5> axes
-        = axesOf({layout.tp, layout.cp, epFolds ? ep : 1, epFolds ? layout.dp / ep : layout.dp, layout.pp}, order);
+    // The attention's groups: the order with EP left out (Megatron-Core's decoder rank generator since 0.10).
+    const std::array<Axis, 5> axes = axesOf({layout.tp, layout.cp, 1, layout.dp, layout.pp}, order);
     const Axis none {1, 1};
-    const Axis tp = axes[int(ParallelDim::Tp)], cp = axes[int(ParallelDim::Cp)], pp = axes[int(ParallelDim::Pp)];
-    const Axis expertData = axes[int(ParallelDim::Dp)];
+    const Axis tp = axes[int(ParallelDim::Tp)], cp = axes[int(ParallelDim::Cp)], dp = axes[int(ParallelDim::Dp)];
     LayoutSpans spans;
     spans.tp = spanOf(tp, none, domainGpus);
     spans.cp = spanOf(cp, none, domainGpus);
-    spans.pp = spanOf(pp, none, domainGpus);
-    spans.dp
-        = epFolds ? spanOf(axes[int(ParallelDim::Ep)], expertData, domainGpus) : spanOf(expertData, none, domainGpus);
-    const GroupSpan dpAlone = spans.dp;
-    // DP × CP: treat the DP group as one axis at its smallest stride when it is contiguous with CP.
-    const Axis epFolded = axes[int(ParallelDim::Ep)];
-    const long long dpStride = epFolds && ep > 1 ? std::min(epFolded.stride, expertData.stride) : expertData.stride;
-    spans.dpCp = spanOf(cp, Axis {dpAlone.size, dpStride}, domainGpus);
-    if (layout.cp <= 1)
-        spans.dpCp = dpAlone;
+    spans.pp = spanOf(axes[int(ParallelDim::Pp)], none, domainGpus);
+    spans.dp = spanOf(dp, none, domainGpus);
+    spans.dpCp = spanOf(cp, dp, domainGpus);
     const std::array<Axis, 5> experts = expertAxes(layout, order);
     spans.ep = spanOf(experts[int(ParallelDim::Ep)], none, domainGpus);
     // Without EP the experts are weights like the others, reduced over DP × CP.
-    spans.expertDpCp = ep > 1 ? spanOf(experts[int(ParallelDim::Dp)], none, domainGpus) : spans.dpCp;
+    spans.expertDpCp = layout.ep > 1 ? spanOf(experts[int(ParallelDim::Dp)], none, domainGpus) : spans.dpCp;
     return spans;
 }
 

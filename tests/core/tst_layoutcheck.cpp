@@ -83,6 +83,35 @@ private Q_SLOTS:
         QVERIFY(hasProblem(p, LayoutProblem::EpGroup));
     }
 
+    void pipelineBeforeDataOrderNeedsEqualExpertDp()
+    {
+        // tp-cp-ep-pp-dp: Megatron-Core starts only when the experts' DP equals the attention's. DP 8 × PP 2 with
+        // EP 8 leaves the experts a DP of 1.
+        ModelConfig m;
+        m.moe = MoeConfig {};
+        TrainingConfig t = layout(8, 1, 2, 1);
+        t.layout.ep = 8;
+        t.layout.rankOrder = RankOrdering::TpCpEpPpDp;
+        const LayoutProblems p = checkLayout(m, t, 16);
+        QCOMPARE(p, LayoutProblems(LayoutProblem::EpPipelineOrder));
+        const std::vector<std::string> text = describeLayoutProblems(p, m, t, 16);
+        QCOMPARE(text.size(), std::size_t(1));
+        QVERIFY2(text[0].find("= 1, must equal DP 8") != std::string::npos, text[0].c_str());
+        // The default order, or one stage, is fine.
+        t.layout.rankOrder = RankOrdering::TpCpEpDpPp;
+        QCOMPARE(checkLayout(m, t, 16), LayoutProblems(0));
+        t.layout.rankOrder = RankOrdering::TpCpEpPpDp;
+        t.layout.pp = 1;
+        t.layout.dp = 16;
+        t.globalBatch = 64;
+        QCOMPARE(checkLayout(m, t, 16), LayoutProblems(0));
+        // EP folded over CP alone keeps the experts' DP equal to DP: CP 2 × DP 4 with EP 2.
+        t = layout(4, 1, 2, 2);
+        t.layout.ep = 2;
+        t.layout.rankOrder = RankOrdering::TpCpEpPpDp;
+        QCOMPARE(checkLayout(m, t, 16), LayoutProblems(0));
+    }
+
     void zeroDegreesAreReportedNotDividedBy()
     {
         const TrainingConfig t = layout(0, 1, 1, 1);

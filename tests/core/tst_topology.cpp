@@ -86,8 +86,8 @@ private Q_SLOTS:
         QVERIFY(same(overTp.expertDpCp, 4, 4, 1));
         // TP 4 × DP 16 with EP 32: expert DP 64 / 32 = 2 at stride 32, one rank in each of two nodes.
         QVERIFY(same(layoutSpans(layout(16, 4, 1, 1, 32), 8).expertDpCp, 2, 1, 2));
-        // EP that divides DP × CP but not DP keeps expert TP = TP: TP 2, CP 8, DP 4, EP 8 (NeMo's Mixtral 8x22B on
-        // 256 B200 per stage) gives expert DP 64 / 16 = 4 at stride 16, one rank per node.
+        // EP that divides DP × CP but not DP keeps expert TP = TP: TP 2, CP 8, DP 4, EP 8 (NeMo's Mixtral 8x22B: 64
+        // ranks per stage, 256 B200 in all) gives expert DP 64 / 16 = 4 at stride 16, one rank per node.
         QVERIFY(same(layoutSpans(layout(4, 2, 1, 8, 8), 8).expertDpCp, 4, 1, 4));
     }
 
@@ -99,6 +99,19 @@ private Q_SLOTS:
         QVERIFY(same(s.dp, 8, 8, 1));
         QVERIFY(same(s.tp, 4, 1, 4));
         QCOMPARE(order.toString(), std::string("dp-tp-cp-ep-pp"));
+    }
+
+    void expertGroupsInThePipelineBeforeDataOrder()
+    {
+        // tp-cp-ep-pp-dp, TP 1, CP 2, EP 2 over CP, DP 4, PP 2 on 8-GPU nodes. The attention's order: CP ranks 0,1,
+        // PP stride 2, DP stride 4. The experts' order tp(1)-ep(2)-pp(2)-dp(4): EP ranks 0,1, expert DP stride 4
+        // (ranks 0,4,8,12), the attention's DP ranks again, 2 in each node.
+        const auto s = layoutSpans(layout(4, 1, 2, 2, 2), 8, RankOrder::parse("tp-cp-ep-pp-dp"));
+        QVERIFY(same(s.cp, 2, 2, 1));
+        QVERIFY(same(s.pp, 2, 2, 1));
+        QVERIFY(same(s.dp, 4, 2, 2));
+        QVERIFY(same(s.ep, 2, 2, 1));
+        QVERIFY(same(s.expertDpCp, 4, 2, 2));
     }
 
     void largeDomain()
