@@ -313,11 +313,14 @@ struct ReductionShares
 };
 
 /// Time of one collective over both groups, each on its own bytes; they run one after the other on the same stream.
+/// A group of one rank reduces nothing. cost(collective, group, bytes) prices one group.
 template <typename Cost>
-double overBothGroups(const Setup& s, const ReductionShares& share, double bytesPerParam, Cost cost)
+double overBothGroups(const Setup& s, const ReductionShares& share, Collective c, double bytesPerParam, Cost cost)
 {
-    return cost(s.spans.dpCp, share.denseParams * bytesPerParam)
-        + cost(s.spans.expertDpCp, share.expertParams * bytesPerParam);
+    const auto one = [&](const GroupSpan& group, double params) {
+        return group.size <= 1 ? 0.0 : cost(c, group, params * bytesPerParam);
+    };
+    return one(s.spans.dpCp, share.denseParams) + one(s.spans.expertDpCp, share.expertParams);
 }
 
 /// ZeRO-3: parameters gathered for forward and backward and gradients reduce-scattered, every micro-batch.
@@ -328,20 +331,16 @@ DataParallelTimes zero3Times(const Setup& s, const ReductionShares& share, const
     const double h = caps.zero3Hierarchy.value_or(s.c.efficiency.zero3Hierarchy);
     // "Flat" is a ring whose every hop may cross the network, so NIC bandwidth bounds it; a group inside one
     // scale-up domain stays on NVLink either way.
-    auto cost = [&](Collective c) {
-        return [&, c](const GroupSpan& group, double bytes) {
-            if (group.size <= 1)
-                return 0.0;
-            const GroupSpan flat = group.domains <= 1 ? group : GroupSpan {group.size, 1, group.size};
-            return h * groupCollectiveS(c, bytes, group, f) + (1 - h) * groupCollectiveS(c, bytes, flat, f);
-        };
+    const auto cost = [&](Collective c, const GroupSpan& group, double bytes) {
+        const GroupSpan flat = group.domains <= 1 ? group : GroupSpan {group.size, 1, group.size};
+        return h * groupCollectiveS(c, bytes, group, f) + (1 - h) * groupCollectiveS(c, bytes, flat, f);
     };
     // Where the framework's hooks fire again on a recomputed forward (DeepSpeed), full recompute gathers the
     // parameters a third time (data/frameworks.json).
     const bool regather = s.tr.recompute == Recompute::Full && caps.zero3GathersOnRecompute;
     const double gathers = regather ? 3 : 2;
-    const double perMb = gathers * overBothGroups(s, share, weightBytes(s.precision), cost(Collective::AllGather))
-        + overBothGroups(s, share, gradBytes(s.precision, caps, s.optimizerStates), cost(Collective::ReduceScatter));
+    const double perMb = gathers * overBothGroups(s, share, Collective::AllGather, weightBytes(s.precision), cost)
+        + overBothGroups(s, share, Collective::ReduceScatter, gradBytes(s.precision, caps, s.optimizerStates), cost);
     // Prefetched gathers run under every kernel of the micro-batch, the recomputed forward included.
     const double window = st.forwardS + st.backwardInputS + st.backwardWeightS + st.recomputeS;
     const double overlap = caps.zero3Overlap.value_or(s.c.efficiency.zero3Overlap);
@@ -359,21 +358,18 @@ DataParallelTimes dataParallel(const Setup& s, const ReductionShares& share, con
     const double gradBytesPerParam = gradBytes(s.precision, s.caps, s.optimizerStates);
     const double ov = s.c.efficiency.dpOverlap;
     const Fabric& f = s.c.fabric;
-    auto cost = [&f](Collective c) {
-        return [&f, c](const GroupSpan& group, double bytes) {
-            return group.size <= 1 ? 0.0 : groupCollectiveS(c, bytes, group, f);
-        };
-    };
+    const auto cost
+        = [&f](Collective c, const GroupSpan& group, double bytes) { return groupCollectiveS(c, bytes, group, f); };
     if (s.tr.zeroStage >= 3) {
         dp = zero3Times(s, share, st, m);
     } else if (s.tr.shardsOptimizerStates()) { // RS grads under backward, AG params under forward
-        const double rs = overBothGroups(s, share, gradBytesPerParam, cost(Collective::ReduceScatter));
-        const double ag = overBothGroups(s, share, weightBytes(s.precision), cost(Collective::AllGather));
+        const double rs = overBothGroups(s, share, Collective::ReduceScatter, gradBytesPerParam, cost);
+        const double ag = overBothGroups(s, share, Collective::AllGather, weightBytes(s.precision), cost);
         dp.totalS = rs + ag;
         dp.exposedS
             = std::max(0.0, rs - ov * (st.backwardInputS + st.backwardWeightS)) + std::max(0.0, ag - ov * st.forwardS);
     } else {
-        dp.totalS = overBothGroups(s, share, gradBytesPerParam, cost(Collective::AllReduce));
+        dp.totalS = overBothGroups(s, share, Collective::AllReduce, gradBytesPerParam, cost);
         dp.exposedS = std::max(0.0, dp.totalS - ov * (st.backwardInputS + st.backwardWeightS));
     }
     dp.hiddenS = dp.totalS - dp.exposedS;

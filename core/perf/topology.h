@@ -13,9 +13,9 @@ namespace clusterplanner::core::perf {
 enum class ParallelDim { Tp, Cp, Ep, Dp, Pp };
 
 /// Order in which the parallel dimensions are laid over consecutive global ranks, fastest first. Megatron's
-/// default is tp-cp-ep-dp-pp (docs/methods-search.md §5): a TP group is contiguous GPUs of one node. EP folds into DP:
-/// the dense DP group is the EP dimension times the expert-data dimension (size dp / ep). The expert layers' own
-/// groups (EP, expert DP) follow the same order without CP (MoE parallel folding, docs/methods-time.md §4.44).
+/// default is tp-cp-ep-dp-pp (docs/methods-search.md §5): a TP group is contiguous GPUs of one node. The attention's
+/// groups take the order without EP; the expert layers' own groups (EP, expert DP) take it without CP, with the
+/// expert TP and expert DP sizes (MoE parallel folding, docs/methods-time.md §4.44).
 struct RankOrder
 {
     std::array<ParallelDim, 5> dims {
