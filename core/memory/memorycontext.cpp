@@ -50,7 +50,6 @@ MemoryContext makeMemoryContext(const ModelConfig& model, const GpuSpec* gpu)
         c.expertF = model.moe->expertFfnHidden;
         c.moeTopK = model.moe->topK;
         c.moeCapacity = model.moe->capacityFactor;
-        c.expertParamsPerMoeLayer = model.moe->experts * c.params.largestExpert;
     }
     c.layerParamsDense = c.params.denseLayerTotal();
     c.layerParamsMoe = c.params.moeLayerTotal();

@@ -24,7 +24,6 @@ struct MemoryContext
     int layers = 0;
     double layerParamsDense = 0; ///< parameters of one dense transformer layer
     double layerParamsMoe = 0; ///< parameters of one MoE layer (all experts)
-    double expertParamsPerMoeLayer = 0; ///< routed expert weights of one MoE layer (sharded by EP)
     double matmulPerLayer = 0; ///< matmul weights of one layer (autocast casts these)
     double largestUnitParams = 0; ///< largest FSDP/ZeRO-3 unit: one layer or the embedding
     double capacityBytes = 0; ///< what CUDA reports as total (datasheet minus the driver's reserve)

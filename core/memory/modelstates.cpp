@@ -105,8 +105,8 @@ StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, 
     s.layers = layersOnStage(ctx.layers, layout.pp, stage);
     const double moeShare = ctx.layers > 0 ? double(ctx.params.moeLayers) / ctx.layers : 0.0;
     const double dense = (1 - moeShare) * ctx.layerParamsDense;
-    const double moeNonExpert = moeShare * (ctx.layerParamsMoe - ctx.expertParamsPerMoeLayer);
-    const double experts = moeShare * ctx.expertParamsPerMoeLayer;
+    const double moeNonExpert = moeShare * (ctx.layerParamsMoe - ctx.params.routedExpertsPerMoeLayer);
+    const double experts = moeShare * ctx.params.routedExpertsPerMoeLayer;
     s.perLayer = (dense + moeNonExpert) / t + experts / (ep * etp); // experts split by EP × ETP
     const bool first = stage == 0;
     const bool last = stage == std::max(1, layout.pp) - 1;

@@ -71,8 +71,8 @@ void countMoe(const ModelConfig& m, ParameterCounts& counts)
     const double expert = mlpParameters(m, moe.expertFfnHidden);
     const double router = double(m.hidden) * moe.experts;
     const double shared = moe.sharedExperts * expert;
-    counts.largestExpert = expert;
-    counts.expertsPerMoeLayer = moe.experts * expert + router + shared;
+    counts.routedExpertsPerMoeLayer = moe.experts * expert;
+    counts.expertsPerMoeLayer = counts.routedExpertsPerMoeLayer + router + shared;
     counts.activeExpertsPerMoeLayer = moe.topK * expert + router + shared;
 }
 

@@ -23,7 +23,9 @@ struct ParameterCounts
     double denseMlpPerLayer = 0; ///< MLP of a dense layer
     double expertsPerMoeLayer = 0; ///< all routed experts + router + shared experts of one MoE layer
     double activeExpertsPerMoeLayer = 0; ///< top-k routed experts + router + shared experts
-    double largestExpert = 0; ///< one routed expert
+    /// The routed experts of one MoE layer alone, what EP (and expert TP) split; its router and shared experts are
+    /// held like its attention (docs/methods-memory.md §3.2).
+    double routedExpertsPerMoeLayer = 0;
     int denseLayers = 0;
     int moeLayers = 0;
     double matmulActive = 0; ///< N_mm: active matmul weights without the input embedding, with the LM head

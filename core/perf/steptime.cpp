@@ -267,17 +267,11 @@ StageTimes slowestStage(const Setup& s)
     return st;
 }
 
-/// The routed experts of one MoE layer; its router and shared experts are held like its attention.
-double routedExpertsPerMoeLayer(const StepTimeContext& c)
-{
-    return c.model->moe ? c.model->moe->experts * c.counts.largestExpert : 0.0;
-}
-
 /// Routed-expert parameters held by one GPU of a stage: split over EP and the expert tensor-parallel group (TP, or
 /// 1 where EP folds over TP as well, docs/methods-memory.md §3.2).
 double gpuExpertParameters(const StepTimeContext& c, const ParallelLayout& l)
 {
-    return c.counts.moeLayers * routedExpertsPerMoeLayer(c) / l.pp / (double(expertTensorParallel(l)) * l.ep);
+    return c.counts.moeLayers * c.counts.routedExpertsPerMoeLayer / l.pp / (double(expertTensorParallel(l)) * l.ep);
 }
 
 /// Parameters held by one GPU of the most loaded stage (docs/methods-memory.md §3.2), the expert part included.
@@ -285,7 +279,7 @@ double gpuParameters(const StepTimeContext& c, const ParallelLayout& l)
 {
     const ParameterCounts& k = c.counts;
     const double moeLayerReplicated
-        = k.attentionPerLayer + k.normsPerLayer + k.expertsPerMoeLayer - routedExpertsPerMoeLayer(c);
+        = k.attentionPerLayer + k.normsPerLayer + k.expertsPerMoeLayer - k.routedExpertsPerMoeLayer;
     const double dense = k.denseLayers * k.denseLayerTotal() + k.moeLayers * moeLayerReplicated;
     const double ends = l.pp == 1 ? k.embedding + k.head + k.finalNorm : std::max(k.embedding, k.head + k.finalNorm);
     return (dense / l.pp + ends) / l.tp + gpuExpertParameters(c, l);

@@ -200,7 +200,7 @@ private Q_SLOTS:
     {
         const ModelConfig m = modelPreset("DeepSeek-V3");
         const MemoryContext ctx = makeMemoryContext(m, nullptr);
-        const double experts = ctx.params.moeLayers * ctx.expertParamsPerMoeLayer;
+        const double experts = ctx.params.moeLayers * ctx.params.routedExpertsPerMoeLayer;
         ParallelLayout beside {32, 4, 1, 1, 8, 1, true}; // dp 32, tp 4, ep 8: EP within DP
         QCOMPARE(expertTensorParallel(beside), 4);
         QCOMPARE(stageParams(ctx, beside, 0).experts, experts / 32);

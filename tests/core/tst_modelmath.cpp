@@ -57,6 +57,9 @@ private Q_SLOTS:
         QCOMPARE(counts.active, 12'879'925'248.0);
         QCOMPARE(counts.moeLayers, 32);
         QCOMPARE(counts.denseLayers, 0);
+        // EP splits the routed experts alone: 8 SwiGLU experts of 3 · 4096 · 14336; the router (4096 × 8) stays whole.
+        QCOMPARE(counts.routedExpertsPerMoeLayer, 8 * 3.0 * 4096 * 14336);
+        QCOMPARE(counts.expertsPerMoeLayer - counts.routedExpertsPerMoeLayer, 4096.0 * 8);
     }
 
     void headDimWidensAttention()
@@ -92,6 +95,9 @@ private Q_SLOTS:
         QCOMPARE(counts.normsPerLayer, 2 * 7168.0 + 1536 + 512); // the two latent RMSNorms
         QCOMPARE(counts.total, 671'026'404'352.0);
         QCOMPARE(counts.active, 37'552'282'624.0);
+        // The shared expert is held like the attention, not split by EP: router 7168 × 256 + one expert of 2,048.
+        QCOMPARE(counts.routedExpertsPerMoeLayer, 256 * 3.0 * 7168 * 2048);
+        QCOMPARE(counts.expertsPerMoeLayer - counts.routedExpertsPerMoeLayer, 7168.0 * 256 + 3.0 * 7168 * 2048);
         // Scores over 128 × 192, weighted values over 128 × 128: 6·L·s·(h_q + h_o).
         QCOMPARE(attentionFlopsPerToken(m), 6.0 * 61 * 4096 * (128 * 192 + 128 * 128));
         QCOMPARE(queryWidth(m), 128.0 * 192);
