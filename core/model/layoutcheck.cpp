@@ -61,11 +61,17 @@ LayoutProblems checkExperts(const ModelConfig& m, const ParallelLayout& l)
         p |= bit(LayoutProblem::EpExperts);
     if ((1LL * l.dp * l.cp * l.tp) % l.ep != 0)
         p |= bit(LayoutProblem::EpGroup);
-    // Megatron-Core (>= 0.10) builds the expert groups apart from the attention's; with PP before DP in the rank
-    // order it starts only when both pipeline groups are the same ranks, i.e. the two DP sizes agree.
-    else if (l.pp > 1 && l.rankOrder == RankOrdering::TpCpEpPpDp && expertDataParallel(l) != l.dp)
-        p |= bit(LayoutProblem::EpPipelineOrder);
     return p;
+}
+
+/// Megatron-Core (>= 0.10) builds the expert layers' groups apart from the attention's, for dense models too (EP 1,
+/// expert TP = TP); with PP before DP in the rank order it starts only when both pipeline groups are the same ranks,
+/// i.e. the two DP sizes agree: expert TP × EP = TP × CP. EP 1 with CP > 1 is refused as well.
+LayoutProblems checkRankOrder(const ParallelLayout& l)
+{
+    if (l.pp <= 1 || l.rankOrder != RankOrdering::TpCpEpPpDp || (1LL * l.dp * l.cp * l.tp) % l.ep != 0)
+        return 0;
+    return expertDataParallel(l) != l.dp ? bit(LayoutProblem::EpPipelineOrder) : 0;
 }
 
 } // namespace
@@ -83,7 +89,7 @@ LayoutProblems checkLayout(const ModelConfig& model, const TrainingConfig& t, in
         p |= bit(LayoutProblem::GlobalBatch);
     if (model.heads < 1 || model.kvHeads < 1 || model.layers < 1)
         return p;
-    return p | checkModelSplit(model, t) | checkExperts(model, t.layout);
+    return p | checkModelSplit(model, t) | checkExperts(model, t.layout) | checkRankOrder(t.layout);
 }
 
 const char* layoutProblemSummary(LayoutProblems p)
@@ -95,7 +101,7 @@ const char* layoutProblemSummary(LayoutProblems p)
         "sequence length not divisible by 2 × CP", "EP must divide the experts", "EP must divide DP × CP × TP",
         "EP on a dense model", "global batch must be a multiple of DP × micro-batch", "ZeRO stage outside 0..3",
         "micro-batch and global batch must be at least 1",
-        "rank order tp-cp-ep-pp-dp with PP and EP: the experts' DP must equal DP"};
+        "rank order tp-cp-ep-pp-dp with PP: the experts' DP must equal DP"};
     for (std::size_t bitIndex = 0; bitIndex < std::size(summaries); ++bitIndex)
         if (p & (1u << bitIndex))
             return summaries[bitIndex];
@@ -145,7 +151,8 @@ std::vector<std::string> describeLayoutProblems(
     add(LayoutProblem::EpPipelineOrder,
         "rank order tp-cp-ep-pp-dp with PP " + n(l.pp) + ": the experts' DP, TP × DP × CP / (expert TP × EP) = "
             + n(expertDataParallel(l)) + ", must equal DP " + n(l.dp)
-            + " (Megatron-Core starts this order only when the experts' and the attention's pipelines match)");
+            + " (Megatron-Core builds the expert layers' groups, for dense models too, and starts this order only"
+              " when their pipelines match the attention's)");
     return out;
 }
 

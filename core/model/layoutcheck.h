@@ -27,7 +27,8 @@ enum class LayoutProblem : std::uint32_t {
     GlobalBatch = 1u << 11, ///< global batch % (DP × micro-batch) == 0
     ZeroStage = 1u << 12, ///< ZeRO stage outside 0..3
     BatchSize = 1u << 13, ///< micro-batch or global batch < 1
-    /// Rank order tp-cp-ep-pp-dp with PP > 1 and EP: Megatron-Core requires the experts' DP to equal the attention's
+    /// Rank order tp-cp-ep-pp-dp with PP > 1: Megatron-Core requires the experts' DP to equal the attention's (EP 1
+    /// included: then CP must be 1)
     EpPipelineOrder = 1u << 14,
 };
 

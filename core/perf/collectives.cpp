@@ -220,13 +220,13 @@ double deduplicatedShare(int topK, int targets)
     return n * (1 - std::pow(1 - 1 / n, k)) / k;
 }
 
-int reachableDomains(const ExpertRoute& route, int domains)
+int reachableTargets(const ExpertRoute& route, int targets)
 {
     const int groups = route.expertGroups, allowed = route.groupsPerToken;
-    if (!limitsExpertGroups(groups, allowed) || domains <= 1)
-        return domains;
-    const int domainsPerGroup = std::max(1, domains / groups);
-    return std::clamp(allowed * domainsPerGroup, 1, domains);
+    if (!limitsExpertGroups(groups, allowed) || targets <= 1)
+        return targets;
+    const int targetsPerGroup = std::max(1, targets / groups);
+    return std::clamp(allowed * targetsPerGroup, 1, targets);
 }
 
 double expertAllToAllS(double bytes, const ExpertRoute& route, const GroupSpan& span, const Fabric& f)
@@ -236,22 +236,24 @@ double expertAllToAllS(double bytes, const ExpertRoute& route, const GroupSpan& 
     if (bytes <= 0 || span.size <= 1)
         return 0.0;
     const int topK = route.topK;
-    // DeepEP inside a node: one copy per destination rank. One rank per node: one per destination node.
+    // DeepEP inside a node: one copy per destination rank, over the ranks the routing can reach (group-limited
+    // routing keeps a token to the ranks of its groups there too). One rank per node: one per destination node.
+    const int reachableRanks = reachableTargets(route, span.size);
     if (span.domains <= 1)
-        return tierS(Collective::AllToAll, deduplicatedShare(topK, span.size) * bytes, span.size, 1, f.scaleUpGBs,
+        return tierS(Collective::AllToAll, deduplicatedShare(topK, reachableRanks) * bytes, span.size, 1, f.scaleUpGBs,
             f.intraLink, f.latencyScale);
     if (span.ranksPerDomain <= 1)
-        return tierS(Collective::AllToAll, deduplicatedShare(topK, reachableDomains(route, span.size)) * bytes,
-            span.size, span.size, f.scaleOutGBs, f.intraLink, f.latencyScale);
+        return tierS(Collective::AllToAll, deduplicatedShare(topK, reachableRanks) * bytes, span.size, span.size,
+            f.scaleOutGBs, f.intraLink, f.latencyScale);
     // Across nodes: one copy per destination node to the GPU of the same local index there, which forwards it over
     // NVLink to each destination rank of its node but itself: (g − 1)/g of the per-rank copies cross NVLink. The
     // routing spreads a token's k copies over the nodes (and their ranks) it can reach; every node is equally likely
-    // to be one of them, so the remote share (ranks − g)/ranks holds either way.
+    // to be one of them, so the remote share (ranks − g)/ranks holds either way. Where groups outnumber nodes, a
+    // token reaches fewer ranks than its nodes hold: the ranks of its groups.
     const double g = span.ranksPerDomain, ranks = span.size;
-    const int nodes = reachableDomains(route, span.domains);
+    const int nodes = reachableTargets(route, span.domains);
     const double offDomainS = deduplicatedShare(topK, nodes) * bytes * (ranks - g) / ranks / (f.scaleOutGBs * kGB);
-    const double inDomainS
-        = deduplicatedShare(topK, nodes * span.ranksPerDomain) * bytes * (g - 1) / g / (f.scaleUpGBs * kGB);
+    const double inDomainS = deduplicatedShare(topK, reachableRanks) * bytes * (g - 1) / g / (f.scaleUpGBs * kGB);
     return std::max(offDomainS, inDomainS)
         + ncclRingLatencyUs(Collective::AllToAll, NcclProtocol::Simple, span.size, span.domains, f.intraLink) * 1e-6
         * f.latencyScale;

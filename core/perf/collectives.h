@@ -106,11 +106,11 @@ struct ExpertRoute
     int groupsPerToken = 0; ///< the groups a token may use; 0 or ≥ expertGroups = unlimited
 };
 
-/// The EP group's nodes (or ranks, when each holds one) that one token's copies can reach: all `domains` under
-/// unlimited routing; under group-limited routing the nodes holding the groups it may use. Experts sit on the EP
-/// ranks in order, so a group spans domains / groups nodes when groups are fewer than nodes, and at most one group's
-/// worth of nodes each otherwise (docs/methods-time.md §4.28).
-int reachableDomains(const ExpertRoute& route, int domains);
+/// The EP group's targets (its nodes, or its ranks) that one token's copies can reach: all `targets` under unlimited
+/// routing; under group-limited routing the targets holding the groups it may use. Experts sit on the EP ranks in
+/// order, so a group spans targets / groups targets when groups are fewer than targets, and at most one group's worth
+/// each otherwise (docs/methods-time.md §4.28).
+int reachableTargets(const ExpertRoute& route, int targets);
 
 /// One expert all-to-all (dispatch or combine) of `bytes` per rank (its tokens × top-k copies) over the EP group.
 /// deduplicated (DeepEP): inside one node one copy per destination rank; across nodes one copy per destination node

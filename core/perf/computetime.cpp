@@ -95,12 +95,14 @@ MlpGemmTimes sharedExpertGemmTimes(
 /// Expert GEMMs of one MoE layer: this GPU's tokens·k·cf routed rows, computed as experts/ep GEMMs of the rows the ep
 /// ranks send each held expert (docs/methods-time.md §4.20). The work is that of a dense MLP of the same rows; the
 /// GEMMs are smaller, and so less efficient, the more experts share it and the fewer ranks gather rows for each.
+/// The experts are split over expert TP, and a rank's rows are those its expert-TP group gathers: all T tokens' with
+/// expert TP = TP, its own T/TP where EP folds over TP (whole experts, a TP-th of the rows: the same work).
 double expertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, double beta, const ComputePeaks& p)
 {
     const MoeConfig& moe = *m.moe;
-    const double t = s.tensorParallel;
+    const double t = s.expertTp();
     const double ep = std::clamp(s.expertParallel, 1.0, double(moe.experts));
-    const double routed = tokens * moe.topK * moe.capacityFactor;
+    const double routed = tokens * moe.topK * moe.capacityFactor * t / s.tensorParallel;
     const double heldExperts = moe.experts / ep;
     const double perExpertRows = std::max(1.0, routed * ep / moe.experts);
     const double f = moe.expertFfnHidden;
@@ -113,12 +115,12 @@ double expertGemmsS(const ModelConfig& m, const LayerShape& s, double tokens, do
 /// Bytes a MoE layer moves to put its tokens in expert order and back (docs/methods-time.md §4.25), per GPU and
 /// micro-batch. Permute gathers each token's k rows (read and write k·T·h); unpermute reads them and writes the
 /// probability-weighted sum (k + 1). Megatron's all-to-all dispatcher also regroups the received rows from source-rank
-/// order to local-expert order and back (sort_chunks_by_idxs, 2k each, after the TP all-gather: on all T rows) when a
-/// rank holds several experts; a deduplicating dispatcher (DeepEP) delivers d copies per token (its distinct
-/// destination ranks) and permutes them there: 3k + d. The router's top-k and softmax are small against these
-/// (T·experts values, not T·k·h). The backward moves the gradients back through the same gathers and scatters and,
-/// where the combine applies the routing probabilities, reads the k rows once more for their gradient (where the
-/// experts' activation applies them, its own backward gives that gradient).
+/// order to local-expert order and back (sort_chunks_by_idxs, 2k each, on the rows the rank holds after the expert-TP
+/// all-gather: T/TP·etp per copy) when a rank holds several experts; a deduplicating dispatcher (DeepEP) delivers d
+/// copies per token (its distinct destination ranks) and permutes them there: 3k + d. The router's top-k and softmax
+/// are small against these (T·experts values, not T·k·h). The backward moves the gradients back through the same
+/// gathers and scatters and, where the combine applies the routing probabilities, reads the k rows once more for their
+/// gradient (where the experts' activation applies them, its own backward gives that gradient).
 struct PermutationBytes
 {
     double forward = 0, backward = 0;
@@ -133,11 +135,14 @@ PermutationBytes permutationBytes(const ModelConfig& m, const LayerShape& s, dou
     const int ep = int(std::clamp(s.expertParallel, 1.0, double(moe.experts)));
     PermutationBytes b;
     if (s.deepEpDispatch) {
-        const double distinctRanks = moe.topK * deduplicatedShare(moe.topK, ep);
+        const ExpertRoute route {moe.topK, true, moe.expertGroups, moe.groupsPerToken};
+        const double distinctRanks = moe.topK * deduplicatedShare(moe.topK, reachableTargets(route, ep));
         b.forward = (3 * k + distinctRanks) * scattered;
     } else {
         const bool regroup = ep > 1 && moe.experts > ep;
-        b.forward = (3 * k + 1) * scattered + (regroup ? 4 * k * tokens * rowBytes : 0.0);
+        // Without SP every TP rank already holds all T rows: nothing to gather.
+        const double held = s.sequenceParallel ? scattered * s.expertTp() : scattered;
+        b.forward = (3 * k + 1) * scattered + (regroup ? 4 * k * held : 0.0);
     }
     b.backward = b.forward + (s.moeProbsInActivation ? 0.0 : k * scattered);
     return b;

@@ -81,6 +81,11 @@ struct LayerShape
     /// The experts' activation applies the routing probabilities (FrameworkCapabilities::moeProbsInActivation): the
     /// combine's backward need not read the k expert outputs again for their gradient.
     bool moeProbsInActivation = false;
+    /// Expert TP (core/model/modelmath.h expertTensorParallel; 0: the same as TP). The experts' weights are split
+    /// over it, and the routed rows a rank holds after the dispatch are all-gathered over it: k·T/TP·etp of them with
+    /// SP (k·T with expert TP = TP, k·T/TP where EP folds over TP).
+    double expertTensorParallel = 0;
+    double expertTp() const { return expertTensorParallel > 0 ? expertTensorParallel : tensorParallel; }
 };
 
 /// Times of one layer for one micro-batch on one GPU, in seconds.

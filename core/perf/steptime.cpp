@@ -119,6 +119,23 @@ double moduleRecomputeS(const Setup& s, const LayerTime& lt, bool moe)
     return memoryTimeS(tokens * (normBytes + activationBytes), s.peaks) + lt.latentUpProjectionForwardS + inputNormS;
 }
 
+/// A MoE layer's TP collectives on its MLP side, per forward, in place of a dense MLP's (docs/methods-time.md §4.45;
+/// Megatron-Core's MoEAlltoAllTokenDispatcher and SharedExpertMLP): the shared experts are a TP-split dense MLP on
+/// every token, whose collectives cost what a dense layer's do (hiddenS); the routed rows are all-gathered over the
+/// expert-TP group after the dispatch and reduce-scattered before the combine, k·cf rows per token, where expert TP
+/// is above 1. (The flex dispatcher, DeepEP, sends those copies to the other expert-TP ranks inside its own dispatch
+/// over TP × EP instead: the same bytes, priced here as the gather.) Where EP folds over TP, expert TP is 1 and no
+/// routed row crosses TP.
+double moeMlpTensorParallelS(const Setup& s, double tokens, double hiddenS)
+{
+    const MoeConfig& moe = *s.c.model->moe;
+    const double shared = moe.sharedExperts > 0 ? hiddenS : 0.0;
+    if (s.shape.expertTensorParallel <= 1)
+        return shared;
+    const double routedBytes = tokens * moe.topK * moe.capacityFactor * s.c.model->hidden * s.shape.bytesPerActivation;
+    return shared + groupCollectiveS(Collective::AllReduce, routedBytes, s.spans.tp, s.c.fabric);
+}
+
 /// Adds n layers of one kind (dense or MoE) to the stage, with their TP / CP / EP communication.
 void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
 {
@@ -133,16 +150,18 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const bool selective = s.tr.recompute == Recompute::Selective;
     const double modulesS = moduleRecomputeS(s, lt, moe);
     // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed,
-    // one of each pair on the attention side. Under MLA (docs/methods-time.md §4.37) that side's gather (SP) or
-    // input-gradient all-reduce carries the latents instead of the hidden state, the output side the hidden state:
-    // its collective is the mean of the two widths, and tpOne the mean of the two sides.
-    const double mlp = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
+    // one of each pair on the attention side (a MoE layer's MLP side: moeMlpTensorParallelS). Under MLA
+    // (docs/methods-time.md §4.37) that side's gather (SP) or input-gradient all-reduce carries the latents instead of
+    // the hidden state, the output side the hidden state: its collective is the mean of the two widths, and tpOne the
+    // mean of the two sides.
+    const double hiddenS = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
+    const double mlp = moe ? moeMlpTensorParallelS(s, tokens, hiddenS) : hiddenS;
     // Without a query latent the queries are projected from the gathered hidden state: that side stays h wide.
     const double latents
         = m.mla.qLoraRank > 0 ? double(m.mla.qLoraRank) + m.mla.kvLoraRank + m.mla.qkRopeHeadDim : double(m.hidden);
     const double attention = m.mla.enabled()
         ? groupCollectiveS(Collective::AllReduce, tokens * 0.5 * (m.hidden + latents) * beta, s.spans.tp, s.c.fabric)
-        : mlp;
+        : hiddenS;
     const double tpOne = 0.5 * (attention + mlp);
     const double tpCount = 4 + (full ? 2 : 0);
     // CP ring: cp−1 KV block passes forward, twice that backward (KV and dKV) (docs/methods-time.md §4.3). Each
@@ -248,13 +267,23 @@ void applyHostBound(StageTimes& st, double headHostForwardS)
     st.computeBackwardS += backwardExcess;
 }
 
+/// Dense and MoE layers of the stage the step is timed on: ceil(dense / pp) and ceil(MoE / pp).
+struct StageLayers
+{
+    double dense = 0, moe = 0;
+};
+
+StageLayers slowestStageLayers(const ParameterCounts& counts, int pp)
+{
+    return {std::ceil(double(counts.denseLayers) / pp), std::ceil(double(counts.moeLayers) / pp)};
+}
+
 StageTimes slowestStage(const Setup& s)
 {
-    const ParameterCounts& counts = s.c.counts;
-    const int p = s.tr.layout.pp;
+    const StageLayers layers = slowestStageLayers(s.c.counts, s.tr.layout.pp);
     StageTimes st;
-    addLayers(st, s, std::ceil(double(counts.denseLayers) / p), false);
-    addLayers(st, s, std::ceil(double(counts.moeLayers) / p), true);
+    addLayers(st, s, layers.dense, false);
+    addLayers(st, s, layers.moe, true);
     // The last stage also runs the LM head and the loss (the first stage's embedding lookup is smaller).
     const LayerTime head = headTime(*s.c.model, s.shape, s.peaks);
     st.forwardS += head.forwardS;
@@ -267,22 +296,25 @@ StageTimes slowestStage(const Setup& s)
     return st;
 }
 
-/// Routed-expert parameters held by one GPU of a stage: split over EP and the expert tensor-parallel group (TP, or
-/// 1 where EP folds over TP as well, docs/methods-memory.md §3.2).
+/// Routed-expert parameters held by one GPU of the stage the step is timed on: split over EP and the expert
+/// tensor-parallel group (TP, or 1 where EP folds over TP as well, docs/methods-memory.md §3.2).
 double gpuExpertParameters(const StepTimeContext& c, const ParallelLayout& l)
 {
-    return c.counts.moeLayers * c.counts.routedExpertsPerMoeLayer / l.pp / (double(expertTensorParallel(l)) * l.ep);
+    const double moeLayers = slowestStageLayers(c.counts, l.pp).moe;
+    return moeLayers * c.counts.routedExpertsPerMoeLayer / (double(expertTensorParallel(l)) * l.ep);
 }
 
-/// Parameters held by one GPU of the most loaded stage (docs/methods-memory.md §3.2), the expert part included.
+/// Parameters held by one GPU of the stage the step is timed on (its layers as slowestStage counts them, docs/
+/// methods-memory.md §3.2), the expert part included: its gradients are the last to be reduced.
 double gpuParameters(const StepTimeContext& c, const ParallelLayout& l)
 {
     const ParameterCounts& k = c.counts;
+    const StageLayers layers = slowestStageLayers(k, l.pp);
     const double moeLayerReplicated
         = k.attentionPerLayer + k.normsPerLayer + k.expertsPerMoeLayer - k.routedExpertsPerMoeLayer;
-    const double dense = k.denseLayers * k.denseLayerTotal() + k.moeLayers * moeLayerReplicated;
+    const double dense = layers.dense * k.denseLayerTotal() + layers.moe * moeLayerReplicated;
     const double ends = l.pp == 1 ? k.embedding + k.head + k.finalNorm : std::max(k.embedding, k.head + k.finalNorm);
-    return (dense / l.pp + ends) / l.tp + gpuExpertParameters(c, l);
+    return (dense + ends) / l.tp + gpuExpertParameters(c, l);
 }
 
 /// Parameters whose optimizer step one GPU runs: its whole shard, or what a sharding optimizer leaves on it.
@@ -474,7 +506,7 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
         layoutSpans(l, c.fabric.domainGpus, order),
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
             tr.attention, tr.cpLoadBalance, double(l.ep), moeDispatcherInEffect(tr, caps) == MoeDispatcher::DeepEp,
-            caps.moeProbsInActivation},
+            caps.moeProbsInActivation, double(expertTensorParallel(l))},
         withPowerCap(computePeaks(*c.gpu, precision, c.efficiency, fp8RecipeInEffect(tr, caps), fp8CastPath(caps)),
             c.cluster.gpuPowerLimitW, c.gpu->tdpW),
         m};

@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <string>
 
 using namespace clusterplanner::core;
 using namespace clusterplanner::core::perf;
@@ -134,12 +135,12 @@ private Q_SLOTS:
     void groupLimitedRoutingReachesFewerNodes()
     {
         const ExpertRoute free {8, true}, limited {8, true, 8, 4};
-        QCOMPARE(reachableDomains(free, 8), 8);
-        QCOMPARE(reachableDomains(limited, 8), 4);
-        QCOMPARE(reachableDomains(limited, 2), 2); // fewer nodes than allowed groups: every node
-        QCOMPARE(reachableDomains(limited, 16), 8); // a group spans two nodes
-        QCOMPARE(reachableDomains(ExpertRoute {8, true, 8, 8}, 8), 8); // every group allowed: unlimited
-        QCOMPARE(reachableDomains(ExpertRoute {8, true, 8, 0}, 8), 8);
+        QCOMPARE(reachableTargets(free, 8), 8);
+        QCOMPARE(reachableTargets(limited, 8), 4);
+        QCOMPARE(reachableTargets(limited, 2), 2); // fewer nodes than allowed groups: every node
+        QCOMPARE(reachableTargets(limited, 16), 8); // a group spans two nodes
+        QCOMPARE(reachableTargets(ExpertRoute {8, true, 8, 8}, 8), 8); // every group allowed: unlimited
+        QCOMPARE(reachableTargets(ExpertRoute {8, true, 8, 0}, 8), 8);
         Fabric f;
         f.scaleUpGBs = 450;
         f.scaleOutGBs = 50;
@@ -153,9 +154,22 @@ private Q_SLOTS:
         // A plain all-to-all sends every copy wherever it goes: the limit saves nothing.
         QCOMPARE(expertAllToAllS(bytes, ExpertRoute {8, false, 8, 4}, eightNodes, f),
             expertAllToAllS(bytes, ExpertRoute {8, false}, eightNodes, f));
-        // Inside one node there is no network to spare.
+        // Inside one node DeepEP sends one copy per destination rank, and EP 8 holds one group per rank: a token
+        // reaches at most 4 of the 8 ranks, 3.60 distinct copies instead of 5.25 (latency lifts the ratio a little).
         const GroupSpan oneNode {8, 8, 1};
-        QCOMPARE(expertAllToAllS(bytes, limited, oneNode, f), expertAllToAllS(bytes, free, oneNode, f));
+        const double inNodeRatio
+            = expertAllToAllS(bytes, limited, oneNode, f) / expertAllToAllS(bytes, free, oneNode, f);
+        QVERIFY2(inNodeRatio > expected && inNodeRatio < expected + 0.04, std::to_string(inNodeRatio).c_str());
+        // More groups than nodes (EP 16 on 2 nodes, two ranks per group): both nodes are reached, but over NVLink
+        // only the 8 ranks of the token's 4 groups, not all 16.
+        QCOMPARE(reachableTargets(limited, 16), 8);
+        Fabric fastNetwork = f;
+        fastNetwork.scaleOutGBs = 400; // NVLink-bound
+        const GroupSpan twoNodes {16, 8, 2};
+        const double forwardedRatio = expertAllToAllS(bytes, limited, twoNodes, fastNetwork)
+            / expertAllToAllS(bytes, free, twoNodes, fastNetwork);
+        const double nvlinkExpected = deduplicatedShare(8, 8) / deduplicatedShare(8, 16);
+        QVERIFY2(std::abs(forwardedRatio - nvlinkExpected) < 0.05, std::to_string(forwardedRatio).c_str());
     }
 
     void slowerLinkIsNeverFaster()

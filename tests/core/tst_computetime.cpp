@@ -147,6 +147,26 @@ private Q_SLOTS:
         const double extraS = layerTime(m, alone, true, p, e).elementwiseForwardS
             - layerTime(wider, alone, true, p, e).elementwiseForwardS;
         QVERIFY(std::abs(extraS - memoryTimeS(12 * rowBytes, p)) < 1e-9);
+        // With TP 2 and SP a rank routes T/2 tokens. Expert TP 2 gathers the routed rows of both TP ranks before the
+        // regroup (4k·T rows); EP folded over TP (expert TP 1) regroups only its own (4k·T/2).
+        LayerShape gathered = allToAll;
+        gathered.tensorParallel = 2;
+        gathered.sequenceParallel = true;
+        gathered.expertTensorParallel = 2;
+        LayerShape folded = gathered;
+        folded.expertTensorParallel = 1;
+        const double foldedSavesS = layerTime(m, gathered, true, p, e).elementwiseForwardS
+            - layerTime(m, folded, true, p, e).elementwiseForwardS;
+        QVERIFY(std::abs(foldedSavesS - memoryTimeS(4 * 8 * rowBytes / 2, p)) < 1e-9);
+        // Group-limited routing (8 groups, 4 per token) over EP 64: DeepEP delivers a token to the ranks of its 4
+        // groups only, 32·(1 − (31/32)^8) distinct copies.
+        ModelConfig limited = m;
+        limited.moe->expertGroups = 8;
+        limited.moe->groupsPerToken = 4;
+        const double fewerCopiesS
+            = direct.elementwiseForwardS - layerTime(limited, deepEp, true, p, e).elementwiseForwardS;
+        const double limitedRanks = 32 * (1 - std::pow(31.0 / 32, 8));
+        QVERIFY(std::abs(fewerCopiesS - memoryTimeS((distinctRanks - limitedRanks) * rowBytes, p)) < 1e-9);
     }
 
     void sharedExpertAddsOneMlpNotASecondAttention()

@@ -110,6 +110,18 @@ private Q_SLOTS:
         t.layout.ep = 2;
         t.layout.rankOrder = RankOrdering::TpCpEpPpDp;
         QCOMPARE(checkLayout(m, t, 16), LayoutProblems(0));
+        // Megatron-Core builds the expert groups for a dense model too (EP 1, expert TP = TP): with CP 2 their DP is
+        // DP × CP = 8 against the attention's 4, and this order does not start.
+        const ModelConfig dense;
+        t.layout.ep = 1;
+        QCOMPARE(checkLayout(dense, t, 16), LayoutProblems(LayoutProblem::EpPipelineOrder));
+        QVERIFY(describeLayoutProblems(checkLayout(dense, t, 16), dense, t, 16)[0].find("= 8, must equal DP 4")
+            != std::string::npos);
+        t.layout.rankOrder = RankOrdering::TpCpEpDpPp;
+        QCOMPARE(checkLayout(dense, t, 16), LayoutProblems(0));
+        t = layout(8, 1, 2, 1); // no CP: the two DP sizes agree
+        t.layout.rankOrder = RankOrdering::TpCpEpPpDp;
+        QCOMPARE(checkLayout(dense, t, 16), LayoutProblems(0));
     }
 
     void zeroDegreesAreReportedNotDividedBy()
