@@ -14,12 +14,14 @@ namespace {
 constexpr int kMaxMicroBatchSearched = 1024;
 
 /// Enough micro-batches for warm-up, steady state and cool-down (2·p), not hundreds of slivers; interleaving
-/// needs a multiple of the stages.
+/// needs a multiple of the stages, DualPipe an even number of at least 2·p.
 int shownMicroBatches(const perf::PipelineParams& p, int requested)
 {
     int shown = std::min(p.microBatches, requested > 0 ? requested : std::max(2 * p.stages, 8));
     if (p.schedule == PipelineSchedule::Interleaved)
         shown = std::max(p.stages, shown - shown % p.stages);
+    if (p.schedule == PipelineSchedule::DualPipe)
+        shown = std::min(p.microBatches, std::max(2 * p.stages, shown - shown % 2));
     return shown;
 }
 

@@ -24,11 +24,32 @@ double stageLayerBytes(const MemoryContext& ctx, const TrainingConfig& t, double
 struct StageInputs
 {
     int stage = 0;
-    bool first = false, last = false;
+    /// DualPipe: the second stage this rank holds (stage p − 1 − stage of the other direction), else −1.
+    int mirror = -1;
+    bool first = false, last = false; ///< the rank holds the embedding / the LM head
     double inFlight = 1;
+    /// Share of one micro-batch's activations on the rank's stages that an in-flight micro-batch holds: 1, or under
+    /// DualPipe ½, a micro-batch being in one of the rank's two stages.
+    double activationShare = 1;
     int microBatches = 1;
     int offloadedLayers = 0; ///< activation offload in effect (PP 1 only)
 };
+
+/// The parameters a rank holds: its stage's, or under DualPipe its two stages' (two copies of the model over the
+/// pipeline, DeepSeek-V3 report §3.2.1).
+StageParams rankParams(const MemoryContext& ctx, const ParallelLayout& layout, const StageInputs& in)
+{
+    StageParams s = stageParams(ctx, layout, in.stage);
+    if (in.mirror < 0 || in.mirror == in.stage)
+        return s;
+    const StageParams other = stageParams(ctx, layout, in.mirror);
+    s.total += other.total;
+    s.experts += other.experts;
+    s.matmul += other.matmul;
+    s.embedding += other.embedding;
+    s.layers += other.layers;
+    return s;
+}
 
 /// Autocast caches a bf16 copy of every fp32 weight it casts until the autocast region ends. Without
 /// checkpointing the graph keeps them into backward; with full recompute only the head's copy survives the
@@ -67,7 +88,7 @@ MemoryBreakdown backwardStart(const MemoryContext& ctx, const TrainingConfig& t,
     const bool full = t.recompute == Recompute::Full;
     perMicroBatch += full ? params.layers * layerInputBytes(ctx, t)
                           : stageLayerBytes(ctx, t, residentActivationLayers(params.layers, in.offloadedLayers));
-    b.activationsBytes = in.inFlight * perMicroBatch;
+    b.activationsBytes = in.inFlight * in.activationShare * perMicroBatch;
     if (usesAutocast(t))
         applyCastCache(ctx, t, in, params, logits, b);
     return b;
@@ -108,7 +129,7 @@ MemoryBreakdown stepEnd(
 
 StageMemory evaluateStage(const MemoryContext& ctx, const TrainingConfig& t, const StageInputs& in)
 {
-    const StageParams params = stageParams(ctx, t.layout, in.stage);
+    const StageParams params = rankParams(ctx, t.layout, in);
     const ModelStateBytes states = modelStateBytes(ctx, t, params);
     const StateBytesPerParam regime = stateBytesPerParam(t);
     StageMemory s;
@@ -142,6 +163,21 @@ double usableBytes(const MemoryContext& ctx, const TrainingConfig& t)
         0.0, ctx.capacityBytes - ctx.contextReserveBytes - (multiGpu ? memoryconstants::kNcclBufferBytes : 0.0));
 }
 
+/// DualPipe: rank d holds stages d and p − 1 − d. Rank 0 holds the embedding and the head; the rank with the most
+/// layers is the other candidate for the peak (uneven splits give the first ranks one layer more).
+int dualPipeFullestRank(int layers, int pp)
+{
+    int fullest = 0, most = -1;
+    for (int d = 0; d < pp / 2; ++d) {
+        const int held = layersOnStage(layers, pp, d) + layersOnStage(layers, pp, pp - 1 - d);
+        if (held > most) {
+            most = held;
+            fullest = d;
+        }
+    }
+    return fullest;
+}
+
 } // namespace
 
 MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& t)
@@ -150,20 +186,24 @@ MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& t)
     const int pp = std::max(1, t.layout.pp);
     const int m = microBatchesPerStep(t);
     const int offloaded = activationOffloadLayersInEffect(ctx, t);
+    const bool dualPipe = t.schedule == PipelineSchedule::DualPipe && pp > 1;
     const auto inputsFor = [&](int stage) {
         StageInputs in;
         in.stage = stage;
-        in.first = stage == 0;
-        in.last = stage == pp - 1;
+        in.mirror = dualPipe ? pp - 1 - stage : -1;
+        in.first = stage == 0 || in.mirror == 0;
+        in.last = stage == pp - 1 || in.mirror == pp - 1;
         in.microBatches = m;
         in.inFlight = inFlightMicroBatches(t.schedule, pp, t.layout.virtualStages, m, stage);
+        in.activationShare = dualPipe ? 0.5 : 1.0;
         in.offloadedLayers = offloaded;
         return in;
     };
+    const int second = dualPipe ? dualPipeFullestRank(ctx.layers, pp) : pp - 1;
     e.first = evaluateStage(ctx, t, inputsFor(0));
-    e.last = pp > 1 ? evaluateStage(ctx, t, inputsFor(pp - 1)) : e.first;
+    e.last = second != 0 ? evaluateStage(ctx, t, inputsFor(second)) : e.first;
     const bool lastIsPeak = e.last.peak.totalBytes() > e.first.peak.totalBytes();
-    e.peakStage = lastIsPeak ? pp - 1 : 0;
+    e.peakStage = lastIsPeak ? second : 0;
     e.peakAllocatedBytes = std::max(e.first.peak.totalBytes(), e.last.peak.totalBytes());
     e.peakReservedBytes = std::max(e.first.reservedBytes, e.last.reservedBytes);
     e.usableBytes = usableBytes(ctx, t);

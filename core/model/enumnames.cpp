@@ -21,9 +21,9 @@ constexpr NameTable<Recompute, 4> kRecompute {{{Recompute::None, "none"}, {Recom
     {Recompute::Full, "full"}, {Recompute::Modules, "modules"}}};
 constexpr NameTable<AttentionKind, 4> kAttention {{{AttentionKind::Flash, "flash"}, {AttentionKind::Sdpa, "sdpa"},
     {AttentionKind::Math, "math"}, {AttentionKind::Flash2, "flash2"}}};
-constexpr NameTable<PipelineSchedule, 4> kSchedule {
-    {{PipelineSchedule::GPipe, "gpipe"}, {PipelineSchedule::OneFOneB, "1f1b"},
-        {PipelineSchedule::Interleaved, "interleaved"}, {PipelineSchedule::ZbH1, "zb-h1"}}};
+constexpr NameTable<PipelineSchedule, 5> kSchedule {{{PipelineSchedule::GPipe, "gpipe"},
+    {PipelineSchedule::OneFOneB, "1f1b"}, {PipelineSchedule::Interleaved, "interleaved"},
+    {PipelineSchedule::ZbH1, "zb-h1"}, {PipelineSchedule::DualPipe, "dualpipe"}}};
 constexpr NameTable<Framework, 7> kFramework {{{Framework::Megatron, "megatron"}, {Framework::NeMo, "nemo"},
     {Framework::TorchTitan, "torchtitan"}, {Framework::Fsdp, "fsdp"}, {Framework::DeepSpeed, "deepspeed"},
     {Framework::HuggingFace, "hf"}, {Framework::Other, "other"}}};

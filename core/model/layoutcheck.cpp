@@ -47,6 +47,14 @@ LayoutProblems checkModelSplit(const ModelConfig& m, const TrainingConfig& t)
     }
     if (l.cp > 1 && m.seqLen % (2 * l.cp) != 0)
         p |= bit(LayoutProblem::CpSequence);
+    if (t.schedule == PipelineSchedule::DualPipe && l.pp > 1) {
+        // Two directions meeting in the middle: DualPipe's schedule asserts both (deepseek-ai/DualPipe).
+        const int microBatches = microBatchesPerStep(t);
+        if (l.pp % 2 != 0)
+            p |= bit(LayoutProblem::DualPipeStages);
+        if (microBatches % 2 != 0 || microBatches < 2 * l.pp)
+            p |= bit(LayoutProblem::DualPipeMicroBatches);
+    }
     return p;
 }
 
@@ -101,7 +109,8 @@ const char* layoutProblemSummary(LayoutProblems p)
         "sequence length not divisible by 2 × CP", "EP must divide the experts", "EP must divide DP × CP × TP",
         "EP on a dense model", "global batch must be a multiple of DP × micro-batch", "ZeRO stage outside 0..3",
         "micro-batch and global batch must be at least 1",
-        "rank order tp-cp-ep-pp-dp with PP: the experts' DP must equal DP"};
+        "rank order tp-cp-ep-pp-dp with PP: the experts' DP must equal DP", "DualPipe: PP must be even",
+        "DualPipe: micro-batches per step must be even and at least 2 × PP"};
     for (std::size_t bitIndex = 0; bitIndex < std::size(summaries); ++bitIndex)
         if (p & (1u << bitIndex))
             return summaries[bitIndex];
@@ -153,6 +162,11 @@ std::vector<std::string> describeLayoutProblems(
             + n(expertDataParallel(l)) + ", must equal DP " + n(l.dp)
             + " (Megatron-Core builds the expert layers' groups, for dense models too, and starts this order only"
               " when their pipelines match the attention's)");
+    add(LayoutProblem::DualPipeStages,
+        "DualPipe: PP " + n(l.pp) + " is odd (its two directions meet in the middle of an even pipeline)");
+    add(LayoutProblem::DualPipeMicroBatches,
+        "DualPipe: " + n(microBatchesPerStep(t))
+            + " micro-batches per step; it needs an even number, at least 2 × PP = " + n(2LL * l.pp));
     return out;
 }
 

@@ -30,6 +30,8 @@ enum class LayoutProblem : std::uint32_t {
     /// Rank order tp-cp-ep-pp-dp with PP > 1: Megatron-Core requires the experts' DP to equal the attention's (EP 1
     /// included: then CP must be 1)
     EpPipelineOrder = 1u << 14,
+    DualPipeStages = 1u << 15, ///< DualPipe with PP > 1: an even number of pipeline stages
+    DualPipeMicroBatches = 1u << 16, ///< DualPipe with PP > 1: an even number of micro-batches, at least 2 × PP
 };
 
 using LayoutProblems = std::uint32_t;

@@ -25,7 +25,10 @@ enum class Recompute { None, Selective, Full, Modules };
 /// scores materialised; Flash2: a FlashAttention-2-generation kernel (FA2, Triton flash, SDPA's flash backend in
 /// PyTorch ≤ 2.10), which on Hopper runs at about half the fused kernel's rate (docs/methods-time.md §4.10).
 enum class AttentionKind { Flash, Sdpa, Math, Flash2 };
-enum class PipelineSchedule { GPipe, OneFOneB, Interleaved, ZbH1 };
+/// DualPipe: DeepSeek-V3's bidirectional schedule (arXiv 2412.19437 §3.2.1): half the micro-batches enter at each end,
+/// each rank holds two stages (two copies of the model over the pipeline) and overlaps a forward chunk with another
+/// micro-batch's backward chunk (docs/methods-time.md §4.46).
+enum class PipelineSchedule { GPipe, OneFOneB, Interleaved, ZbH1, DualPipe };
 /// How FP8 GEMM operands get their scales (Precision::Fp8 only; docs/methods-time.md §4.16). Delayed: one scale per
 /// tensor from the amax history of earlier steps, the cast and its transpose in one kernel (Transformer Engine's
 /// default: Megatron, NeMo). Tensorwise: one scale per tensor from the tensor's own amax (torchao's default, TE's

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Pipeline-parallel schedules (GPipe, 1F1B, interleaved 1F1B, ZB-H1) as an event timeline and as a closed form.
+// Pipeline-parallel schedules (GPipe, 1F1B, interleaved 1F1B, ZB-H1, DualPipe) as an event timeline and as a closed
+// form.
 #pragma once
 
 #include "core/model/scenario.h"
@@ -24,7 +25,9 @@ struct PipelineOp
 
 /// Inputs of a schedule. forward, backward and weightGrad are the times of one micro-batch on one full stage
 /// (all of its layers); an interleaved chunk takes 1/v of them. backward is the input-gradient part: schedules
-/// that do not split the backward (all but ZB-H1) run backward + weightGrad as one op.
+/// that do not split the backward (all but ZB-H1 and DualPipe) run backward + weightGrad as one op. DualPipe: stages
+/// are the pipeline ranks (each runs one stage of each direction, the times being their mean) and microBatches both
+/// directions' together.
 struct PipelineParams
 {
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
@@ -76,7 +79,8 @@ PipelineTimeline simulatePipeline(const PipelineParams& params);
 /// The same makespan, bubble and worst peak as simulatePipeline, from a closed form where one holds
 /// (docs/methods-time.md §4.4) and from an op-less simulation otherwise. No allocation on the closed-form path,
 /// which takes any number of micro-batches. Throws std::invalid_argument unless isSchedulable(params), and for a
-/// ZB-H1 outside its closed form unless isSimulable(params).
+/// ZB-H1 outside its closed form or a DualPipe (replayed: the report's closed form overstates its bubble) unless
+/// isSimulable(params).
 PipelineSummary pipelineSummary(const PipelineParams& params);
 
 /// Peak in-flight micro-batches of one stage (closed form, same units as PipelineTimeline::peakInFlight).

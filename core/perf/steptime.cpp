@@ -4,6 +4,7 @@
 #include "core/perf/steptime.h"
 
 #include "core/memory/activationoffload.h"
+#include "core/memory/modelstates.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/layoutcheck.h"
 #include "core/model/modelmath.h"
@@ -77,14 +78,21 @@ double asyncTpExposedS(const Setup& s, double tpOneS, double gemmForwardS)
     return std::max(tpOneS / s.tr.layout.tp, tpOneS - gemmForwardS / 2);
 }
 
+/// DualPipe runs: a pipeline of at least two stages (one stage has no pipeline to schedule).
+bool dualPipeApplies(const TrainingConfig& tr)
+{
+    return tr.schedule == PipelineSchedule::DualPipe && tr.layout.pp > 1;
+}
+
 /// Exposed time of a MoE layer's expert all-to-alls per micro-batch, the forward's dispatch + combine and the
 /// backward's two (docs/methods-time.md §4.25, §4.39). Alone, the layer waits for them except where the framework
 /// runs the shared experts beside them (core/perf/expertexposure.h). With paired micro-batches (Megatron-Core's
-/// combined 1F1B, DualPipe) the forward's run under the partner's backward of the layer, the backward's under its
-/// forward, each behind half of that; the first forward and the last backward of the m micro-batches have no partner.
+/// combined 1F1B; DualPipe, whose overlapped forward-backward chunks pair them whatever moe_overlap says) the
+/// forward's run under the partner's backward of the layer, the backward's under its forward, each behind half of
+/// that; the first forward and the last backward of the m micro-batches have no partner.
 AllToAllExposure expertExposure(const Setup& s, double epOneS, const LayerTime& lt)
 {
-    if (!moeOverlapApplies(s.tr, s.caps))
+    if (!moeOverlapApplies(s.tr, s.caps) && !dualPipeApplies(s.tr))
         return unpairedAllToAllExposure(
             epOneS, lt.sharedExpertForward, sharedExpertOverlapInEffect(s.tr, s.caps, *s.c.model));
     const double unpaired = 1.0 / std::max(1, s.microBatches);
@@ -278,52 +286,151 @@ StageLayers slowestStageLayers(const ParameterCounts& counts, int pp)
     return {std::ceil(double(counts.denseLayers) / pp), std::ceil(double(counts.moeLayers) / pp)};
 }
 
+/// The LM head and the loss, share times per micro-batch (the first stage's embedding lookup is smaller).
+void addHead(StageTimes& st, const Setup& s, double share)
+{
+    const LayerTime head = headTime(*s.c.model, s.shape, s.peaks);
+    st.forwardS += share * head.forwardS;
+    st.backwardInputS += share * head.backwardInputS;
+    st.backwardWeightS += share * head.backwardWeightS;
+    st.computeForwardS += share * head.forwardS;
+    st.computeBackwardS += share * head.backwardS();
+}
+
+/// into += k · one, every figure: a stage of k layers whose one-layer times are `one`.
+void addScaled(StageTimes& into, const StageTimes& one, double k)
+{
+    into.forwardS += k * one.forwardS;
+    into.backwardInputS += k * one.backwardInputS;
+    into.backwardWeightS += k * one.backwardWeightS;
+    into.recomputeS += k * one.recomputeS;
+    into.computeForwardS += k * one.computeForwardS;
+    into.computeBackwardS += k * one.computeBackwardS;
+    into.computeRecomputeS += k * one.computeRecomputeS;
+    into.tpTotalS += k * one.tpTotalS;
+    into.tpExposedS += k * one.tpExposedS;
+    into.cpTotalS += k * one.cpTotalS;
+    into.cpExposedS += k * one.cpExposedS;
+    into.epTotalS += k * one.epTotalS;
+    into.epExposedS += k * one.epExposedS;
+    into.hiddenCommS += k * one.hiddenCommS;
+    into.hostForwardS += k * one.hostForwardS;
+    into.hostBackwardS += k * one.hostBackwardS;
+    into.layersForwardS += k * one.layersForwardS;
+    into.layersBackwardS += k * one.layersBackwardS;
+}
+
+/// Dense and MoE layers of pipeline stage `stage` under a contiguous cut: the memory model's split (the first stages
+/// one layer more, core/memory/modelstates.h layersOnStage), the model's dense layers first (DeepSeek-V3's three).
+StageLayers contiguousStageLayers(const ParameterCounts& counts, int pp, int stage)
+{
+    const int layers = counts.denseLayers + counts.moeLayers;
+    const int start = stage * (layers / pp) + std::min(stage, layers % pp);
+    const int held = layersOnStage(layers, pp, stage);
+    const int dense = std::clamp(counts.denseLayers - start, 0, held);
+    return {double(dense), double(held - dense)};
+}
+
+/// DualPipe (docs/methods-time.md §4.46): rank d runs stage d of one direction and stage p − 1 − d of the other, half
+/// the micro-batches through each, so its times per micro-batch are the mean of its two stages'. Stages are cut
+/// contiguously; the LM head is on stage p − 1, with rank 0. The step is timed on the slowest rank.
+StageLayers slowestDualPipeRank(
+    const Setup& s, const StageTimes& denseOne, const StageTimes& moeOne, const StageTimes& headOne, double& headShare)
+{
+    const int p = s.tr.layout.pp;
+    const auto seconds
+        = [](const StageTimes& t) { return t.forwardS + t.backwardInputS + t.backwardWeightS + t.recomputeS; };
+    StageLayers slowest;
+    double slowestS = -1;
+    for (int d = 0; d < p / 2; ++d) {
+        const StageLayers a = contiguousStageLayers(s.c.counts, p, d);
+        const StageLayers b = contiguousStageLayers(s.c.counts, p, p - 1 - d);
+        const StageLayers mean {0.5 * (a.dense + b.dense), 0.5 * (a.moe + b.moe)};
+        const double head = d == 0 ? 0.5 : 0.0;
+        const double rankS = mean.dense * seconds(denseOne) + mean.moe * seconds(moeOne) + head * seconds(headOne);
+        if (rankS > slowestS) {
+            slowestS = rankS;
+            slowest = mean;
+            headShare = head;
+        }
+    }
+    return slowest;
+}
+
 StageTimes slowestStage(const Setup& s)
 {
-    const StageLayers layers = slowestStageLayers(s.c.counts, s.tr.layout.pp);
     StageTimes st;
+    if (dualPipeApplies(s.tr)) {
+        // Every layer of a kind costs the same: time one of each the model has and the head, then weigh them per rank.
+        StageTimes denseOne, moeOne, headOne;
+        addLayers(denseOne, s, s.c.counts.denseLayers > 0 ? 1 : 0, false);
+        addLayers(moeOne, s, s.c.counts.moeLayers > 0 ? 1 : 0, true);
+        addHead(headOne, s, 1);
+        double headShare = 0;
+        const StageLayers rank = slowestDualPipeRank(s, denseOne, moeOne, headOne, headShare);
+        addScaled(st, denseOne, rank.dense);
+        addScaled(st, moeOne, rank.moe);
+        addScaled(st, headOne, headShare);
+        if (!s.shape.fusedKernels)
+            applyHostBound(st, headShare * eagerOpsHead(*s.c.model) * s.c.efficiency.hostOpS);
+        return st;
+    }
+    const StageLayers layers = slowestStageLayers(s.c.counts, s.tr.layout.pp);
     addLayers(st, s, layers.dense, false);
     addLayers(st, s, layers.moe, true);
-    // The last stage also runs the LM head and the loss (the first stage's embedding lookup is smaller).
-    const LayerTime head = headTime(*s.c.model, s.shape, s.peaks);
-    st.forwardS += head.forwardS;
-    st.backwardInputS += head.backwardInputS;
-    st.backwardWeightS += head.backwardWeightS;
-    st.computeForwardS += head.forwardS;
-    st.computeBackwardS += head.backwardS();
+    // The last stage also runs the LM head and the loss.
+    addHead(st, s, 1);
     if (!s.shape.fusedKernels)
         applyHostBound(st, eagerOpsHead(*s.c.model) * s.c.efficiency.hostOpS);
     return st;
 }
 
-/// Routed-expert parameters held by one GPU of the stage the step is timed on: split over EP and the expert
-/// tensor-parallel group (TP, or 1 where EP folds over TP as well, docs/methods-memory.md §3.2).
-double gpuExpertParameters(const StepTimeContext& c, const ParallelLayout& l)
+/// The layers whose parameters one GPU holds on the rank the step is timed on: the slowest stage's (as slowestStage
+/// counts them), or under DualPipe the fullest rank's two stages (two copies of the model over the pipeline).
+StageLayers heldLayers(const ParameterCounts& counts, const TrainingConfig& tr)
 {
-    const double moeLayers = slowestStageLayers(c.counts, l.pp).moe;
-    return moeLayers * c.counts.routedExpertsPerMoeLayer / (double(expertTensorParallel(l)) * l.ep);
+    const int p = tr.layout.pp;
+    if (!dualPipeApplies(tr))
+        return slowestStageLayers(counts, p);
+    StageLayers fullest;
+    for (int d = 0; d < p / 2; ++d) {
+        const StageLayers a = contiguousStageLayers(counts, p, d), b = contiguousStageLayers(counts, p, p - 1 - d);
+        if (a.dense + a.moe + b.dense + b.moe > fullest.dense + fullest.moe)
+            fullest = {a.dense + b.dense, a.moe + b.moe};
+    }
+    return fullest;
 }
 
-/// Parameters held by one GPU of the stage the step is timed on (its layers as slowestStage counts them, docs/
-/// methods-memory.md §3.2), the expert part included: its gradients are the last to be reduced.
-double gpuParameters(const StepTimeContext& c, const ParallelLayout& l)
+/// Routed-expert parameters held by one GPU of the rank the step is timed on: split over EP and the expert
+/// tensor-parallel group (TP, or 1 where EP folds over TP as well, docs/methods-memory.md §3.2).
+double gpuExpertParameters(const StepTimeContext& c, const TrainingConfig& tr)
+{
+    const ParallelLayout& l = tr.layout;
+    return heldLayers(c.counts, tr).moe * c.counts.routedExpertsPerMoeLayer / (double(expertTensorParallel(l)) * l.ep);
+}
+
+/// Parameters held by one GPU of the rank the step is timed on (docs/methods-memory.md §3.2), the expert part
+/// included: its gradients are the last to be reduced. Under DualPipe rank 0 holds both the embedding and the head.
+double gpuParameters(const StepTimeContext& c, const TrainingConfig& tr)
 {
     const ParameterCounts& k = c.counts;
-    const StageLayers layers = slowestStageLayers(k, l.pp);
+    const ParallelLayout& l = tr.layout;
+    const StageLayers layers = heldLayers(k, tr);
     const double moeLayerReplicated
         = k.attentionPerLayer + k.normsPerLayer + k.expertsPerMoeLayer - k.routedExpertsPerMoeLayer;
     const double dense = layers.dense * k.denseLayerTotal() + layers.moe * moeLayerReplicated;
-    const double ends = l.pp == 1 ? k.embedding + k.head + k.finalNorm : std::max(k.embedding, k.head + k.finalNorm);
-    return (dense + ends) / l.tp + gpuExpertParameters(c, l);
+    const bool bothEnds = l.pp == 1 || dualPipeApplies(tr);
+    const double ends = bothEnds ? k.embedding + k.head + k.finalNorm : std::max(k.embedding, k.head + k.finalNorm);
+    return (dense + ends) / l.tp + gpuExpertParameters(c, tr);
 }
 
 /// Parameters whose optimizer step one GPU runs: its whole shard, or what a sharding optimizer leaves on it.
 double optimizerShardParameters(const StepTimeContext& c, const TrainingConfig& tr)
 {
-    const double all = gpuParameters(c, tr.layout);
+    const double all = gpuParameters(c, tr);
     if (!tr.shardsOptimizerStates())
         return all;
-    return shardedParameters(all, gpuExpertParameters(c, tr.layout), tr.layout);
+    return shardedParameters(all, gpuExpertParameters(c, tr), tr.layout);
 }
 
 struct DataParallelTimes
@@ -406,15 +513,16 @@ PipelineParams pipelineParams(const TrainingConfig& tr, const StageTimes& st, do
 {
     PipelineParams pp;
     const bool interleaved = tr.schedule == PipelineSchedule::Interleaved && tr.layout.virtualStages > 1;
-    pp.schedule = interleaved
-        ? PipelineSchedule::Interleaved
-        : (tr.schedule == PipelineSchedule::Interleaved ? PipelineSchedule::OneFOneB : tr.schedule);
+    // Interleaving without virtual stages is 1F1B; DualPipe without a pipeline has nothing to schedule.
+    const bool plain = (tr.schedule == PipelineSchedule::Interleaved && !interleaved)
+        || (tr.schedule == PipelineSchedule::DualPipe && !dualPipeApplies(tr));
+    pp.schedule = interleaved ? PipelineSchedule::Interleaved : (plain ? PipelineSchedule::OneFOneB : tr.schedule);
     pp.stages = tr.layout.pp;
     pp.microBatches = m;
     pp.chunks = interleaved ? tr.layout.virtualStages : 1;
     const double p2p = pp.chunks * p2pExposedS; // one send/recv per chunk per direction
     pp.forward = st.forwardS + p2p;
-    if (pp.schedule == PipelineSchedule::ZbH1) {
+    if (pp.schedule == PipelineSchedule::ZbH1 || pp.schedule == PipelineSchedule::DualPipe) {
         pp.backward = st.backwardInputS + st.recomputeS + p2p;
         pp.weightGrad = st.backwardWeightS;
     } else {
@@ -431,7 +539,9 @@ PipelineParams pipelineParams(const TrainingConfig& tr, const StageTimes& st, do
 double fastMakespan(PipelineParams p)
 {
     const bool zbExact = p.microBatches >= p.stages && p.weightGrad <= p.forward && p.weightGrad <= p.backward;
-    if (p.schedule == PipelineSchedule::ZbH1 && !zbExact) {
+    // DualPipe is replayed (a few thousand ops at PP 16); beyond what the replay takes, 1F1B bounds it from above.
+    const bool dualPipeTooLarge = p.schedule == PipelineSchedule::DualPipe && !isSimulable(p);
+    if ((p.schedule == PipelineSchedule::ZbH1 && !zbExact) || dualPipeTooLarge) {
         p.schedule = PipelineSchedule::OneFOneB;
         p.backward += p.weightGrad;
         p.weightGrad = 0;
@@ -547,8 +657,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     r.offloadedLayers = offloaded;
     r.offloadTotalS = m * offload.totalS;
     r.offloadExposedS = m * (offload.forwardExposedS + offload.backwardExposedS);
-    const double expertParams = gpuExpertParameters(c, l);
-    const DataParallelTimes dp = dataParallel(s, {gpuParameters(c, l) - expertParams, expertParams}, st, m);
+    const double expertParams = gpuExpertParameters(c, tr);
+    const DataParallelTimes dp = dataParallel(s, {gpuParameters(c, tr) - expertParams, expertParams}, st, m);
     r.dpTotalS = dp.totalS;
     r.dpExposedS = dp.exposedS;
     r.optimizerS

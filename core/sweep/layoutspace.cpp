@@ -66,7 +66,10 @@ std::vector<int> zeroChoices(const SweepConstraints& c, const FrameworkCapabilit
     return stages;
 }
 
-/// Schedules that make sense for pp stages with v chunks: interleaving needs v > 1, the others v == 1.
+/// Schedules that make sense for pp stages with v chunks: interleaving needs v > 1, the others v == 1, DualPipe an
+/// even pp (its micro-batch count is the layout check's). DualPipe only where asked for: its bubble comes from a
+/// replay of its order (tens of µs a layout, docs/methods-time.md §4.46) where every other schedule has a closed form,
+/// and an open sweep would spend most of its time there.
 std::vector<PipelineSchedule> scheduleChoices(
     const SweepConstraints& c, const FrameworkCapabilities& caps, int pp, int v)
 {
@@ -77,6 +80,8 @@ std::vector<PipelineSchedule> scheduleChoices(
         all = {PipelineSchedule::Interleaved};
     else
         all = {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe, PipelineSchedule::ZbH1};
+    if (c.schedule == PipelineSchedule::DualPipe && pp > 1 && v == 1 && pp % 2 == 0)
+        all.push_back(PipelineSchedule::DualPipe);
     if (c.schedule)
         return std::find(all.begin(), all.end(), *c.schedule) != all.end() ? std::vector {*c.schedule}
                                                                            : std::vector<PipelineSchedule> {};

@@ -87,11 +87,14 @@ private Q_SLOTS:
         QVERIFY(!frameworkCapabilities(Framework::Megatron).supports(PipelineSchedule::ZbH1));
         QVERIFY(!frameworkCapabilities(Framework::DeepSpeed).supports(Recompute::Selective));
         QVERIFY(frameworkCapabilities(Framework::Other).supports(PipelineSchedule::ZbH1));
+        // DualPipe is DeepSeek's own (HAI-LLM; deepseek-ai/DualPipe): no named framework runs it.
+        QVERIFY(frameworkCapabilities(Framework::Other).supports(PipelineSchedule::DualPipe));
+        QVERIFY(!frameworkCapabilities(Framework::TorchTitan).supports(PipelineSchedule::DualPipe));
     }
 
     void badDocumentsNameTheEntryAndField()
     {
-        auto document = nlohmann::json::parse(R"({"frameworks": [{"id": "deepspeed", "schedules": ["1f1b", "dualpipe"],
+        auto document = nlohmann::json::parse(R"({"frameworks": [{"id": "deepspeed", "schedules": ["1f1b", "chimera"],
             "recompute": ["full"], "zero_stages": [0], "max_zero_stage_with_pipeline": 1, "max_pipeline_stages": 0,
             "sequence_parallel": false, "distributed_optimizer": false, "default_attention": "math",
             "zero3_gathers_on_recompute": true, "grad_reduce_fp32": false, "fused_kernels": true, "autocast": false, "async_p2p": false, "zero3_overlap": null,
@@ -103,7 +106,7 @@ private Q_SLOTS:
             const std::string message = error.what();
             QVERIFY2(message.find("deepspeed") != std::string::npos, error.what());
             QVERIFY2(message.find("schedules") != std::string::npos, error.what());
-            QVERIFY2(message.find("dualpipe") != std::string::npos, error.what());
+            QVERIFY2(message.find("chimera") != std::string::npos, error.what());
         }
         document["frameworks"][0]["schedules"] = {"1f1b"};
         document["frameworks"][0]["zero_stages"] = {0, 4};
@@ -164,7 +167,15 @@ private Q_SLOTS:
         for (const auto& c : enumerateLayouts(gpt3On1024(Framework::Other), free))
             otherSchedules.insert(c.schedule);
         QVERIFY(megatronSchedules == (std::set {PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved}));
-        QCOMPARE(otherSchedules.size(), std::size_t(4));
+        QCOMPARE(otherSchedules.size(), std::size_t(4)); // every schedule but DualPipe, swept only where asked for
+        SweepConstraints dualPipe;
+        dualPipe.schedule = PipelineSchedule::DualPipe;
+        bool sawDualPipe = false;
+        for (const auto& c : enumerateLayouts(gpt3On1024(Framework::Other), dualPipe)) {
+            QVERIFY(c.layout.pp == 1 || (c.schedule == PipelineSchedule::DualPipe && c.layout.pp % 2 == 0));
+            sawDualPipe = sawDualPipe || c.schedule == PipelineSchedule::DualPipe;
+        }
+        QVERIFY(sawDualPipe);
     }
 
     void statedValuesAreTakenAsGiven()

@@ -124,6 +124,28 @@ private Q_SLOTS:
         QCOMPARE(checkLayout(dense, t, 16), LayoutProblems(0));
     }
 
+    void dualPipeNeedsAnEvenPipelineAndTwoMicroBatchesPerStage()
+    {
+        // DualPipe's two directions meet in the middle (deepseek-ai/DualPipe asserts an even rank count and at least
+        // two micro-batches per rank, an even number of them).
+        const ModelConfig m;
+        TrainingConfig t = layout(2, 1, 4, 1);
+        t.globalBatch = 16; // 8 micro-batches per step: 2 × PP
+        t.schedule = PipelineSchedule::DualPipe;
+        QCOMPARE(checkLayout(m, t, 8), LayoutProblems(0));
+        t.globalBatch = 12; // 6 micro-batches
+        QCOMPARE(checkLayout(m, t, 8), LayoutProblems(LayoutProblem::DualPipeMicroBatches));
+        QVERIFY(
+            describeLayoutProblems(checkLayout(m, t, 8), m, t, 8)[0].find("at least 2 × PP = 8") != std::string::npos);
+        t = layout(2, 1, 3, 1);
+        t.globalBatch = 12;
+        t.schedule = PipelineSchedule::DualPipe;
+        QCOMPARE(checkLayout(m, t, 6), LayoutProblems(LayoutProblem::DualPipeStages));
+        t.layout.pp = 1; // no pipeline: nothing for DualPipe to schedule, nothing to refuse
+        t.layout.dp = 6;
+        QCOMPARE(checkLayout(m, t, 6), LayoutProblems(0));
+    }
+
     void zeroDegreesAreReportedNotDividedBy()
     {
         const TrainingConfig t = layout(0, 1, 1, 1);

@@ -335,6 +335,28 @@ private Q_SLOTS:
         QCOMPARE(inFlightMicroBatches(PipelineSchedule::OneFOneB, 8, 1, 100, 7), 1.0);
         QCOMPARE(inFlightMicroBatches(PipelineSchedule::GPipe, 8, 1, 32, 7), 32.0);
         QCOMPARE(inFlightMicroBatches(PipelineSchedule::ZbH1, 8, 1, 32, 7), 8.0);
+        QCOMPARE(inFlightMicroBatches(PipelineSchedule::DualPipe, 8, 1, 32, 3), 9.0); // PP + 1 (DeepSeek-V3 Table 2)
+    }
+
+    void dualPipeRanksHoldTwoStages()
+    {
+        // DualPipe: rank d holds stage d of one direction and stage p − 1 − d of the other, two copies of the model
+        // over the pipeline (DeepSeek-V3 report §3.2.1). Rank 0 holds the embedding and the head; PP 4 of the
+        // default 32-layer model gives every stage 8 layers.
+        TrainingConfig t = llamaLayout();
+        t.layout = {4, 2, 4, 1, 1, 1, true};
+        const MemoryContext ctx = makeMemoryContext(ModelConfig {}, GpuCatalog::builtin().find("H100-SXM-80GB"));
+        const MemoryEstimate oneF = evaluateMemory(ctx, t);
+        t.schedule = PipelineSchedule::DualPipe;
+        const MemoryEstimate dual = evaluateMemory(ctx, t);
+        QCOMPARE(dual.first.stage, 0);
+        QCOMPARE(dual.first.layers, 16);
+        const double bothEnds = oneF.first.peak.weightsBytes + oneF.last.peak.weightsBytes;
+        QVERIFY(std::abs(dual.first.peak.weightsBytes - bothEnds) < 1e-6 * bothEnds);
+        QVERIFY(dual.first.peak.logitsBytes > 0); // the head's stage is on rank 0
+        // p + 1 micro-batches in flight, each on one of the rank's two stages: (p + 1)/2 of its 16 layers' worth.
+        QCOMPARE(dual.first.inFlightMicroBatches, 5.0);
+        QVERIFY(dual.first.peak.activationsBytes > 0.5 * oneF.first.peak.activationsBytes);
     }
 
     void moreParallelismNeverIncreasesMemory()

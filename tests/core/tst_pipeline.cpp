@@ -5,6 +5,8 @@
 #include <QTest>
 
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 using namespace clusterplanner::core;
 using namespace clusterplanner::core::perf;
@@ -112,8 +114,8 @@ private Q_SLOTS:
 
     void summaryAgreesWithTimeline()
     {
-        const PipelineSchedule schedules[] = {
-            PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved, PipelineSchedule::ZbH1};
+        const PipelineSchedule schedules[] = {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB,
+            PipelineSchedule::Interleaved, PipelineSchedule::ZbH1, PipelineSchedule::DualPipe};
         const double times[][3] = {{1, 1, 1}, {1, 2, 0}, {1, 2, 1}, {2, 1, 1}, {1, 3, 2}, {1, 1, 3}, {0.7, 1.3, 0.4}};
         for (auto schedule : schedules)
             for (int p = 1; p <= 6; ++p)
@@ -123,6 +125,8 @@ private Q_SLOTS:
                             const auto pp = params(schedule, p, m, v, t[0], t[1], t[2]);
                             if (schedule == PipelineSchedule::Interleaved && m % p != 0)
                                 continue;
+                            if (schedule == PipelineSchedule::DualPipe && !isSchedulable(pp))
+                                continue; // odd PP, odd m or m < 2·PP
                             const auto full = simulatePipeline(pp);
                             const auto quick = pipelineSummary(pp);
                             QVERIFY2(qAbs(full.summary.makespan - quick.makespan) < 1e-9,
@@ -132,6 +136,45 @@ private Q_SLOTS:
                             for (int s = 0; s < p; ++s)
                                 QCOMPARE(peakInFlight(pp, s), full.peakInFlight[s]);
                         }
+    }
+
+    void dualPipeRunsBothDirections()
+    {
+        // DeepSeek-V3's DualPipe (arXiv 2412.19437 §3.2.1): half the micro-batches enter at each end; every rank runs
+        // one stage of each direction, m forwards and m backwards in all, and holds p + 1 micro-batches at its peak
+        // (the report's Table 2).
+        const int p = 8, m = 20;
+        const auto timeline = simulatePipeline(params(PipelineSchedule::DualPipe, p, m, 1, 1, 2, 1));
+        QCOMPARE(timeline.peakInFlight, std::vector<double>(p, p + 1.0));
+        std::vector<int> forwards(p, 0), backwards(p, 0);
+        for (const PipelineOp& op : timeline.ops) {
+            forwards[op.stage] += op.kind == PipelineOpKind::Forward;
+            backwards[op.stage] += op.kind == PipelineOpKind::Backward;
+            // The first m/2 micro-batches enter at rank 0 (direction 0), the others at the last rank.
+            QCOMPARE(op.chunk, op.microBatch < m / 2 ? 0 : 1);
+        }
+        QCOMPARE(forwards, std::vector<int>(p, m));
+        QCOMPARE(backwards, std::vector<int>(p, m));
+        // A micro-batch's forward reaches each rank after the one before it on its path, and its backward walks back.
+        const auto finish = [&](int mb, int rank, PipelineOpKind kind) {
+            for (const PipelineOp& op : timeline.ops)
+                if (op.microBatch == mb && op.stage == rank && op.kind == kind)
+                    return std::pair {op.start, op.end};
+            return std::pair {-1.0, -1.0};
+        };
+        for (int r = 0; r + 1 < p; ++r) {
+            QVERIFY(finish(0, r, PipelineOpKind::Forward).second <= finish(0, r + 1, PipelineOpKind::Forward).first);
+            QVERIFY(finish(m - 1, r + 1, PipelineOpKind::Forward).second
+                <= finish(m - 1, r, PipelineOpKind::Forward).first);
+            QVERIFY(finish(0, r + 1, PipelineOpKind::Backward).second <= finish(0, r, PipelineOpKind::Backward).first);
+        }
+        // At F = B = W its bubble is (p/2 − 1)·F: half of 1F1B's over the same stages, and below ZB-H1's.
+        for (const int stages : {4, 8, 16}) {
+            const auto dual = pipelineSummary(params(PipelineSchedule::DualPipe, stages, 4 * stages, 1, 1, 1, 1));
+            QCOMPARE(dual.bubbleTime, (stages / 2 - 1) * 1.0);
+            const auto zb = pipelineSummary(params(PipelineSchedule::ZbH1, stages, 4 * stages, 1, 1, 1, 1));
+            QVERIFY(dual.bubbleTime < zb.bubbleTime);
+        }
     }
 
     void largePipelineIsQuick()
@@ -156,6 +199,13 @@ private Q_SLOTS:
         } catch (const std::invalid_argument& error) {
             QVERIFY(QString(error.what()).contains("divisible"));
         }
+        // DualPipe: an even number of ranks, an even number of micro-batches and at least two per rank.
+        for (const auto& [stages, microBatches] : {std::pair {3, 12}, std::pair {4, 6}, std::pair {4, 9}}) {
+            const auto pp = params(PipelineSchedule::DualPipe, stages, microBatches, 1, 1, 1, 1);
+            QVERIFY(!isSchedulable(pp));
+            QVERIFY(QString::fromStdString(pipelineProblem(pp)).contains("DualPipe"));
+        }
+        QVERIFY(isSchedulable(params(PipelineSchedule::DualPipe, 4, 8, 1, 1, 1, 1)));
     }
 };
 

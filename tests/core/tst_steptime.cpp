@@ -186,6 +186,43 @@ private Q_SLOTS:
             qPrintable(QString::number(shared.tpTotalS / foldedDense.tpTotalS)));
     }
 
+    void dualPipeTimesEachRankOnItsTwoStages()
+    {
+        // DualPipe (docs/methods-time.md §4.46): rank d runs stage d of one direction and stage p − 1 − d of the other,
+        // half the micro-batches each. 8 layers on PP 4: every stage 2 layers; rank 0 also the head (stage 3), so its
+        // time per micro-batch is 2 layers + half the head where ZB-H1's last stage takes 2 layers + the whole head.
+        Scenario s;
+        s.model = ModelConfig {
+            "small", 8, 2048, 16, 16, 8192, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, false, std::nullopt};
+        s.cluster.gpuId = "H100-SXM-80GB";
+        s.cluster.gpuCount = 8;
+        s.training.framework = Framework::Other;
+        s.training.globalBatch = 16;
+        s.training.microBatch = 1;
+        s.training.layout = ParallelLayout {2, 1, 4, 1, 1, 1, false};
+        s.training.schedule = PipelineSchedule::ZbH1;
+        const auto zb = estimate(s);
+        s.training.schedule = PipelineSchedule::DualPipe;
+        const auto dual = estimate(s);
+        QVERIFY2(zb.valid && dual.valid, dual.error);
+        QCOMPARE(dual.pipeline.schedule, PipelineSchedule::DualPipe);
+        QCOMPARE(dual.pipeline.microBatches, 8);
+        QVERIFY(dual.pipeline.forward < zb.pipeline.forward);
+        QVERIFY(dual.bubbleS < zb.bubbleS);
+        // Two stages' parameters per rank (two copies of the model over the pipeline): twice the gradients to reduce.
+        QVERIFY2(dual.dpTotalS > 1.8 * zb.dpTotalS, qPrintable(QString::number(dual.dpTotalS / zb.dpTotalS)));
+        // An odd pipeline cannot meet in the middle; on one stage there is no pipeline and the step is 1F1B's.
+        s.training.layout = ParallelLayout {2, 1, 3, 1, 1, 1, false};
+        s.cluster.gpuCount = 6;
+        s.model.layers = 9;
+        QVERIFY(!estimate(s).valid);
+        s.training.layout = ParallelLayout {8, 1, 1, 1, 1, 1, false};
+        s.cluster.gpuCount = 8;
+        const auto single = estimate(s);
+        QVERIFY(single.valid);
+        QCOMPARE(single.pipeline.schedule, PipelineSchedule::OneFOneB);
+    }
+
     void expertAllToAllsAreTwoEachWay()
     {
         // Dispatch and combine forward; in the backward each one's gradient goes back by one all-to-all of the same

@@ -36,7 +36,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("schedule");
         for (auto schedule : {core::PipelineSchedule::GPipe, core::PipelineSchedule::OneFOneB,
-                 core::PipelineSchedule::Interleaved, core::PipelineSchedule::ZbH1})
+                 core::PipelineSchedule::Interleaved, core::PipelineSchedule::ZbH1, core::PipelineSchedule::DualPipe})
             QTest::newRow(std::to_string(int(schedule)).c_str()) << int(schedule);
     }
 

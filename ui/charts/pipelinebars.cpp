@@ -63,11 +63,12 @@ QString opTooltip(const PipelineOp& op, int chunks)
 
 } // namespace
 
-QStringList pipelineStageRows(int stages)
+QStringList pipelineStageRows(int stages, bool dualPipe)
 {
     QStringList rows;
     for (int stage = 1; stage <= stages; ++stage)
-        rows << pipelineTr("stage %1").arg(stage);
+        rows << (dualPipe ? pipelineTr("rank %1 · stages %1 + %2").arg(stage).arg(stages + 1 - stage)
+                          : pipelineTr("stage %1").arg(stage));
     return rows;
 }
 
@@ -80,7 +81,7 @@ QVector<GanttBar> pipelineBars(const std::vector<PipelineOp>& ops, int chunks)
     return bars;
 }
 
-QVector<GanttLegendEntry> pipelineLegend(bool splitBackward, int chunks)
+QVector<GanttLegendEntry> pipelineLegend(bool splitBackward, int chunks, bool dualPipe)
 {
     QVector<GanttLegendEntry> entries {{pipelineTr("F forward"), kindColor(PipelineOpKind::Forward)},
         {splitBackward ? pipelineTr("B backward (input gradient)") : pipelineTr("B backward"),
@@ -92,6 +93,9 @@ QVector<GanttLegendEntry> pipelineLegend(bool splitBackward, int chunks)
         entries.push_back(
             {pipelineTr("lighter: even chunks of %1 per stage (B3.2 = micro-batch 3, chunk 2)").arg(chunks),
                 kindColor(PipelineOpKind::Forward).lighter(135)});
+    if (dualPipe)
+        entries.push_back({pipelineTr("lighter: micro-batches entering at the last rank (DualPipe's second direction)"),
+            kindColor(PipelineOpKind::Forward).lighter(135)});
     return entries;
 }
 

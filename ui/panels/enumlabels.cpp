@@ -173,6 +173,8 @@ QString enumLabel(core::PipelineSchedule value)
         return enumTr("Interleaved 1F1B");
     case core::PipelineSchedule::ZbH1:
         return enumTr("Zero bubble (ZB-H1)");
+    case core::PipelineSchedule::DualPipe:
+        return enumTr("DualPipe (bidirectional)");
     }
     return {};
 }

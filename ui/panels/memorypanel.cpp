@@ -70,10 +70,20 @@ void MemoryPanel::refresh()
         return;
     }
     const core::MemoryEstimate& estimate = evaluation.memory.estimate;
-    const bool twoStages = s.training.layout.pp > 1;
-    QStringList stages {tr("first stage (0)")};
-    if (twoStages)
-        stages << tr("last stage (%1)").arg(s.training.layout.pp - 1);
+    const int pp = s.training.layout.pp;
+    const bool twoStages = pp > 1 && estimate.last.stage != estimate.first.stage;
+    QStringList stages;
+    if (s.training.schedule == core::PipelineSchedule::DualPipe && pp > 1) {
+        // DualPipe: rank d holds stage d of one direction and stage pp − 1 − d of the other.
+        const auto rank = [&](int d) { return tr("rank %1 (stages %1 and %2)").arg(d).arg(pp - 1 - d); };
+        stages << rank(estimate.first.stage);
+        if (twoStages)
+            stages << rank(estimate.last.stage);
+    } else {
+        stages << tr("first stage (0)");
+        if (twoStages)
+            stages << tr("last stage (%1)").arg(pp - 1);
+    }
     m_chart->setData(stages, breakdownSeries(estimate, twoStages));
     m_chart->setLimit(
         estimate.usableBytes / core::kGiB, tr("usable %1 GiB").arg(estimate.usableBytes / core::kGiB, 0, 'f', 1));
@@ -94,11 +104,17 @@ void MemoryPanel::showProblems(const core::ScenarioEvaluation& evaluation)
 QString MemoryPanel::summary(const core::MemoryView& memory) const
 {
     const core::MemoryEstimate& estimate = memory.estimate;
-    QString text = tr("<b>Peak %1 GiB allocated, %2 GiB reserved</b> on stage %3 · %4 · largest micro-batch that "
+    const core::Scenario& scenario = document()->scenario();
+    const int pp = scenario.training.layout.pp;
+    // DualPipe: a rank holds two stages, so the peak is named by its rank.
+    const QString where = scenario.training.schedule == core::PipelineSchedule::DualPipe && pp > 1
+        ? tr("rank %1 (stages %1 and %2)").arg(estimate.peakStage).arg(pp - 1 - estimate.peakStage)
+        : tr("stage %1").arg(estimate.peakStage);
+    QString text = tr("<b>Peak %1 GiB allocated, %2 GiB reserved</b> on %3 · %4 · largest micro-batch that "
                       "fits: %5 · %6 micro-batches per step")
                        .arg(estimate.peakAllocatedBytes / core::kGiB, 0, 'f', 1)
                        .arg(estimate.peakReservedBytes / core::kGiB, 0, 'f', 1)
-                       .arg(estimate.peakStage)
+                       .arg(where)
                        .arg(estimate.fits ? tr("fits") : tr("<span style='color:#c03030'>does not fit</span>"))
                        .arg(memory.maxMicroBatch)
                        .arg(estimate.gradientAccumulationSteps);

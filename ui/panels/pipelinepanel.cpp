@@ -97,9 +97,12 @@ void PipelinePanel::refresh()
         = core::evaluateScenario(scenario, core::EvaluationOptions {false, true, 0});
     m_bubbleFraction
         = evaluation.valid() ? evaluation.pipeline.summary.bubbleFraction : std::numeric_limits<double>::quiet_NaN();
-    m_chart->setRows(pipelineStageRows(std::max(1, scenario.training.layout.pp)));
-    const bool splitBackward = scenario.training.schedule == core::PipelineSchedule::ZbH1;
-    m_chart->setLegend(pipelineLegend(splitBackward, evaluation.valid() ? evaluation.pipeline.params.chunks : 1));
+    const bool dualPipe = evaluation.valid() && evaluation.pipeline.params.schedule == core::PipelineSchedule::DualPipe;
+    m_chart->setRows(pipelineStageRows(std::max(1, scenario.training.layout.pp), dualPipe));
+    const bool splitBackward = scenario.training.schedule == core::PipelineSchedule::ZbH1
+        || scenario.training.schedule == core::PipelineSchedule::DualPipe;
+    m_chart->setLegend(
+        pipelineLegend(splitBackward, evaluation.valid() ? evaluation.pipeline.params.chunks : 1, dualPipe));
     if (!evaluation.valid()) {
         m_chart->setBars({});
         m_summary->setText(tr("Cannot schedule this layout: %1").arg(QString::fromStdString(evaluation.firstReason())));
