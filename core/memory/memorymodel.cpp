@@ -28,9 +28,10 @@ struct StageInputs
     int mirror = -1;
     bool first = false, last = false; ///< the rank holds the embedding / the LM head
     double inFlight = 1;
-    /// Share of one micro-batch's activations on the rank's stages that an in-flight micro-batch holds: 1, or under
-    /// DualPipe ½, a micro-batch being in one of the rank's two stages.
-    double activationShare = 1;
+    /// DualPipe: of the inFlight micro-batches at the rank's peak, those in its far stage (mirror); the rest are in its
+    /// near stage. At distance h from its end a rank holds p − h of the near stage and h + 1 of the far one (the
+    /// replay of the published order, docs/methods-time.md §4.46).
+    double farInFlight = 0;
     int microBatches = 1;
     int offloadedLayers = 0; ///< activation offload in effect (PP 1 only)
 };
@@ -71,6 +72,17 @@ void applyCastCache(const MemoryContext& ctx, const TrainingConfig& t, const Sta
     }
 }
 
+/// Activations one micro-batch leaves on a stage of `layers` layers (with the embedding's or the head's where it holds
+/// them) until its backward: layer inputs only under full recompute, the rest of the resident layers' otherwise.
+double microBatchBytes(
+    const MemoryContext& ctx, const TrainingConfig& t, int layers, bool first, bool last, int offloadedLayers)
+{
+    const double ends = (first ? embeddingActivationBytes(ctx, t) : 0) + (last ? headActivationBytes(ctx, t) : 0);
+    if (t.recompute == Recompute::Full)
+        return ends + layers * layerInputBytes(ctx, t);
+    return ends + stageLayerBytes(ctx, t, residentActivationLayers(layers, offloadedLayers));
+}
+
 MemoryBreakdown backwardStart(const MemoryContext& ctx, const TrainingConfig& t, const StageInputs& in,
     const StageParams& params, const ModelStateBytes& states, const StateBytesPerParam& regime)
 {
@@ -83,12 +95,17 @@ MemoryBreakdown backwardStart(const MemoryContext& ctx, const TrainingConfig& t,
     b.gradientsBytes = accumulating ? states.gradients : 0;
     const LogitsBytes logits = in.last ? logitsBytes(ctx, t) : LogitsBytes {};
     b.logitsBytes = logits.peak;
-    double perMicroBatch
-        = (in.first ? embeddingActivationBytes(ctx, t) : 0) + (in.last ? headActivationBytes(ctx, t) : 0);
-    const bool full = t.recompute == Recompute::Full;
-    perMicroBatch += full ? params.layers * layerInputBytes(ctx, t)
-                          : stageLayerBytes(ctx, t, residentActivationLayers(params.layers, in.offloadedLayers));
-    b.activationsBytes = in.inFlight * in.activationShare * perMicroBatch;
+    if (in.mirror < 0 || in.mirror == in.stage) {
+        b.activationsBytes
+            = in.inFlight * microBatchBytes(ctx, t, params.layers, in.first, in.last, in.offloadedLayers);
+    } else { // DualPipe: each in-flight micro-batch is in one of the rank's two stages
+        const int pp = std::max(1, t.layout.pp);
+        const auto stageBytes = [&](int stage) {
+            return microBatchBytes(ctx, t, layersOnStage(ctx.layers, pp, stage), stage == 0, stage == pp - 1, 0);
+        };
+        b.activationsBytes
+            = (in.inFlight - in.farInFlight) * stageBytes(in.stage) + in.farInFlight * stageBytes(in.mirror);
+    }
     if (usesAutocast(t))
         applyCastCache(ctx, t, in, params, logits, b);
     return b;
@@ -195,7 +212,7 @@ MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& t)
         in.last = stage == pp - 1 || in.mirror == pp - 1;
         in.microBatches = m;
         in.inFlight = inFlightMicroBatches(t.schedule, pp, t.layout.virtualStages, m, stage);
-        in.activationShare = dualPipe ? 0.5 : 1.0;
+        in.farInFlight = dualPipe ? std::min(in.inFlight, double(stage + 1)) : 0.0;
         in.offloadedLayers = offloaded;
         return in;
     };

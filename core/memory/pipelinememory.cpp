@@ -17,8 +17,8 @@ double inFlightMicroBatches(PipelineSchedule schedule, int pp, int virtualStages
         return std::min(p - i, m);
     case PipelineSchedule::ZbH1:
         return std::min(p, m);
-    case PipelineSchedule::DualPipe:
-        return std::min(p + 1, m);
+    case PipelineSchedule::DualPipe: // without a pipeline there is nothing to hold for a second direction
+        return p > 1 ? std::min(p + 1, m) : 1;
     case PipelineSchedule::Interleaved: {
         const int v = std::max(1, virtualStages);
         const long long chunks = std::min(2LL * (p - i - 1) + 1LL * (v - 1) * p + 1, 1LL * m * v);

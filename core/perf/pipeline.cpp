@@ -21,6 +21,9 @@ struct OrderedOp
     int chunk; ///< interleaved: the model chunk; DualPipe: the direction (0 enters at rank 0, 1 at the last rank)
     int microBatch;
     bool deferredWeight = false; ///< a backward whose weight gradients run later as their own op (zero bubble)
+    /// The forward of an overlapped forward-backward pair (DualPipe): it starts once both its input and the pair's
+    /// backward's gradient are there, as deepseek-ai/DualPipe waits for both receives before computing either chunk.
+    bool startsPair = false;
 };
 
 using StageOrder = std::vector<OrderedOp>;
@@ -106,7 +109,7 @@ StageOrder zbH1Order(const PipelineParams& p, int stage)
 ///   5. (p/2 − h − 1) × (B1, F1 B0)     6. (h + 1) × (B1, B0), the later half zero-bubble
 ///   7. (p/2 − h − 1) × (W, B0 zero-bubble)     8. (h + 1) × W
 /// W runs the oldest deferred weight gradients. An overlapped pair hides communication behind compute, not compute
-/// behind compute: its two chunks run one after the other here.
+/// behind compute: its two chunks run one after the other here, and it starts once both have their inputs.
 StageOrder dualPipeOrder(const PipelineParams& p, int rank)
 {
     const int half = p.stages / 2;
@@ -128,6 +131,11 @@ StageOrder dualPipeOrder(const PipelineParams& p, int rank)
         if (zeroBubble)
             deferred.emplace_back(d, mb);
     };
+    const auto pair = [&](int forwardPhase, int backwardPhase) { // one overlapped chunk pair: F waits for B's input
+        forward(forwardPhase);
+        order.back().startsPair = true;
+        backward(backwardPhase, false);
+    };
     const auto weight = [&] {
         order.push_back({PipelineOpKind::WeightGrad, deferred.front().first, deferred.front().second});
         deferred.pop_front();
@@ -145,15 +153,12 @@ StageOrder dualPipeOrder(const PipelineParams& p, int rank)
         forward(1);
     }
     for (int i = 0; i < n - p.stages + h + 1; ++i) {
-        forward(0);
-        backward(1, false);
-        forward(1);
-        backward(0, false);
+        pair(0, 1);
+        pair(1, 0);
     }
     for (int i = 0; i < outer; ++i) {
         backward(1, false);
-        forward(1);
-        backward(0, false);
+        pair(1, 0);
     }
     bool zeroBubble = false;
     for (int i = 0; i <= h; ++i) {
@@ -279,7 +284,11 @@ private:
         while (next < order.size()) {
             const OrderedOp& op = order[next];
             const int vs = virtualStage(op, s);
-            const double ready = dependency(op, vs);
+            double ready = dependency(op, vs);
+            if (op.startsPair && next + 1 < order.size()) {
+                const double partner = dependency(order[next + 1], virtualStage(order[next + 1], s));
+                ready = partner < 0 ? partner : std::max(ready, partner);
+            }
             if (ready < 0)
                 break;
             const double start = std::max(free, ready);
@@ -414,8 +423,8 @@ namespace {
 
 /// DualPipe: the replay of its published order. Its bubble does not grow with the micro-batches beyond the 2p the
 /// schedule needs (the extra ones only lengthen step 4's steady state of overlapped pairs), so 2p are replayed and the
-/// rest added as ideal time: O(p²) ops whatever m is. At F = B = W the bubble is (p/2 − 1)·F, half the report's
-/// (p/2 − 1)(F&B + B_full − 3W) with F&B = F + B + W and B_full = B + W (docs/methods-time.md §4.46).
+/// rest added as ideal time: O(p²) ops whatever m is. Where W ≤ B it is the report's (p/2 − 1)(F&B + B_full − 3W),
+/// F&B = F + B + W and B_full = B + W (docs/methods-time.md §4.46); not everywhere, hence the replay.
 PipelineSummary dualPipeSummary(const PipelineParams& p)
 {
     // A sweep asks again and again for the same stage times under other DP degrees (other m): remember the last

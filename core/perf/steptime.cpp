@@ -89,13 +89,17 @@ bool dualPipeApplies(const TrainingConfig& tr)
 /// runs the shared experts beside them (core/perf/expertexposure.h). With paired micro-batches (Megatron-Core's
 /// combined 1F1B; DualPipe, whose overlapped forward-backward chunks pair them whatever moe_overlap says) the
 /// forward's run under the partner's backward of the layer, the backward's under its forward, each behind half of
-/// that; the first forward and the last backward of the m micro-batches have no partner.
+/// that; the first forward and the last backward of the m micro-batches have no partner (under DualPipe its warm-up
+/// and drain chunks, §4.46).
 AllToAllExposure expertExposure(const Setup& s, double epOneS, const LayerTime& lt)
 {
     if (!moeOverlapApplies(s.tr, s.caps) && !dualPipeApplies(s.tr))
         return unpairedAllToAllExposure(
             epOneS, lt.sharedExpertForward, sharedExpertOverlapInEffect(s.tr, s.caps, *s.c.model));
-    const double unpaired = 1.0 / std::max(1, s.microBatches);
+    // DualPipe pairs only the chunks of its steady state: of each rank's m forwards (and backwards) 3p/2 − h − 1 run
+    // alone, h its distance from the nearer end; rank 0's count (h = 0), the most of any rank.
+    const int m = std::max(1, s.microBatches);
+    const double unpaired = dualPipeApplies(s.tr) ? std::min(1.0, (1.5 * s.tr.layout.pp - 1) / m) : 1.0 / m;
     const auto paired = [&](double windowS) {
         return 2 * ((1 - unpaired) * std::max(0.0, epOneS - windowS / 2) + unpaired * epOneS);
     };
@@ -385,52 +389,55 @@ StageTimes slowestStage(const Setup& s)
     return st;
 }
 
-/// The layers whose parameters one GPU holds on the rank the step is timed on: the slowest stage's (as slowestStage
-/// counts them), or under DualPipe the fullest rank's two stages (two copies of the model over the pipeline).
-StageLayers heldLayers(const ParameterCounts& counts, const TrainingConfig& tr)
+/// Parameters one GPU holds, the routed experts among them (docs/methods-memory.md §3.2).
+struct HeldParameters
 {
-    const int p = tr.layout.pp;
-    if (!dualPipeApplies(tr))
-        return slowestStageLayers(counts, p);
-    StageLayers fullest;
-    for (int d = 0; d < p / 2; ++d) {
-        const StageLayers a = contiguousStageLayers(counts, p, d), b = contiguousStageLayers(counts, p, p - 1 - d);
-        if (a.dense + a.moe + b.dense + b.moe > fullest.dense + fullest.moe)
-            fullest = {a.dense + b.dense, a.moe + b.moe};
-    }
-    return fullest;
+    double all = 0, experts = 0;
+};
+
+/// What one GPU of a rank with these layers (and these ends: embedding, head) holds: the experts split over EP and the
+/// expert tensor-parallel group (TP, or 1 where EP folds over TP as well), the rest over TP.
+HeldParameters heldParameters(const StepTimeContext& c, const ParallelLayout& l, StageLayers layers, double ends)
+{
+    const ParameterCounts& k = c.counts;
+    const double moeLayerReplicated
+        = k.attentionPerLayer + k.normsPerLayer + k.expertsPerMoeLayer - k.routedExpertsPerMoeLayer;
+    const double experts = layers.moe * k.routedExpertsPerMoeLayer / (double(expertTensorParallel(l)) * l.ep);
+    const double dense = layers.dense * k.denseLayerTotal() + layers.moe * moeLayerReplicated;
+    return {(dense + ends) / l.tp + experts, experts};
 }
 
-/// Routed-expert parameters held by one GPU of the rank the step is timed on: split over EP and the expert
-/// tensor-parallel group (TP, or 1 where EP folds over TP as well, docs/methods-memory.md §3.2).
-double gpuExpertParameters(const StepTimeContext& c, const TrainingConfig& tr)
-{
-    const ParallelLayout& l = tr.layout;
-    return heldLayers(c.counts, tr).moe * c.counts.routedExpertsPerMoeLayer / (double(expertTensorParallel(l)) * l.ep);
-}
-
-/// Parameters held by one GPU of the rank the step is timed on (docs/methods-memory.md §3.2), the expert part
-/// included: its gradients are the last to be reduced. Under DualPipe rank 0 holds both the embedding and the head.
-double gpuParameters(const StepTimeContext& c, const TrainingConfig& tr)
+/// The parameters of the rank the DP reduction and the optimizer step are timed on, whose gradients are the last to
+/// be reduced: the slowest stage's (as slowestStage counts its layers, with the larger end), or under DualPipe the
+/// rank holding the most of its two stages (two copies of the model over the pipeline; rank 0 both ends).
+HeldParameters gpuParameters(const StepTimeContext& c, const TrainingConfig& tr)
 {
     const ParameterCounts& k = c.counts;
     const ParallelLayout& l = tr.layout;
-    const StageLayers layers = heldLayers(k, tr);
-    const double moeLayerReplicated
-        = k.attentionPerLayer + k.normsPerLayer + k.expertsPerMoeLayer - k.routedExpertsPerMoeLayer;
-    const double dense = layers.dense * k.denseLayerTotal() + layers.moe * moeLayerReplicated;
-    const bool bothEnds = l.pp == 1 || dualPipeApplies(tr);
-    const double ends = bothEnds ? k.embedding + k.head + k.finalNorm : std::max(k.embedding, k.head + k.finalNorm);
-    return (dense + ends) / l.tp + gpuExpertParameters(c, tr);
+    if (!dualPipeApplies(tr)) {
+        const double ends
+            = l.pp == 1 ? k.embedding + k.head + k.finalNorm : std::max(k.embedding, k.head + k.finalNorm);
+        return heldParameters(c, l, slowestStageLayers(k, l.pp), ends);
+    }
+    HeldParameters most;
+    for (int d = 0; d < l.pp / 2; ++d) {
+        const StageLayers a = contiguousStageLayers(k, l.pp, d), b = contiguousStageLayers(k, l.pp, l.pp - 1 - d);
+        const double ends = d == 0 ? k.embedding + k.head + k.finalNorm : 0.0;
+        const HeldParameters rank = heldParameters(c, l, {a.dense + b.dense, a.moe + b.moe}, ends);
+        if (rank.all > most.all)
+            most = rank;
+    }
+    return most;
 }
 
 /// Parameters whose optimizer step one GPU runs: its whole shard, or what a sharding optimizer leaves on it.
 double optimizerShardParameters(const StepTimeContext& c, const TrainingConfig& tr)
 {
-    const double all = gpuParameters(c, tr);
+    const HeldParameters held = gpuParameters(c, tr);
+    const double all = held.all;
     if (!tr.shardsOptimizerStates())
         return all;
-    return shardedParameters(all, gpuExpertParameters(c, tr), tr.layout);
+    return shardedParameters(all, held.experts, tr.layout);
 }
 
 struct DataParallelTimes
@@ -539,8 +546,11 @@ PipelineParams pipelineParams(const TrainingConfig& tr, const StageTimes& st, do
 double fastMakespan(PipelineParams p)
 {
     const bool zbExact = p.microBatches >= p.stages && p.weightGrad <= p.forward && p.weightGrad <= p.backward;
-    // DualPipe is replayed (a few thousand ops at PP 16); beyond what the replay takes, 1F1B bounds it from above.
-    const bool dualPipeTooLarge = p.schedule == PipelineSchedule::DualPipe && !isSimulable(p);
+    // DualPipe is replayed on 2p micro-batches (a few thousand ops at PP 16); beyond what the replay takes, 1F1B
+    // bounds it from above.
+    PipelineParams least = p;
+    least.microBatches = 2 * p.stages;
+    const bool dualPipeTooLarge = p.schedule == PipelineSchedule::DualPipe && !isSimulable(least);
     if ((p.schedule == PipelineSchedule::ZbH1 && !zbExact) || dualPipeTooLarge) {
         p.schedule = PipelineSchedule::OneFOneB;
         p.backward += p.weightGrad;
@@ -657,8 +667,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     r.offloadedLayers = offloaded;
     r.offloadTotalS = m * offload.totalS;
     r.offloadExposedS = m * (offload.forwardExposedS + offload.backwardExposedS);
-    const double expertParams = gpuExpertParameters(c, tr);
-    const DataParallelTimes dp = dataParallel(s, {gpuParameters(c, tr) - expertParams, expertParams}, st, m);
+    const HeldParameters held = gpuParameters(c, tr);
+    const DataParallelTimes dp = dataParallel(s, {held.all - held.experts, held.experts}, st, m);
     r.dpTotalS = dp.totalS;
     r.dpExposedS = dp.exposedS;
     r.optimizerS
