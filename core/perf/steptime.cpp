@@ -335,6 +335,13 @@ StageLayers contiguousStageLayers(const ParameterCounts& counts, int pp, int sta
     return {double(dense), double(held - dense)};
 }
 
+/// DualPipe: the layers rank d holds, those of stage d of one direction and stage p − 1 − d of the other.
+StageLayers dualPipeRankLayers(const ParameterCounts& counts, int pp, int d)
+{
+    const StageLayers a = contiguousStageLayers(counts, pp, d), b = contiguousStageLayers(counts, pp, pp - 1 - d);
+    return {a.dense + b.dense, a.moe + b.moe};
+}
+
 /// DualPipe (docs/methods-time.md §4.46): rank d runs stage d of one direction and stage p − 1 − d of the other, half
 /// the micro-batches through each, so its times per micro-batch are the mean of its two stages'. Stages are cut
 /// contiguously; the LM head is on stage p − 1, with rank 0. The step is timed on the slowest rank.
@@ -347,9 +354,8 @@ StageLayers slowestDualPipeRank(
     StageLayers slowest;
     double slowestS = -1;
     for (int d = 0; d < p / 2; ++d) {
-        const StageLayers a = contiguousStageLayers(s.c.counts, p, d);
-        const StageLayers b = contiguousStageLayers(s.c.counts, p, p - 1 - d);
-        const StageLayers mean {0.5 * (a.dense + b.dense), 0.5 * (a.moe + b.moe)};
+        const StageLayers both = dualPipeRankLayers(s.c.counts, p, d);
+        const StageLayers mean {0.5 * both.dense, 0.5 * both.moe};
         const double head = d == 0 ? 0.5 : 0.0;
         const double rankS = mean.dense * seconds(denseOne) + mean.moe * seconds(moeOne) + head * seconds(headOne);
         if (rankS > slowestS) {
@@ -421,9 +427,8 @@ HeldParameters gpuParameters(const StepTimeContext& c, const TrainingConfig& tr)
     }
     HeldParameters most;
     for (int d = 0; d < l.pp / 2; ++d) {
-        const StageLayers a = contiguousStageLayers(k, l.pp, d), b = contiguousStageLayers(k, l.pp, l.pp - 1 - d);
         const double ends = d == 0 ? k.embedding + k.head + k.finalNorm : 0.0;
-        const HeldParameters rank = heldParameters(c, l, {a.dense + b.dense, a.moe + b.moe}, ends);
+        const HeldParameters rank = heldParameters(c, l, dualPipeRankLayers(k, l.pp, d), ends);
         if (rank.all > most.all)
             most = rank;
     }
@@ -431,13 +436,9 @@ HeldParameters gpuParameters(const StepTimeContext& c, const TrainingConfig& tr)
 }
 
 /// Parameters whose optimizer step one GPU runs: its whole shard, or what a sharding optimizer leaves on it.
-double optimizerShardParameters(const StepTimeContext& c, const TrainingConfig& tr)
+double optimizerShardParameters(const HeldParameters& held, const TrainingConfig& tr)
 {
-    const HeldParameters held = gpuParameters(c, tr);
-    const double all = held.all;
-    if (!tr.shardsOptimizerStates())
-        return all;
-    return shardedParameters(all, held.experts, tr.layout);
+    return tr.shardsOptimizerStates() ? shardedParameters(held.all, held.experts, tr.layout) : held.all;
 }
 
 struct DataParallelTimes
@@ -672,7 +673,7 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     r.dpTotalS = dp.totalS;
     r.dpExposedS = dp.exposedS;
     r.optimizerS
-        = optimizerStepS(optimizerShardParameters(c, tr), tr.optimizer, s.precision, s.peaks, s.optimizerStates);
+        = optimizerStepS(optimizerShardParameters(held, tr), tr.optimizer, s.precision, s.peaks, s.optimizerStates);
     r.overheadS = c.efficiency.stepOverheadS + m * c.efficiency.microBatchOverheadS;
     r.overlapSlowdownS
         = c.efficiency.commComputeSlowdown * (m * st.hiddenCommS + dp.hiddenS + r.ppTotalS - r.ppExposedS);
