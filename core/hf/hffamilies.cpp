@@ -184,8 +184,13 @@ void readDeepSeek(const JsonFields& f, HfImport& out)
     setMoeLayers(out, sparse);
     readGroupLimitedRouting(f, out);
     readLatentAttention(f, out);
-    if (countOr(f, "num_nextn_predict_layers", 0) > 0)
-        out.notes.push_back("the multi-token-prediction module (num_nextn_predict_layers) is not counted");
+    // DeepSeek-V3's checkpoint carries its multi-token-prediction module (num_nextn_predict_layers 1), which its
+    // pre-training ran; fine-tuning usually leaves it out, which model.mtp_layers 0 states.
+    out.model.mtpLayers = countOr(f, "num_nextn_predict_layers", 0);
+    if (out.model.mtpLayers > 0)
+        out.notes.push_back("the multi-token-prediction module (num_nextn_predict_layers "
+            + std::to_string(out.model.mtpLayers)
+            + ") is trained as model.mtp_layers; set it to 0 to train without it");
 }
 
 void readGptNeoX(const JsonFields& f, HfImport& out)

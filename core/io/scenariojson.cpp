@@ -171,6 +171,8 @@ ModelConfig readModel(const JsonFields& r)
     model.norm = choice<NormKind>(r, "model.norm");
     model.tiedEmbeddings = boolean(r, "model.tied_embeddings");
     model.qkNorm = optionalBoolean(r, "model.qk_norm", false);
+    model.mtpLayers
+        = optionalInteger(r, "model.mtp_layers", 0, kMaxMtpLayers); // absent (files written before it): none
     // Files written before the field existed, and null, mean standard attention.
     if (const char* mlaKey = field("model.mla").key(); r.has(mlaKey) && !r.isNull(mlaKey))
         model.mla = readMla(r.object(mlaKey), model.heads);
@@ -287,7 +289,7 @@ json modelToJson(const ModelConfig& m)
     return {{"name", m.name}, {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"kv_heads", m.kvHeads},
         {"head_dim", m.headDim}, {"ffn_hidden", m.ffnHidden}, {"vocab", m.vocab}, {"seq_len", m.seqLen},
         {"mlp", toString(m.mlp)}, {"norm", toString(m.norm)}, {"tied_embeddings", m.tiedEmbeddings},
-        {"qk_norm", m.qkNorm}, {"mla", m.mla.enabled() ? mlaToJson(m.mla) : json(nullptr)},
+        {"qk_norm", m.qkNorm}, {"mtp_layers", m.mtpLayers}, {"mla", m.mla.enabled() ? mlaToJson(m.mla) : json(nullptr)},
         {"moe", m.moe ? moeToJson(*m.moe) : json(nullptr)}};
 }
 

@@ -244,6 +244,9 @@ void readModel(const NullableReader& r, ValidationCase& c)
     m.ffnHidden = r.positive("ffn_hidden", 4 * m.hidden, &u.ffnHidden);
     m.tiedEmbeddings = r.get<bool>("tied_embeddings", false, &u.tiedEmbeddings);
     m.qkNorm = r.optional<bool>("qk_norm", false); // absent or null: no QK norm, as cases written before it meant
+    // Absent or null: no multi-token prediction. Not taken from a preset (below): it is a training choice, which
+    // published runs of one model make both ways (Megatron-Bridge's DeepSeek-V3 rows "w/ MTP" and "w/o MTP").
+    m.mtpLayers = r.optionalInteger("mtp_layers", 0, 0, kMaxMtpLayers);
     m.mla = readMla(r, m.heads);
     if (m.mla.enabled() && m.kvHeads != m.heads)
         r.fail("kv_heads", "must equal heads with mla: every latent-attention head has its own key and value");

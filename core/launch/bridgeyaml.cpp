@@ -61,6 +61,12 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
     y << "  sequence_parallel: " << yamlBool(l.sequenceParallel && l.tp > 1) << "\n";
     y << "  tp_comm_overlap: " << yamlBool(p.asyncTpInEffect()) << "\n";
     y << "  seq_length: " << p.model().seqLen << "\n";
+    // Stated either way: Megatron-Bridge's DeepSeek-V3 recipe turns one MTP module on by itself.
+    y << "  mtp_num_layers: ";
+    if (p.model().mtpLayers > 0)
+        y << p.model().mtpLayers << "\n";
+    else
+        y << "null\n";
     if (t.recompute == Recompute::None)
         y << "  recompute_granularity: null\n";
     else

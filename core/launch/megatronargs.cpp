@@ -75,6 +75,8 @@ void addModel(const ModelConfig& m, ArgList& a)
     // latents their norms (Megatron-Core's q_layernorm and kv_layernorm), which DeepSeek's models have.
     if (m.qkNorm || m.mla.enabled())
         a.push_back({"--qk-layernorm", ""});
+    if (m.mtpLayers > 0) // the MTP modules go to the last pipeline stage, after its layers
+        a.push_back({"--mtp-num-layers", std::to_string(m.mtpLayers)});
 }
 
 std::string moeLayerPattern(const ModelConfig& m, int moeLayers)

@@ -288,8 +288,27 @@ double headActivationBytes(const MemoryContext& ctx, const TrainingConfig& t)
         perToken = 2 * 2 * d.compute / 2 * ctx.h; // final norm input + head input (K22 §4.3: 4sbh)
     else
         perToken = (isLlamaStyle(ctx) ? 4 + d.residual : d.residual) * ctx.h + (d.autocast ? 2 : d.compute) * ctx.h;
+    // Each multi-token-prediction module saves what the head saves for its own head, and before its layer the two
+    // norms' inputs (hidden state, embedding) and the projection's 2h-wide input.
+    const double mtp = ctx.params.mtpLayers;
+    perToken += mtp * (perToken + 4 * d.compute * ctx.h);
     return tokensPerRank(ctx, t) * perToken / replicatedDivisor(t);
 }
+
+namespace {
+
+/// Each multi-token-prediction module computes its own logits and loss before the main head's (Megatron-Core's
+/// process_mtp_loss) and keeps what that loss saves for the backward: the fused cross-entropy's fp32 softmax, or
+/// the logits an unfused loss holds (docs/methods-memory.md §3.19).
+LogitsBytes withPredictionHeads(LogitsBytes l, double mtpLayers, double savedPerHead)
+{
+    l.peak += mtpLayers * savedPerHead;
+    l.forwardPeak += mtpLayers * savedPerHead;
+    l.held += mtpLayers * std::min(l.held, savedPerHead);
+    return l;
+}
+
+} // namespace
 
 LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
 {
@@ -300,7 +319,7 @@ LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
         // Vocab-parallel cross-entropy keeps fp32 softmax and writes its gradient in place, then casts.
         l.peak = (4 + compute) * entries;
         l.forwardPeak = l.peak;
-        return l;
+        return withPredictionHeads(l, ctx.params.mtpLayers, 4 * entries);
     }
     const FrameworkCapabilities& caps = frameworkCapabilities(t.framework);
     if (compiledLossApplies(t, caps) && !(t.layout.tp > 1 && caps.dtensorLossParallel)) {
@@ -310,7 +329,7 @@ LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
         l.forwardPeak = compute * entries;
         l.peak = 2 * compute * entries;
         l.held = caps.freesLogitsBeforeBackward && t.layout.pp == 1 ? 0 : compute * entries;
-        return l;
+        return withPredictionHeads(l, ctx.params.mtpLayers, compute * entries);
     }
     // logits.float() -> log_softmax (saved, fp32); backward: nll grad + log_softmax grad (fp32) while the
     // returned logits in compute precision are still referenced by the caller.
@@ -329,7 +348,7 @@ LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
     // schedule keeps the last stage's output for its backward.
     if (caps.freesLogitsBeforeBackward && t.layout.pp == 1)
         l.peak -= l.held;
-    return l;
+    return withPredictionHeads(l, ctx.params.mtpLayers, (compute + 4) * entries);
 }
 
 } // namespace clusterplanner::core

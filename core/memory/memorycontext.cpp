@@ -45,7 +45,7 @@ MemoryContext makeMemoryContext(const ModelConfig& model, const GpuSpec* gpu)
     c.f = model.ffnHidden;
     c.vocab = model.vocab;
     c.seq = model.seqLen;
-    c.layers = model.layers;
+    c.layers = transformerLayers(model); // the multi-token-prediction modules' layers too, on the last stage
     if (model.moe) {
         c.expertF = model.moe->expertFfnHidden;
         c.moeTopK = model.moe->topK;

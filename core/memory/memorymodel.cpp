@@ -43,7 +43,14 @@ StageParams rankParams(const MemoryContext& ctx, const ParallelLayout& layout, c
     StageParams s = stageParams(ctx, layout, in.stage);
     if (in.mirror < 0 || in.mirror == in.stage)
         return s;
-    const StageParams other = stageParams(ctx, layout, in.mirror);
+    StageParams other = stageParams(ctx, layout, in.mirror);
+    // A rank that holds both ends shares one embedding between them (DeepSeek-V3 report §3.2.1: DualPipe puts the
+    // shallowest and deepest layers on one rank so that the MTP module and the head share it physically).
+    const bool bothEnds = in.first && in.last;
+    const double copy
+        = bothEnds && other.embedding > 0 && s.embedding > 0 ? ctx.vocab * ctx.h / std::max(1, layout.tp) : 0;
+    other.embedding -= std::min(copy, other.embedding);
+    other.total -= std::min(copy, other.total);
     s.total += other.total;
     s.experts += other.experts;
     s.matmul += other.matmul;

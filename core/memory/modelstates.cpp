@@ -110,9 +110,12 @@ StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, 
     s.perLayer = (dense + moeNonExpert) / t + experts / (ep * etp); // experts split by EP × ETP
     const bool first = stage == 0;
     const bool last = stage == std::max(1, layout.pp) - 1;
-    const bool tiedCopy = ctx.model.tiedEmbeddings && layout.pp > 1 && last; // Megatron's shared copy
-    s.embedding = ((first ? ctx.params.embedding : 0) + (tiedCopy ? ctx.vocab * ctx.h : 0)) / t;
-    const double head = last ? (ctx.params.head + ctx.params.finalNorm) / t : 0;
+    // Megatron keeps a copy of the word embeddings on the last stage, kept equal by an all-reduce, where the head is
+    // tied to them or where multi-token prediction embeds the shifted tokens there (GPTModel builds its embedding
+    // for pre_process or mtp_process).
+    const bool embeddingCopy = (ctx.model.tiedEmbeddings || ctx.params.mtpLayers > 0) && layout.pp > 1 && last;
+    s.embedding = ((first ? ctx.params.embedding : 0) + (embeddingCopy ? ctx.vocab * ctx.h : 0)) / t;
+    const double head = last ? (ctx.params.head + ctx.params.finalNorm + ctx.params.mtpExtras) / t : 0;
     s.total = s.layers * s.perLayer + s.embedding + head;
     s.experts = s.layers * experts / (ep * etp);
     s.matmul = s.layers * ctx.matmulPerLayer / t + (last ? ctx.vocab * ctx.h / t : 0);

@@ -78,6 +78,11 @@ void countMoe(const ModelConfig& m, ParameterCounts& counts)
 
 } // namespace
 
+int transformerLayers(const ModelConfig& model)
+{
+    return model.layers + std::max(0, model.mtpLayers);
+}
+
 int moeLayerCount(const ModelConfig& model)
 {
     if (!model.moe)
@@ -96,12 +101,18 @@ ParameterCounts countParameters(const ModelConfig& m)
     c.normsPerLayer = 2 * normParameters(m) + (m.qkNorm ? 2 * normParametersAt(m, headDim(m)) : 0) // + q, k norms
         + latentNormParameters(m);
     c.denseMlpPerLayer = mlpParameters(m, m.ffnHidden);
-    c.moeLayers = moeLayerCount(m);
-    c.denseLayers = m.layers - c.moeLayers;
+    // A multi-token-prediction module's transformer layer is of the model's last kind (Megatron-Core builds it from
+    // the last layer's spec; dense layers come first here, so MoE wherever the model has MoE layers).
+    c.mtpLayers = std::max(0, m.mtpLayers);
+    c.moeLayers = moeLayerCount(m) + (m.moe ? c.mtpLayers : 0);
+    c.denseLayers = m.layers - moeLayerCount(m) + (m.moe ? 0 : c.mtpLayers);
+    // Each module's projection of [norm(hidden); norm(embedding)] (2h → h, no bias) and its three norms (the two
+    // inputs' and its output's); the embedding and the LM head are the model's own.
+    c.mtpExtras = c.mtpLayers * (2.0 * h * h + 3 * normParameters(m));
     if (m.moe)
         countMoe(m, c);
 
-    const double fixed = c.embedding + c.head + c.finalNorm;
+    const double fixed = c.embedding + c.head + c.finalNorm + c.mtpExtras;
     c.total = fixed + c.denseLayers * c.denseLayerTotal() + c.moeLayers * c.moeLayerTotal();
     c.active = fixed + c.denseLayers * c.denseLayerTotal()
         + c.moeLayers * (c.attentionPerLayer + c.normsPerLayer + c.activeExpertsPerMoeLayer);
@@ -111,9 +122,11 @@ ParameterCounts countParameters(const ModelConfig& m)
         const auto& moe = *m.moe;
         moeMatmulActive = (moe.topK + moe.sharedExperts) * mlpMatmul(m, moe.expertFfnHidden) + h * moe.experts;
     }
-    c.matmulActiveLayers = m.layers * attentionMatmulWeights(m) + c.denseLayers * mlpMatmul(m, m.ffnHidden)
-        + c.moeLayers * moeMatmulActive;
-    c.matmulActive = c.matmulActiveLayers + double(m.vocab) * h; // the LM head is a matmul even when tied
+    c.matmulActiveLayers = (c.denseLayers + c.moeLayers) * attentionMatmulWeights(m)
+        + c.denseLayers * mlpMatmul(m, m.ffnHidden) + c.moeLayers * moeMatmulActive;
+    // The LM head is a matmul even when tied, and each MTP module runs it again on its own hidden states, after its
+    // projection (Megatron-LM's num_floating_point_operations counts the same).
+    c.matmulActive = c.matmulActiveLayers + (1.0 + c.mtpLayers) * double(m.vocab) * h + c.mtpLayers * 2.0 * h * h;
     return c;
 }
 
@@ -198,7 +211,7 @@ double attentionFlopsPerToken(const ModelConfig& m)
 {
     // Scores over the query/key width, values over the value width (both heads · head_dim unless MLA or head_dim says
     // otherwise): GQA shrinks K/V, not the score computation.
-    return 6.0 * m.layers * double(m.seqLen) * (queryWidth(m) + attentionOutputWidth(m));
+    return 6.0 * transformerLayers(m) * double(m.seqLen) * (queryWidth(m) + attentionOutputWidth(m));
 }
 
 double modelFlopsPerToken(const ModelConfig& m)
@@ -213,7 +226,7 @@ double hardwareFlopsPerToken(const ModelConfig& m, Recompute recompute)
     case Recompute::None:
         return model;
     case Recompute::Modules: // element-wise work, and MLA's up-projections (docs/methods-time.md §4.37)
-        return model + 2.0 * m.layers * latentUpProjectionWeights(m);
+        return model + 2.0 * transformerLayers(m) * latentUpProjectionWeights(m);
     case Recompute::Selective:
         return model + attentionFlopsPerToken(m); // K22 Eq. 8: s/(6h) becomes s/(3h)
     case Recompute::Full:

@@ -26,8 +26,12 @@ struct ParameterCounts
     /// The routed experts of one MoE layer alone, what EP (and expert TP) split; its router and shared experts are
     /// held like its attention (docs/methods-memory.md §3.2).
     double routedExpertsPerMoeLayer = 0;
+    /// Transformer layers by kind, the multi-token-prediction modules' layers among them (ModelConfig::mtpLayers):
+    /// every figure that runs or holds a layer counts those too.
     int denseLayers = 0;
     int moeLayers = 0;
+    int mtpLayers = 0; ///< multi-token-prediction modules
+    double mtpExtras = 0; ///< their projections and norms, held on the head's stage beside the LM head
     double matmulActive = 0; ///< N_mm: active matmul weights without the input embedding, with the LM head
     double matmulActiveLayers = 0; ///< N_mm of the transformer layers alone
 
@@ -87,8 +91,12 @@ bool hasRecomputeModules(const ModelConfig& model);
 /// and up-projections of the query and key/value latents and the output projection (docs/methods-model.md §2.4).
 double attentionMatmulWeights(const ModelConfig& model);
 
-/// Number of MoE layers (moeLayers == 0 in the config means all of them).
+/// Number of MoE layers of the main model (moeLayers == 0 in the config means all of them), without the
+/// multi-token-prediction modules' (ParameterCounts::moeLayers counts those too).
 int moeLayerCount(const ModelConfig& model);
+
+/// Transformer layers that run per token: the model's and its multi-token-prediction modules'.
+int transformerLayers(const ModelConfig& model);
 
 /// Attention FLOPs per token for training (fwd + bwd), counting the full s×s score matrix: scores over the query/key
 /// width and the weighted values over the value width, 6·L·s·(h_q + h_o) = 12·L·s·h_q where they are equal (PaLM

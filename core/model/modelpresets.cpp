@@ -58,6 +58,12 @@ ModelConfig parseModel(const json& e)
         throw std::runtime_error("head_dim: must be a positive whole number");
     m.headDim = e.value("head_dim", 0);
     m.qkNorm = e.value("qk_norm", false); // optional: Qwen3's per-head query and key norms
+    // optional: DeepSeek-V3's multi-token-prediction module, as its pre-training ran it
+    if (e.contains("mtp_layers")
+        && !(e.at("mtp_layers").is_number_integer() && e.at("mtp_layers").get<int>() >= 0
+            && e.at("mtp_layers").get<int>() <= kMaxMtpLayers))
+        throw std::runtime_error("mtp_layers: must be a whole number from 0 to " + std::to_string(kMaxMtpLayers));
+    m.mtpLayers = e.value("mtp_layers", 0);
     if (e.contains("mla") && !e.at("mla").is_null()) // optional: DeepSeek's multi-head latent attention
         m.mla = parseMla(e.at("mla"));
     return m;

@@ -59,6 +59,10 @@ constexpr bool limitsExpertGroups(int expertGroups, int groupsPerToken)
     return expertGroups > 0 && groupsPerToken > 0 && groupsPerToken < expertGroups;
 }
 
+/// Most multi-token-prediction modules a model may state (ModelConfig::mtpLayers): DeepSeek-V3 trains one; the
+/// bound keeps a mistyped count from building a model of thousands of extra layers.
+inline constexpr int kMaxMtpLayers = 64;
+
 /// Mixture-of-experts part of a model. moeLayers == 0 means every layer is MoE.
 struct MoeConfig
 {
@@ -116,6 +120,12 @@ struct ModelConfig
     /// Multi-head latent attention in place of Q/K/V projections of head_dim; heads are then its heads and kvHeads is
     /// not used (every head has its own key and value).
     MlaConfig mla {};
+    /// Multi-token-prediction modules (DeepSeek-V3 report §2.2; Megatron-Core --mtp-num-layers; Hugging Face
+    /// num_nextn_predict_layers): each predicts one token further ahead with a transformer layer of the model's last
+    /// kind, a projection of the normalised hidden state and next-token embedding (2·hidden → hidden) and its own
+    /// logits and loss through the shared embedding and LM head. They sit after the last layer, on the head's stage
+    /// (docs/methods-model.md §2, "Multi-token prediction"). 0: none, the next-token objective alone.
+    int mtpLayers = 0;
     bool operator==(const ModelConfig&) const = default;
 };
 

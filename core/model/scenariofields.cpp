@@ -57,6 +57,11 @@ const std::vector<ScenarioField>& table()
         {"model.qk_norm", K::Boolean, "", 0, 0, "false", "QK norm",
             "Queries and keys normalised per head before attention (Qwen3, Gemma 3; Megatron --qk-layernorm)", nullptr,
             true},
+        {"model.mtp_layers", K::Integer, "", 0, kMaxMtpLayers, "0", "MTP modules",
+            "Multi-token-prediction modules trained beside the next-token head (DeepSeek-V3: 1; Megatron "
+            "--mtp-num-layers; Hugging Face num_nextn_predict_layers): each one more layer, projection, head pass and "
+            "loss on the last stage",
+            nullptr, true},
         {"model.mla", K::OptionalObject, "", 0, 0, "null", "Multi-head latent attention",
             "Keys and values projected up per head from a low-rank latent (DeepSeek-V2/V3; Megatron "
             "--multi-latent-attention). null: attention of heads × head_dim",

@@ -296,7 +296,10 @@ double eagerOpsPerLayer(const ModelConfig& m, const LayerShape& s)
 
 double eagerOpsHead(const ModelConfig& m)
 {
-    return 1 + normOps(m) + 1 + 1 + 1 + 2;
+    // Each multi-token-prediction module issues the head's ops again, and its embedding, norms, concatenation and
+    // projection about as many more.
+    const double head = 1 + normOps(m) + 1 + 1 + 1 + 2;
+    return head * (1 + 2 * std::max(0, m.mtpLayers));
 }
 
 double tensorGemmPeakFraction(const GpuSpec& gpu, const EfficiencyParams& e)
@@ -449,10 +452,19 @@ LayerTime headTime(const ModelConfig& m, const LayerShape& s, const ComputePeaks
     // with the 16-bit read); eager PyTorch upcasts, runs softmax and its gradient separately (≈ 20 B).
     const double lossBytes = tokens * vocabShard * (s.fusedKernels ? 8.0 : 20.0);
     const double embeddingBytes = 2.0 * tokens * m.hidden * s.bytesPerActivation;
+    // Each multi-token-prediction module (docs/methods-time.md §4.47) embeds the shifted tokens, normalises them and
+    // the hidden state, projects the pair (2h → h, split by TP) and runs the head and the loss again on its own
+    // hidden states; its transformer layer is timed with the stage's layers.
+    const double mtp = std::max(0, m.mtpLayers);
+    const double projectionS
+        = gemmTimeS(tokens, 2.0 * m.hidden, m.hidden / s.tensorParallel, s.bytesPerActivation, sixteenBitPeaks(p));
+    const double normBytes = 3 * 2.0 * tokens * m.hidden * s.bytesPerActivation; // three norms, read and write
+    const double headForwardS = gemmS + memoryTimeS(lossBytes / 2 + embeddingBytes, p);
+    const double mtpForwardS = headForwardS + projectionS + memoryTimeS(normBytes, p);
     LayerTime lt;
-    lt.forwardS = gemmS + memoryTimeS(lossBytes / 2 + embeddingBytes, p);
-    lt.backwardWeightS = gemmS;
-    lt.backwardInputS = gemmS + memoryTimeS(lossBytes / 2 + embeddingBytes, p);
+    lt.forwardS = headForwardS + mtp * mtpForwardS;
+    lt.backwardWeightS = (1 + mtp) * gemmS + mtp * projectionS;
+    lt.backwardInputS = lt.forwardS;
     return lt;
 }
 

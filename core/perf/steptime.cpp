@@ -421,13 +421,16 @@ HeldParameters gpuParameters(const StepTimeContext& c, const TrainingConfig& tr)
     const ParameterCounts& k = c.counts;
     const ParallelLayout& l = tr.layout;
     if (!dualPipeApplies(tr)) {
+        // The last stage's end: the head, and with multi-token prediction its modules' extras and the embedding copy
+        // they read (as the memory model holds them, core/memory/modelstates.cpp stageParams).
+        const double lastEnd = k.head + k.finalNorm + k.mtpExtras + (k.mtpLayers > 0 ? k.embedding : 0.0);
         const double ends
-            = l.pp == 1 ? k.embedding + k.head + k.finalNorm : std::max(k.embedding, k.head + k.finalNorm);
+            = l.pp == 1 ? k.embedding + k.head + k.finalNorm + k.mtpExtras : std::max(k.embedding, lastEnd);
         return heldParameters(c, l, slowestStageLayers(k, l.pp), ends);
     }
     HeldParameters most;
     for (int d = 0; d < l.pp / 2; ++d) {
-        const double ends = d == 0 ? k.embedding + k.head + k.finalNorm : 0.0;
+        const double ends = d == 0 ? k.embedding + k.head + k.finalNorm + k.mtpExtras : 0.0;
         const HeldParameters rank = heldParameters(c, l, dualPipeRankLayers(k, l.pp, d), ends);
         if (rank.all > most.all)
             most = rank;

@@ -534,6 +534,26 @@ private Q_SLOTS:
         QCOMPARE(fp8.backwardWeightS, bf16.backwardWeightS);
     }
 
+    /// A multi-token-prediction module runs the head and its loss again, after a 2h → h projection (§4.47).
+    void multiTokenPredictionRunsTheHeadAgain()
+    {
+        const GpuSpec& h100 = *GpuCatalog::builtin().find("H100-SXM-80GB");
+        const EfficiencyParams e;
+        ModelConfig m = modelPreset("DeepSeek-V3");
+        const LayerShape shape;
+        const ComputePeaks peaks = computePeaks(h100, Precision::AmpBf16, e);
+        m.mtpLayers = 0;
+        const LayerTime one = headTime(m, shape, peaks);
+        m.mtpLayers = 1;
+        const LayerTime two = headTime(m, shape, peaks);
+        const double projection = gemmTimeS(4096, 2.0 * 7168, 7168, 2, peaks);
+        QVERIFY(projection > 0);
+        QCOMPARE(two.backwardWeightS, 2 * one.backwardWeightS + projection);
+        QVERIFY(two.forwardS > 2 * one.forwardS + projection); // and the norms' passes
+        QCOMPARE(two.backwardInputS, two.forwardS);
+        QVERIFY(eagerOpsHead(m) > 2 * (eagerOpsHead(modelPreset("Llama 3 70B"))) - 1);
+    }
+
     void efficiencyTableByFamily()
     {
         const auto& table = EfficiencyTable::builtin();

@@ -123,7 +123,11 @@ private Q_SLOTS:
         QCOMPARE(imported.model.moe->groupsPerToken, 4);
         // Multi-head latent attention from kv_lora_rank, q_lora_rank and the three head widths.
         QVERIFY(imported.model.mla == (MlaConfig {512, 1536, 128, 64, 128}));
-        // 671B published (main model without MTP): docs/methods-model.md §2's count.
+        // num_nextn_predict_layers 1: the module its pre-training ran, as the preset has it (docs/methods-model.md §2).
+        QCOMPARE(imported.model.mtpLayers, 1);
+        QCOMPARE(countParameters(imported.model).total, 682'636'472'320.0);
+        // 671B published: the main model without the module.
+        imported.model.mtpLayers = 0;
         QCOMPARE(countParameters(imported.model).total, 671'026'404'352.0);
     }
 
@@ -156,6 +160,7 @@ private Q_SLOTS:
         QCOMPARE(m.moe->experts, 384);
         QCOMPARE(moeLayerCount(m), 60);
         QCOMPARE(m.moe->expertGroups, 0); // n_group 1: no group-limited routing
+        QCOMPARE(m.mtpLayers, 0); // num_nextn_predict_layers 0: no multi-token-prediction module
         const auto counts = countParameters(m);
         QVERIFY2(clitest::closeRelative(counts.total, 1.04e12, 0.02), std::to_string(counts.total).c_str());
         QVERIFY2(clitest::closeRelative(counts.active, 32e9, 0.03), std::to_string(counts.active).c_str());

@@ -205,6 +205,15 @@ private Q_SLOTS:
         const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text);
         QCOMPARE(bridge["model"]["moe_router_num_groups"].as<int>(), 8);
         QCOMPARE(bridge["model"]["moe_router_group_topk"].as<int>(), 4);
+        // The preset's multi-token-prediction module, and none where the scenario has none (the Bridge recipe would
+        // otherwise add its own).
+        QCOMPARE(intArg(args, "--mtp-num-layers"), 1);
+        QCOMPARE(bridge["model"]["mtp_num_layers"].as<int>(), 1);
+        Scenario noMtp = s;
+        noMtp.model.mtpLayers = 0;
+        QCOMPARE(megatronArgs(makeLaunchConfig(noMtp, LaunchFramework::Megatron).text).count("--mtp-num-layers"),
+            std::size_t(0));
+        QVERIFY(YAML::Load(makeLaunchConfig(noMtp, LaunchFramework::NeMo).text)["model"]["mtp_num_layers"].IsNull());
         // EP 4 divides DP 4: the experts are split by TP as well (Megatron's default), so no expert TP is written.
         QCOMPARE(args.count("--expert-tensor-parallel-size"), std::size_t(0));
         // An EP group that reaches into the TP ranks (DP 2 × TP 4, EP 8: parallel folding) needs expert TP 1.

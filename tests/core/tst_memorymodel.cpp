@@ -503,6 +503,36 @@ private Q_SLOTS:
         t.framework = Framework::TorchTitan;
         QVERIFY(!namesSixteenBitStates(t));
     }
+
+    /// docs/methods-memory.md §3.19: a multi-token-prediction module's layer on the last stage, its projection and
+    /// norms beside the head, Megatron's embedding copy there for PP > 1, and its loss's saved fp32 softmax.
+    void multiTokenPredictionAddsItsLayerAndLossOnTheLastStage()
+    {
+        ModelConfig m = modelPreset("DeepSeek-V3");
+        QCOMPARE(m.mtpLayers, 1);
+        TrainingConfig t = megatron(1, false, Recompute::None, AttentionKind::Flash);
+        t.layout.pp = 2;
+        t.layout.ep = 1;
+        const MemoryContext with = makeMemoryContext(m, nullptr);
+        m.mtpLayers = 0;
+        const MemoryContext without = makeMemoryContext(m, nullptr);
+        QCOMPARE(with.layers, 62);
+        const StageParams last = stageParams(with, t.layout, 1), lastBefore = stageParams(without, t.layout, 1);
+        QCOMPARE(last.layers, 31);
+        QCOMPARE(lastBefore.layers, 30);
+        QCOMPARE(last.embedding, 129280.0 * 7168); // the copy the module embeds with
+        QCOMPARE(lastBefore.embedding, 0.0);
+        const double ends = last.total - last.layers * last.perLayer - last.embedding;
+        QCOMPARE(ends, with.params.head + with.params.finalNorm + 2.0 * 7168 * 7168 + 3 * 7168);
+        QCOMPARE(stageParams(with, t.layout, 0).embedding, 129280.0 * 7168); // the first stage's own, once
+        // One stage holds both ends: no copy.
+        t.layout.pp = 1;
+        QCOMPARE(stageParams(with, t.layout, 0).embedding, 129280.0 * 7168);
+        // The fused cross-entropy keeps an fp32 softmax per loss: one more V-wide fp32 row per token.
+        const double entries = 4096.0 * 129280;
+        QCOMPARE(logitsBytes(with, t).peak - logitsBytes(without, t).peak, 4 * entries);
+        QVERIFY(headActivationBytes(with, t) > 2 * headActivationBytes(without, t));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMemoryModel)

@@ -115,6 +115,43 @@ private Q_SLOTS:
         QCOMPARE(attentionFlopsPerToken(m), 12.0 * 61 * 4096 * 7168);
     }
 
+    void multiTokenPredictionCountsALayerAProjectionAndAHeadPass()
+    {
+        // DeepSeek-V3's MTP module (arXiv 2412.19437 §2.2): one MoE layer like the last, a 2h → h projection and three
+        // RMSNorms; the embedding and the head are shared. Hugging Face's 685B adds the module's own copies of both.
+        ModelConfig m = llama(61, 7168, 128, 128, 18432, 129280);
+        m.seqLen = 4096;
+        m.moe = MoeConfig {256, 8, 2048, 1, 58, 1.0};
+        m.mla = MlaConfig {512, 1536, 128, 64, 128};
+        const auto without = countParameters(m);
+        const double flopsWithout = modelFlopsPerToken(m);
+        m.mtpLayers = 1;
+        const auto with = countParameters(m);
+        QCOMPARE(with.moeLayers, 59);
+        QCOMPARE(with.denseLayers, 3);
+        QCOMPARE(with.mtpLayers, 1);
+        QCOMPARE(with.mtpExtras, 2.0 * 7168 * 7168 + 3 * 7168);
+        QCOMPARE(with.total - without.total, without.moeLayerTotal() + with.mtpExtras);
+        QCOMPARE(with.total, 682'636'472'320.0);
+        QCOMPARE(with.total + 2.0 * 129280 * 7168, 684'489'830'400.0); // the checkpoint's "685B"
+        // Megatron-LM's count: one more MoE layer (its attention's score term too), the projection and the logits
+        // twice. At 4,096 tokens, causal, that is about 10.2 GFLOP per token on top of its 249.4.
+        const double activeMoeLayer
+            = 187'105'280.0 + 9 * 3.0 * 7168 * 2048 + 7168.0 * 256; // attention, 8 + 1 experts, router
+        QCOMPARE(with.matmulActiveLayers - without.matmulActiveLayers, activeMoeLayer);
+        QCOMPARE(with.matmulActive - without.matmulActive, activeMoeLayer + 2.0 * 7168 * 7168 + 129280.0 * 7168);
+        const double attentionPerLayer = 6.0 * 4096 * (128 * 192 + 128 * 128);
+        QCOMPARE(attentionFlopsPerToken(m), 62 * attentionPerLayer);
+        const double addedCausal = modelFlopsPerToken(m) - flopsWithout - attentionPerLayer / 2;
+        QVERIFY2(std::abs(addedCausal - 10.2e9) < 0.1e9, QByteArray::number(addedCausal / 1e9).constData());
+        // A dense model's module is a dense layer.
+        ModelConfig dense = llama(32, 4096, 32, 8, 14336, 128256);
+        dense.mtpLayers = 2;
+        QCOMPARE(countParameters(dense).denseLayers, 34);
+        QCOMPARE(countParameters(dense).moeLayers, 0);
+        QCOMPARE(transformerLayers(dense), 34);
+    }
+
     void gptFormulaHolds()
     {
         // Ψ = 12·L·h² + 13·L·h + (V + s)·h + 2h for tied GPT (docs/methods-model.md §2).

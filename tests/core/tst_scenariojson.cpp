@@ -24,6 +24,7 @@ private:
         // (latentAttentionIsOptionalAndChecked).
         s.model = {"Mixtral 8x7B", 32, 4096, 32, 8, 14336, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, true,
             MoeConfig {8, 2, 14336, 1, 30, 1.25, 4, 2}, 256, true};
+        s.model.mtpLayers = 2;
         s.cluster.gpuId = "H200-SXM-141GB";
         s.cluster.gpuCount = 128;
         s.cluster.gpusPerNode = 4;

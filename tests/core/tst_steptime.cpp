@@ -639,6 +639,37 @@ private Q_SLOTS:
             QVERIFY(r.bubbleFraction > 0 && r.bubbleFraction < 1e-5); // (p-1)/m shrinks with m
         }
     }
+
+    /// DeepSeek-V3's multi-token-prediction module: one more MoE layer, a projection and a second head pass on the
+    /// last stage (docs/methods-time.md §4.47). On one pipeline stage it adds at least a 62nd layer's share; on
+    /// PP 16 the cut absorbs the layer (62 over 16 stages is still 4 on the fullest) and the head pass remains.
+    void multiTokenPredictionSlowsTheHeadStage()
+    {
+        Scenario s;
+        s.model = modelPreset("DeepSeek-V3");
+        s.cluster.gpuId = "H100-SXM-80GB";
+        s.cluster.gpuCount = 2048;
+        s.training.framework = Framework::Megatron;
+        s.training.precision = Precision::AmpBf16;
+        s.training.globalBatch = 4096;
+        s.training.microBatch = 1;
+        s.training.recompute = Recompute::Full;
+        s.training.layout = ParallelLayout {128, 1, 16, 1, 64, 1, false};
+        s.model.mtpLayers = 0;
+        const StepTimeResult without = estimate(s);
+        s.model.mtpLayers = 1;
+        const StepTimeResult with = estimate(s);
+        QVERIFY(with.stepTimeS > without.stepTimeS);
+        QVERIFY2(with.computeForwardS / without.computeForwardS < 62.0 / 61 + 0.2,
+            qPrintable(QString::number(with.computeForwardS / without.computeForwardS)));
+        QVERIFY(with.modelTflopsPerGpu > 0);
+        // PP 2: the module's layer lands on the last stage, which then holds 31 + 1 layers against 31.
+        s.training.layout = ParallelLayout {1024, 1, 2, 1, 64, 1, false};
+        s.model.mtpLayers = 0;
+        const double twoStages = estimate(s).computeForwardS;
+        s.model.mtpLayers = 1;
+        QVERIFY(estimate(s).computeForwardS > twoStages * 32.0 / 31);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStepTime)

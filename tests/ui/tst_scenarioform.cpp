@@ -70,6 +70,7 @@ const std::vector<FieldCase>& fieldCases()
         {"model.norm", "LayerNorm", int(core::NormKind::LayerNorm), [](S s) { return int(s.model.norm); }},
         {"model.tied_embeddings", true, true, [](S s) { return s.model.tiedEmbeddings; }},
         {"model.qk_norm", true, true, [](S s) { return s.model.qkNorm; }},
+        {"model.mtp_layers", 2, 2, [](S s) { return s.model.mtpLayers; }},
         {"model.mla", false, false, [](S s) { return s.model.mla.enabled(); }},
         {"model.mla.kv_lora_rank", 256, 256, [](S s) { return s.model.mla.kvLoraRank; }},
         {"model.mla.q_lora_rank", 1024, 1024, [](S s) { return s.model.mla.qLoraRank; }},

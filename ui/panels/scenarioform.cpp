@@ -187,6 +187,9 @@ void ScenarioForm::createModelGroup()
         form, "model.tied_embeddings", [](core::Scenario& s) -> bool& { return s.model.tiedEmbeddings; });
     QCheckBox* qkNorm
         = m_binder->boolField(form, "model.qk_norm", [](core::Scenario& s) -> bool& { return s.model.qkNorm; });
+    QSpinBox* mtp
+        = m_binder->intField(form, "model.mtp_layers", [](core::Scenario& s) -> int& { return s.model.mtpLayers; });
+    mtp->setSpecialValueText(tr("none"));
     m_binder->addRefresher([this, kvHeads, headDim, qkNorm](core::Scenario&) {
         // Latent attention sets its own head widths, gives every head its own key and value and normalises its
         // latents, not its heads.
