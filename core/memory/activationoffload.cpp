@@ -23,13 +23,14 @@ int activationOffloadLayersInEffect(const MemoryContext& ctx, const TrainingConf
 {
     if (training.activationOffloadLayers == 0) // the common case, on the sweep's hot path: no lookup
         return 0;
-    const auto obstacle = activationOffloadObstacle(training, frameworkCapabilities(training.framework), ctx.layers);
+    const auto obstacle
+        = activationOffloadObstacle(training, frameworkCapabilities(training.framework), ctx.model.layers);
     if (obstacle != ActivationOffloadObstacle::None)
         return 0;
     if (training.activationOffloadLayers != kActivationOffloadAuto)
         return training.activationOffloadLayers;
     // Auto: memory falls as more layers go to the host, so the fewest that fit is found by bisection.
-    const int most = ctx.layers - 1;
+    const int most = ctx.model.layers - 1; // the decoder layers, as the launch configs count them
     if (fitsWithOffload(ctx, training, 0) || !fitsWithOffload(ctx, training, most))
         return 0;
     int low = 1, high = most; // high always fits

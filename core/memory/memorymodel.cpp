@@ -44,8 +44,8 @@ StageParams rankParams(const MemoryContext& ctx, const ParallelLayout& layout, c
     if (in.mirror < 0 || in.mirror == in.stage)
         return s;
     StageParams other = stageParams(ctx, layout, in.mirror);
-    // A rank that holds both ends shares one embedding between them (DeepSeek-V3 report §3.2.1: DualPipe puts the
-    // shallowest and deepest layers on one rank so that the MTP module and the head share it physically).
+    // A rank that holds both ends shares one embedding between them (DeepSeek-V3 report §3.2.3: the shallowest and
+    // deepest layers on one rank, so that the MTP module and the main model share it physically).
     const bool bothEnds = in.first && in.last;
     const double copy
         = bothEnds && other.embedding > 0 && s.embedding > 0 ? ctx.vocab * ctx.h / std::max(1, layout.tp) : 0;
@@ -108,7 +108,7 @@ MemoryBreakdown backwardStart(const MemoryContext& ctx, const TrainingConfig& t,
     } else { // DualPipe: each in-flight micro-batch is in one of the rank's two stages
         const int pp = std::max(1, t.layout.pp);
         const auto stageBytes = [&](int stage) {
-            return microBatchBytes(ctx, t, layersOnStage(ctx.layers, pp, stage), stage == 0, stage == pp - 1, 0);
+            return microBatchBytes(ctx, t, stageLayerCount(ctx, pp, stage), stage == 0, stage == pp - 1, 0);
         };
         b.activationsBytes
             = (in.inFlight - in.farInFlight) * stageBytes(in.stage) + in.farInFlight * stageBytes(in.mirror);
@@ -189,11 +189,11 @@ double usableBytes(const MemoryContext& ctx, const TrainingConfig& t)
 
 /// DualPipe: rank d holds stages d and p − 1 − d. Rank 0 holds the embedding and the head; the rank with the most
 /// layers is the other candidate for the peak (uneven splits give the first ranks one layer more).
-int dualPipeFullestRank(int layers, int pp)
+int dualPipeFullestRank(const MemoryContext& ctx, int pp)
 {
     int fullest = 0, most = -1;
     for (int d = 0; d < pp / 2; ++d) {
-        const int held = layersOnStage(layers, pp, d) + layersOnStage(layers, pp, pp - 1 - d);
+        const int held = stageLayerCount(ctx, pp, d) + stageLayerCount(ctx, pp, pp - 1 - d);
         if (held > most) {
             most = held;
             fullest = d;
@@ -223,7 +223,7 @@ MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& t)
         in.offloadedLayers = offloaded;
         return in;
     };
-    const int second = dualPipe ? dualPipeFullestRank(ctx.layers, pp) : pp - 1;
+    const int second = dualPipe ? dualPipeFullestRank(ctx, pp) : pp - 1;
     e.first = evaluateStage(ctx, t, inputsFor(0));
     e.last = second != 0 ? evaluateStage(ctx, t, inputsFor(second)) : e.first;
     const bool lastIsPeak = e.last.peak.totalBytes() > e.first.peak.totalBytes();

@@ -96,13 +96,19 @@ int layersOnStage(int layers, int pp, int stage)
     return layers / pp + (stage < layers % pp ? 1 : 0);
 }
 
+int stageLayerCount(const MemoryContext& ctx, int pp, int stage)
+{
+    pp = std::max(1, pp);
+    return layersOnStage(ctx.model.layers, pp, stage) + (stage == pp - 1 ? ctx.params.mtpLayers : 0);
+}
+
 StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, int stage)
 {
     StageParams s;
     const double t = std::max(1, layout.tp);
     const double ep = std::max(1, layout.ep);
     const double etp = expertTensorParallel(layout);
-    s.layers = layersOnStage(ctx.layers, layout.pp, stage);
+    s.layers = stageLayerCount(ctx, layout.pp, stage);
     const double moeShare = ctx.layers > 0 ? double(ctx.params.moeLayers) / ctx.layers : 0.0;
     const double dense = (1 - moeShare) * ctx.layerParamsDense;
     const double moeNonExpert = moeShare * (ctx.layerParamsMoe - ctx.params.routedExpertsPerMoeLayer);

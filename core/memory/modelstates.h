@@ -37,6 +37,11 @@ struct StageParams
 /// Transformer layers on pipeline rank `stage` (uneven splits give the first ranks one layer more).
 int layersOnStage(int layers, int pp, int stage);
 
+/// Transformer layers pipeline stage `stage` holds: the model's layers cut as layersOnStage does, and on the last stage
+/// the multi-token-prediction modules' layers after them (Megatron-Core puts every MTP layer there; DeepSeek-V3 on the
+/// head's rank). MemoryContext::layers counts both.
+int stageLayerCount(const MemoryContext& ctx, int pp, int stage);
+
 StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, int stage);
 
 /// Model-state bytes on one GPU after sharding (ZeRO 1/2/3, Megatron distributed optimizer over DP × CP).

@@ -32,7 +32,9 @@ struct ParameterCounts
     int moeLayers = 0;
     int mtpLayers = 0; ///< multi-token-prediction modules
     double mtpExtras = 0; ///< their projections and norms, held on the head's stage beside the LM head
-    double matmulActive = 0; ///< N_mm: active matmul weights without the input embedding, with the LM head
+    /// N_mm: active matmul weights without the input embedding, with the LM head (once more per multi-token-prediction
+    /// module, and its projection): what the model FLOPs count.
+    double matmulActive = 0;
     double matmulActiveLayers = 0; ///< N_mm of the transformer layers alone
 
     double denseLayerTotal() const { return attentionPerLayer + normsPerLayer + denseMlpPerLayer; }

@@ -279,15 +279,26 @@ void applyHostBound(StageTimes& st, double headHostForwardS)
     st.computeBackwardS += backwardExcess;
 }
 
-/// Dense and MoE layers of the stage the step is timed on: ceil(dense / pp) and ceil(MoE / pp).
+/// Dense and MoE layers of a pipeline stage or rank.
 struct StageLayers
 {
     double dense = 0, moe = 0;
 };
 
-StageLayers slowestStageLayers(const ParameterCounts& counts, int pp)
+/// The model's own layers by kind, without the multi-token-prediction modules' (of the model's last kind: MoE
+/// wherever the model has MoE layers, core/model/modelmath.cpp countParameters).
+StageLayers mainLayers(const ParameterCounts& counts)
 {
-    return {std::ceil(double(counts.denseLayers) / pp), std::ceil(double(counts.moeLayers) / pp)};
+    const bool moeModule = counts.moeLayers > 0; // a MoE model keeps at least one MoE layer of its own
+    return {double(counts.denseLayers - (moeModule ? 0 : counts.mtpLayers)),
+        double(counts.moeLayers - (moeModule ? counts.mtpLayers : 0))};
+}
+
+/// The last stage's multi-token-prediction layers, by kind.
+StageLayers predictionLayers(const ParameterCounts& counts)
+{
+    const StageLayers main = mainLayers(counts);
+    return {counts.denseLayers - main.dense, counts.moeLayers - main.moe};
 }
 
 /// The LM head and the loss, share times per micro-batch (the first stage's embedding lookup is smaller).
@@ -328,11 +339,32 @@ void addScaled(StageTimes& into, const StageTimes& one, double k)
 /// one layer more, core/memory/modelstates.h layersOnStage), the model's dense layers first (DeepSeek-V3's three).
 StageLayers contiguousStageLayers(const ParameterCounts& counts, int pp, int stage)
 {
-    const int layers = counts.denseLayers + counts.moeLayers;
+    const StageLayers main = mainLayers(counts);
+    const int layers = int(main.dense + main.moe);
     const int start = stage * (layers / pp) + std::min(stage, layers % pp);
     const int held = layersOnStage(layers, pp, stage);
-    const int dense = std::clamp(counts.denseLayers - start, 0, held);
-    return {double(dense), double(held - dense)};
+    const int dense = std::clamp(int(main.dense) - start, 0, held);
+    StageLayers cut {double(dense), double(held - dense)};
+    if (stage == pp - 1) { // the multi-token-prediction layers after the last stage's share (modelstates.h)
+        const StageLayers mtp = predictionLayers(counts);
+        cut.dense += mtp.dense;
+        cut.moe += mtp.moe;
+    }
+    return cut;
+}
+
+/// The stage the step is timed on: ceil(dense / pp) and ceil(MoE / pp) of the model's layers, or the last stage where
+/// its multi-token-prediction layers make it fuller.
+StageLayers slowestStageLayers(const ParameterCounts& counts, int pp)
+{
+    const StageLayers main = mainLayers(counts);
+    const StageLayers fullest {std::ceil(main.dense / pp), std::ceil(main.moe / pp)};
+    if (counts.mtpLayers <= 0)
+        return fullest;
+    // The MTP layers sit on the last stage after its share of the cut (Megatron-Core puts them all there): that stage
+    // is the one timed where it then holds more layers than the fullest.
+    const StageLayers last = contiguousStageLayers(counts, pp, pp - 1);
+    return last.dense + last.moe > fullest.dense + fullest.moe ? last : fullest;
 }
 
 /// DualPipe: the layers rank d holds, those of stage d of one direction and stage p − 1 − d of the other.

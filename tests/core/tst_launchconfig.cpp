@@ -214,6 +214,23 @@ private Q_SLOTS:
         QCOMPARE(megatronArgs(makeLaunchConfig(noMtp, LaunchFramework::Megatron).text).count("--mtp-num-layers"),
             std::size_t(0));
         QVERIFY(YAML::Load(makeLaunchConfig(noMtp, LaunchFramework::NeMo).text)["model"]["mtp_num_layers"].IsNull());
+        // Stacks whose files carry no key for it say that the estimate counts the module (the layouts of the
+        // TorchTitan and DeepSpeed tests below, with a module).
+        const auto mentions = [](const LaunchFile& file) {
+            return std::any_of(file.notes.begin(), file.notes.end(),
+                [](const std::string& n) { return n.find("multi-token-prediction") != std::string::npos; });
+        };
+        Scenario titan = moeScenario();
+        titan.training.zeroStage = 3;
+        Scenario deepSpeed = moeScenario();
+        deepSpeed.training.schedule = PipelineSchedule::OneFOneB;
+        deepSpeed.training.layout.virtualStages = 1;
+        deepSpeed.training.recompute = Recompute::Full;
+        QVERIFY(!mentions(makeLaunchConfig(titan, LaunchFramework::TorchTitan)));
+        QVERIFY(!mentions(makeLaunchConfig(deepSpeed, LaunchFramework::DeepSpeed)));
+        titan.model.mtpLayers = deepSpeed.model.mtpLayers = 1;
+        QVERIFY(mentions(makeLaunchConfig(titan, LaunchFramework::TorchTitan)));
+        QVERIFY(mentions(makeLaunchConfig(deepSpeed, LaunchFramework::DeepSpeed)));
         // EP 4 divides DP 4: the experts are split by TP as well (Megatron's default), so no expert TP is written.
         QCOMPARE(args.count("--expert-tensor-parallel-size"), std::size_t(0));
         // An EP group that reaches into the TP ranks (DP 2 × TP 4, EP 8: parallel folding) needs expert TP 1.

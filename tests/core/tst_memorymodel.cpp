@@ -525,6 +525,15 @@ private Q_SLOTS:
         const double ends = last.total - last.layers * last.perLayer - last.embedding;
         QCOMPARE(ends, with.params.head + with.params.finalNorm + 2.0 * 7168 * 7168 + 3 * 7168);
         QCOMPARE(stageParams(with, t.layout, 0).embedding, 129280.0 * 7168); // the first stage's own, once
+        // The module's layer goes after the last stage's share of the cut, not to the first stages: 80 layers over
+        // PP 8 keep 10 on stage 0 and hold 10 + 1 on the last.
+        ModelConfig dense = modelPreset("Llama 3 70B");
+        dense.mtpLayers = 1;
+        const MemoryContext denseCtx = makeMemoryContext(dense, nullptr);
+        ParallelLayout eight = t.layout;
+        eight.pp = 8;
+        QCOMPARE(stageParams(denseCtx, eight, 0).layers, 10);
+        QCOMPARE(stageParams(denseCtx, eight, 7).layers, 11);
         // One stage holds both ends: no copy.
         t.layout.pp = 1;
         QCOMPARE(stageParams(with, t.layout, 0).embedding, 129280.0 * 7168);
