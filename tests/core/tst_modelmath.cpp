@@ -21,6 +21,18 @@ ModelConfig gpt(int layers, int hidden, int heads, int vocab, int seq)
         true, std::nullopt};
 }
 
+/// DeepSeek-V3 (arXiv 2412.19437 §2.1.1 and §4.2; config.json): 61 layers, the first 3 dense, 58 MoE layers of 256
+/// experts of 2,048 (top-8) + 1 shared; MLA of 128 heads with a 1,536 query latent, a 512 key/value latent, query/key
+/// heads of 128 + 64 rotary and value heads of 128; 4,096 tokens; no multi-token-prediction module.
+ModelConfig deepSeekV3()
+{
+    ModelConfig m = llama(61, 7168, 128, 128, 18432, 129280);
+    m.seqLen = 4096;
+    m.moe = MoeConfig {256, 8, 2048, 1, 58, 1.0};
+    m.mla = MlaConfig {512, 1536, 128, 64, 128};
+    return m;
+}
+
 } // namespace
 
 class TestModelMath : public QObject
@@ -82,13 +94,8 @@ private Q_SLOTS:
 
     void latentAttentionCountsDeepSeekV3()
     {
-        // DeepSeek-V3 (arXiv 2412.19437 §2.1.1 and §4.2; config.json): 61 layers, the first 3 dense, 58 MoE layers of
-        // 256 experts of 2,048 (top-8) + 1 shared; MLA of 128 heads with a 1,536 query latent, a 512 key/value latent,
-        // query/key heads of 128 + 64 rotary and value heads of 128. The paper: 671B total, 37B activated.
-        ModelConfig m = llama(61, 7168, 128, 128, 18432, 129280);
-        m.seqLen = 4096;
-        m.moe = MoeConfig {256, 8, 2048, 1, 58, 1.0};
-        m.mla = MlaConfig {512, 1536, 128, 64, 128};
+        // The paper: 671B total, 37B activated.
+        ModelConfig m = deepSeekV3();
         const auto counts = countParameters(m);
         // Per layer: q 7168·1536 + 1536·128·192, kv 7168·(512 + 64) + 512·128·(128 + 128), o 128·128·7168.
         QCOMPARE(counts.attentionPerLayer, 187'105'280.0);
@@ -119,10 +126,7 @@ private Q_SLOTS:
     {
         // DeepSeek-V3's MTP module (arXiv 2412.19437 §2.2): one MoE layer like the last, a 2h → h projection and three
         // RMSNorms; the embedding and the head are shared. Hugging Face's 685B adds the module's own copies of both.
-        ModelConfig m = llama(61, 7168, 128, 128, 18432, 129280);
-        m.seqLen = 4096;
-        m.moe = MoeConfig {256, 8, 2048, 1, 58, 1.0};
-        m.mla = MlaConfig {512, 1536, 128, 64, 128};
+        ModelConfig m = deepSeekV3();
         const auto without = countParameters(m);
         const double flopsWithout = modelFlopsPerToken(m);
         m.mtpLayers = 1;
