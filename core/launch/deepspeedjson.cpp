@@ -51,10 +51,6 @@ LaunchFile writeDeepSpeedJson(const LaunchPlan& plan)
     config["train_micro_batch_size_per_gpu"] = t.microBatch;
     config["gradient_accumulation_steps"] = plan.gradientAccumulation;
     addPrecision(t.precision, config, file.notes);
-    if (plan.model().mtpLayers > 0) // the estimate counts them whatever the stack; DeepSpeed's config has no key
-        file.notes.push_back("the estimate trains " + std::to_string(plan.model().mtpLayers)
-            + " multi-token-prediction module(s) (model.mtp_layers), which the model code must build: set "
-              "model.mtp_layers to 0 to plan without them");
     config["zero_optimization"] = {{"stage", t.zeroStage}};
     const bool sgd = t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum;
     config["optimizer"] = {{"type", sgd ? "SGD" : "AdamW"}};

@@ -61,7 +61,7 @@ LaunchFile makeLaunchConfig(const Scenario& scenario, LaunchFramework framework)
     LaunchFile file = e.write(plan);
     // Said once for every writer: a setting asked for that the written config leaves out.
     for (const std::string& note : {plan.asyncTpLeftOutNote(), plan.fp8RecipeNote(), plan.optimizerStatesNote(),
-             plan.precisionNote(), plan.moeLeftOutNote(), plan.activationOffloadNote()})
+             plan.precisionNote(), plan.moeLeftOutNote(), plan.activationOffloadNote(), plan.mtpLeftOutNote()})
         if (!note.empty())
             file.notes.push_back(note);
     return file;

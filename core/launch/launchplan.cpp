@@ -203,6 +203,16 @@ bool LaunchPlan::sharedExpertOverlapInEffect() const
         == SharedExpertOverlap::SideStream;
 }
 
+std::string LaunchPlan::mtpLeftOutNote() const
+{
+    // Megatron-LM and Megatron-Bridge write --mtp-num-layers / mtp_num_layers themselves.
+    if (model().mtpLayers <= 0 || framework == Framework::Megatron || framework == Framework::NeMo)
+        return {};
+    return "the estimate trains " + std::to_string(model().mtpLayers)
+        + " multi-token-prediction module(s) (model.mtp_layers), which this config has no key for: build them in "
+          "the model code, or set model.mtp_layers to 0 to plan without them";
+}
+
 std::string LaunchPlan::moeLeftOutNote() const
 {
     if (!model().moe)

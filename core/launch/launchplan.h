@@ -58,6 +58,9 @@ struct LaunchPlan
     /// Why activation offload, asked for, is not written (not offered, PP > 1, recompute on, too many layers, or
     /// auto with a layout that fits without it); empty otherwise.
     std::string activationOffloadNote() const;
+    /// Where the written config has no key for the multi-token-prediction modules the estimate counts (TorchTitan,
+    /// DeepSpeed: the model code builds them), a note saying so; empty otherwise.
+    std::string mtpLeftOutNote() const;
 };
 
 /// Checks the scenario and derives the plan; throws LaunchConfigError naming the first problem.

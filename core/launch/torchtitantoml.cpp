@@ -135,11 +135,6 @@ LaunchFile writeTorchTitanToml(const LaunchPlan& plan)
     file.text = t.str();
     if (plan.training().schedule == PipelineSchedule::ZbH1 && plan.layout().pp > 1)
         file.notes.push_back("ZB-H1 maps to torch's InterleavedZeroBubble schedule");
-    // The estimate counts the modules whatever the stack; this file has no key of its own for them.
-    if (plan.model().mtpLayers > 0)
-        file.notes.push_back("the estimate trains " + std::to_string(plan.model().mtpLayers)
-            + " multi-token-prediction module(s) (model.mtp_layers): set them in the model's own arguments, or set "
-              "model.mtp_layers to 0 to plan without them");
     return file;
 }
 
