@@ -7,6 +7,7 @@
 #include "core/memory/memorymodel.h"
 #include "core/model/enumnames.h"
 #include "core/model/frameworkrules.h"
+#include "core/model/modelmath.h"
 #include "core/perf/computetime.h"
 #include "core/validation/casepredictor.h"
 #include "core/validation/confidence.h"
@@ -53,10 +54,10 @@ json chosenJson(const TrainingConfig& t)
 {
     const ParallelLayout& l = t.layout;
     const FrameworkCapabilities& caps = frameworkCapabilities(t.framework);
-    return {{"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"dp", l.dp}, {"ep", l.ep}, {"vpp", l.virtualStages},
-        {"sequence_parallel", l.sequenceParallel}, {"micro_batch", t.microBatch}, {"global_batch_seqs", t.globalBatch},
-        {"precision", toString(t.precision)}, {"optimizer", toString(t.optimizer)},
-        {"recompute", toString(t.recompute)}, {"zero_stage", t.zeroStage},
+    return {{"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"dp", l.dp}, {"ep", l.ep}, {"etp", expertTensorParallel(l)},
+        {"vpp", l.virtualStages}, {"sequence_parallel", l.sequenceParallel}, {"micro_batch", t.microBatch},
+        {"global_batch_seqs", t.globalBatch}, {"precision", toString(t.precision)},
+        {"optimizer", toString(t.optimizer)}, {"recompute", toString(t.recompute)}, {"zero_stage", t.zeroStage},
         {"distributed_optimizer", t.distributedOptimizer}, {"attention", toString(t.attention)},
         {"schedule", toString(t.schedule)}, {"framework", toString(t.framework)},
         {"rank_order", toString(t.layout.rankOrder)},

@@ -223,6 +223,8 @@ ParallelLayout readLayout(const JsonFields& r)
     layout.pp = integer(r, "training.layout.pp");
     layout.cp = integer(r, "training.layout.cp");
     layout.ep = integer(r, "training.layout.ep");
+    layout.expertTp
+        = optionalInteger(r, "training.layout.expert_tp", kExpertTpDefault, std::numeric_limits<int>::max());
     layout.virtualStages = integer(r, "training.layout.virtual_stages");
     layout.sequenceParallel = boolean(r, "training.layout.sequence_parallel");
     // Older files mean Megatron's default order.
@@ -301,8 +303,9 @@ json trainingToJson(const TrainingConfig& t)
         {"distributed_optimizer", t.distributedOptimizer}, {"attention", toString(t.attention)},
         {"schedule", toString(t.schedule)}, {"framework", toString(t.framework)},
         {"layout",
-            {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"virtual_stages", l.virtualStages},
-                {"sequence_parallel", l.sequenceParallel}, {"rank_order", toString(l.rankOrder)}}},
+            {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"expert_tp", l.expertTp},
+                {"virtual_stages", l.virtualStages}, {"sequence_parallel", l.sequenceParallel},
+                {"rank_order", toString(l.rankOrder)}}},
         {"cp_load_balance", t.cpLoadBalance}, {"compile", t.compile}, {"compile_loss", t.compileLoss},
         {"async_tp", t.asyncTp}, {"fp8_recipe", toString(t.fp8Recipe)},
         {"optimizer_states", toString(t.optimizerStates)}, {"moe_dispatcher", toString(t.moeDispatcher)},

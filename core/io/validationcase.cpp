@@ -306,6 +306,9 @@ void readParallelism(const NullableReader& r, ValidationCase& c)
     l.pp = r.positive("pp", 1, &u.pp, kMaxCaseDegree);
     l.cp = r.positive("cp", 1, &u.cp, kMaxCaseDegree);
     l.ep = r.positive("ep", 1, &u.ep);
+    // Unstated, the framework's published runs decide (applyDependentDefaults).
+    u.expertTp = !r.stated("etp");
+    l.expertTp = r.optionalInteger("etp", 1, 1, kMaxCaseDegree);
     l.virtualStages = r.positive("vpp", 1, &u.virtualStages, kMaxCaseDegree);
     const long long modelParallel = static_cast<long long>(l.tp) * l.pp * l.cp;
     const auto dataParallel = std::max(1LL, c.scenario.cluster.gpuCount / modelParallel);
@@ -335,6 +338,8 @@ void applyDependentDefaults(ValidationCase& c)
         t.asyncTp = caps.defaultAsyncTp;
     if (c.unknown.compileLoss)
         t.compileLoss = caps.compiledLossInPublishedRuns;
+    if (c.unknown.expertTp)
+        t.layout.expertTp = caps.expertTpInPublishedRuns;
     c.scenario.name = c.id;
 }
 

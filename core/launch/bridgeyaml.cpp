@@ -47,8 +47,9 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
         y << "null\n";
     y << "  context_parallel_size: " << l.cp << "\n";
     y << "  expert_model_parallel_size: " << l.ep << "\n";
-    if (p.model().moe && l.tp > 1 && expertTensorParallel(l) == 1) // parallel folding: experts not split by TP
-        y << "  expert_tensor_parallel_size: 1\n";
+    // Megatron-Core's default is the TP size; Megatron-Bridge's MoE presets state theirs, and so does this.
+    if (p.model().moe)
+        y << "  expert_tensor_parallel_size: " << expertTensorParallel(l) << "\n";
     if (p.model().moe) {
         y << "  moe_token_dispatcher_type: " << (p.deepEpInEffect() ? "flex" : "alltoall") << "\n";
         if (p.deepEpInEffect())

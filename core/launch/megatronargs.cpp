@@ -23,10 +23,11 @@ void addParallelism(const LaunchPlan& p, ArgList& a)
     a.push_back({"--context-parallel-size", std::to_string(l.cp)});
     if (p.model().moe) {
         a.push_back({"--expert-model-parallel-size", std::to_string(l.ep)});
-        // An EP group that reaches into the TP ranks (parallel folding) leaves the experts unsplit by TP; Megatron's
-        // default expert TP is the TP size, which would need ETP·EP·PP GPUs beyond the world size.
-        if (l.tp > 1 && expertTensorParallel(l) == 1)
-            a.push_back({"--expert-tensor-parallel-size", "1"});
+        // Megatron's default expert TP is the TP size. A layout that sets another, or whose EP group reaches into
+        // the TP ranks (parallel folding: experts unsplit by TP, where ETP = TP would need ETP·EP·PP GPUs beyond the
+        // world size), says so.
+        if (expertTensorParallel(l) != l.tp)
+            a.push_back({"--expert-tensor-parallel-size", std::to_string(expertTensorParallel(l))});
     }
     // The interleaved schedule is chosen by giving more than one model chunk per pipeline rank.
     if (p.virtualStages > 1)

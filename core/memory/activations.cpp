@@ -4,6 +4,7 @@
 #include "core/memory/modelstates.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/frameworks.h"
+#include "core/model/modelmath.h"
 
 #include <algorithm>
 
@@ -230,6 +231,7 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, b
         p.replicated -= savedGemmInputBytes(t) * ctx.h;
         p.sharded -= savedGemmInputBytes(t) * f;
     }
+    double routedRows = 0;
     if (moeLayer) {
         // Permuted tokens: the experts' first GEMM keeps each of the k copies for the weight gradient (Transformer
         // Engine's FP8 copy under FP8, as every GEMM input of fusedLayer), and a combine that applies the routing
@@ -237,12 +239,17 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, b
         // (Megatron-Core 0.13 and later) the combine is a plain sum and keeps nothing (docs/methods-memory.md §3.18).
         const double compute = dtypesOf(t).compute;
         const double combine = frameworkCapabilities(t.framework).moeProbsInActivation ? 0.0 : compute;
-        p.sharded += ((fp8InputsSaved(t) ? 1 : compute) + combine) * ctx.h * expertTokensFactor(ctx, moeLayer);
+        routedRows = ((fp8InputsSaved(t) ? 1 : compute) + combine) * ctx.h * expertTokensFactor(ctx, moeLayer);
     }
     const double tp = std::max(1, t.layout.tp);
     const double tokens = tokensPerRank(ctx, t);
     const double keys = ctx.seq / std::max(1, t.layout.cp);
-    return tokens * (p.replicated / replicatedDivisor(t) + p.sharded / tp + p.scoresPerKey * keys / tp);
+    // The routed rows are whole (h wide) on every expert-TP rank, which gathers its group's sequence shards: an
+    // expert-TP/TP share of the tokens under sequence parallelism, all of them without (docs/methods-memory.md §3.2).
+    const double routedShare = t.layout.sequenceParallel ? tp / expertTensorParallel(t.layout) : 1.0;
+    return tokens
+        * (p.replicated / replicatedDivisor(t) + p.sharded / tp + p.scoresPerKey * keys / tp
+            + routedRows / routedShare);
 }
 
 double meanLayerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t)

@@ -152,6 +152,10 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     if (caps.defaultVirtualStages < 0 || caps.defaultVirtualStages == 1)
         throw std::runtime_error(where + ".default_virtual_stages: 0 (left to the planner) or at least 2 (got "
             + std::to_string(caps.defaultVirtualStages) + ")");
+    caps.expertTpInPublishedRuns = entry.value("expert_tp_in_published_runs", kExpertTpDefault);
+    if (caps.expertTpInPublishedRuns < 0 || caps.expertTpInPublishedRuns > 64)
+        throw std::runtime_error(where + ".expert_tp_in_published_runs: 0 (Megatron-Core's default) to 64 (got "
+            + std::to_string(caps.expertTpInPublishedRuns) + ")");
     caps.microBatchesDefaultToStages
         = optionalChoice(entry, "default_pipeline_microbatches", {"planner", "stages"}, where) == "stages";
     caps.fp8ViaTransformerEngine

@@ -119,6 +119,10 @@ struct FrameworkCapabilities
     /// all-to-all leaves the NVLink domain of a pipelined run, and leave it off elsewhere (data/frameworks.json
     /// `moe_overlap_in_published_runs`).
     bool moeOverlapInPublishedRunsAcrossDomains = false;
+    /// Expert tensor parallelism a case that does not say ran (ParallelLayout::expertTp; docs/methods-time.md
+    /// §4.48): NeMo's and Megatron-Bridge's MoE performance recipes set expert_tensor_parallel_size 1 whatever
+    /// their TP; kExpertTpDefault (0) where the framework's published runs left Megatron-Core's default.
+    int expertTpInPublishedRuns = 0;
     /// Offers activation offload to host memory (TrainingConfig::activationOffloadLayers; Megatron-Core's
     /// --cpu-offloading through Transformer Engine).
     bool activationOffload = false;

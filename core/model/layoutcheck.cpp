@@ -22,7 +22,7 @@ std::string n(long long value)
 
 LayoutProblems checkDegrees(const ParallelLayout& l, int gpuCount)
 {
-    if (l.dp < 1 || l.tp < 1 || l.pp < 1 || l.cp < 1 || l.ep < 1 || l.virtualStages < 1)
+    if (l.dp < 1 || l.tp < 1 || l.pp < 1 || l.cp < 1 || l.ep < 1 || l.virtualStages < 1 || l.expertTp < 0)
         return bit(LayoutProblem::NonPositiveDegree);
     return 1LL * l.dp * l.tp * l.pp * l.cp != gpuCount ? bit(LayoutProblem::GpuCount) : 0;
 }
@@ -60,14 +60,18 @@ LayoutProblems checkModelSplit(const ModelConfig& m, const TrainingConfig& t)
 
 LayoutProblems checkExperts(const ModelConfig& m, const ParallelLayout& l)
 {
+    const long long stageRanks = 1LL * l.dp * l.cp * l.tp;
+    LayoutProblems p = 0;
+    // Megatron-Core lays expert TP × EP × expert DP over the same ranks as TP × CP × DP (world / PP).
+    if (m.moe && l.expertTp != kExpertTpDefault && stageRanks % (1LL * l.expertTp * l.ep) != 0)
+        p |= bit(LayoutProblem::ExpertTpGroup);
     if (l.ep <= 1)
-        return 0;
+        return p;
     if (!m.moe)
         return bit(LayoutProblem::EpDense);
-    LayoutProblems p = 0;
     if (m.moe->experts % l.ep != 0)
         p |= bit(LayoutProblem::EpExperts);
-    if ((1LL * l.dp * l.cp * l.tp) % l.ep != 0)
+    if (stageRanks % l.ep != 0)
         p |= bit(LayoutProblem::EpGroup);
     return p;
 }
@@ -110,7 +114,7 @@ const char* layoutProblemSummary(LayoutProblems p)
         "EP on a dense model", "global batch must be a multiple of DP × micro-batch", "ZeRO stage outside 0..3",
         "micro-batch and global batch must be at least 1",
         "rank order tp-cp-ep-pp-dp with PP: the experts' DP must equal DP", "DualPipe: PP must be even",
-        "DualPipe: micro-batches per step must be even and at least 2 × PP"};
+        "DualPipe: micro-batches per step must be even and at least 2 × PP", "expert TP × EP must divide DP × CP × TP"};
     for (std::size_t bitIndex = 0; bitIndex < std::size(summaries); ++bitIndex)
         if (p & (1u << bitIndex))
             return summaries[bitIndex];
@@ -133,7 +137,8 @@ std::vector<std::string> describeLayoutProblems(
             out.push_back(text);
     };
     add(LayoutProblem::NonPositiveDegree,
-        "every parallel degree (DP, TP, PP, CP, EP, virtual stages) must be at least 1");
+        "every parallel degree (DP, TP, PP, CP, EP, virtual stages) must be at least 1, and expert TP at least 1 "
+        "where it is set");
     add(LayoutProblem::GpuCount,
         "DP × TP × PP × CP = " + n(l.dp) + " × " + n(l.tp) + " × " + n(l.pp) + " × " + n(l.cp) + " = "
             + n(1LL * l.dp * l.tp * l.pp * l.cp) + ", but the cluster has " + n(gpuCount) + " GPUs");
@@ -167,6 +172,10 @@ std::vector<std::string> describeLayoutProblems(
     add(LayoutProblem::DualPipeMicroBatches,
         "DualPipe: " + n(microBatchesPerStep(t))
             + " micro-batches per step; it needs an even number, at least 2 × PP = " + n(2LL * l.pp));
+    add(LayoutProblem::ExpertTpGroup,
+        "expert TP " + n(l.expertTp) + " × EP " + n(l.ep) + " = " + n(1LL * l.expertTp * l.ep)
+            + " does not divide DP × CP × TP = " + n(1LL * l.dp * l.cp * l.tp)
+            + " (the expert layers' groups are laid over the same GPUs as the attention's)");
     return out;
 }
 

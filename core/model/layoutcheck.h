@@ -32,6 +32,8 @@ enum class LayoutProblem : std::uint32_t {
     EpPipelineOrder = 1u << 14,
     DualPipeStages = 1u << 15, ///< DualPipe with PP > 1: an even number of pipeline stages
     DualPipeMicroBatches = 1u << 16, ///< DualPipe with PP > 1: an even number of micro-batches, at least 2 × PP
+    /// A stated expert TP: expert TP × EP must divide DP × CP × TP (a MoE model; a dense one has no routed experts)
+    ExpertTpGroup = 1u << 17,
 };
 
 using LayoutProblems = std::uint32_t;

@@ -238,6 +238,8 @@ double hardwareFlopsPerToken(const ModelConfig& m, Recompute recompute)
 
 int expertTensorParallel(const ParallelLayout& layout)
 {
+    if (layout.expertTp != kExpertTpDefault)
+        return std::max(1, layout.expertTp);
     const long long dpCp = std::max(1LL, 1LL * layout.dp * layout.cp);
     return dpCp % std::max(1, layout.ep) == 0 ? std::max(1, layout.tp) : 1;
 }

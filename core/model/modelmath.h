@@ -112,10 +112,10 @@ double modelFlopsPerToken(const ModelConfig& model);
 /// full adds one forward pass of every layer (N21 Eq. 3: 96·B·L·s·h²·(1 + s/6h + V/16hL)).
 double hardwareFlopsPerToken(const ModelConfig& model, Recompute recompute);
 
-/// Tensor parallelism inside the experts (Megatron-Core's expert_tensor_parallel_size): the layout's TP where its EP
-/// group fits beside it (EP divides DP × CP; Megatron-Core's default, ETP = TP, needs world % (ETP·EP·PP) == 0), else
-/// 1: an EP group that spans the TP ranks is MoE parallel folding, whose experts are not split by TP
-/// (docs/methods-memory.md §3.2).
+/// Tensor parallelism inside the experts (Megatron-Core's expert_tensor_parallel_size): the layout's expertTp where
+/// it states one; by default the layout's TP where its EP group fits beside it (EP divides DP × CP; Megatron-Core's
+/// default, ETP = TP, needs world % (ETP·EP·PP) == 0), else 1: an EP group that spans the TP ranks is MoE parallel
+/// folding, whose experts are not split by TP (docs/methods-memory.md §3.2, docs/methods-time.md §4.48).
 int expertTensorParallel(const ParallelLayout& layout);
 
 /// The expert-data-parallel size per pipeline stage, TP × DP × CP / (expert TP × EP): the ranks holding one rank's

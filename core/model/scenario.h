@@ -157,9 +157,15 @@ struct ParallelLayout
     int virtualStages = 1; ///< interleaved chunks per pipeline rank
     bool sequenceParallel = true;
     RankOrdering rankOrder = RankOrdering::TpCpEpDpPp;
+    /// GPUs splitting each routed expert (Megatron-Core --expert-tensor-parallel-size); kExpertTpDefault follows
+    /// Megatron-Core's default, TP, or 1 where the expert-parallel group folds over TP (expertTensorParallel).
+    int expertTp = 0;
     int gpuCount() const { return dp * tp * pp * cp; }
     bool operator==(const ParallelLayout&) const = default;
 };
+
+/// ParallelLayout::expertTp: Megatron-Core's default expert tensor parallelism.
+inline constexpr int kExpertTpDefault = 0;
 
 /// TrainingConfig::activationOffloadLayers: offload as few layers as the layout needs to fit in memory.
 inline constexpr int kActivationOffloadAuto = -1;

@@ -170,6 +170,11 @@ const std::vector<ScenarioField>& table()
             "GPUs splitting each sequence (cp)"},
         {"training.layout.ep", K::Integer, "", 1, kMaxWidth, "1", "Expert parallel",
             "GPUs the experts are spread over (ep); folds into dp×tp×cp"},
+        {"training.layout.expert_tp", K::Integer, "", 0, kMaxDegree, "0", "Expert TP",
+            "GPUs splitting each routed expert (Megatron-Core --expert-tensor-parallel-size; NeMo and Megatron-Bridge "
+            "MoE recipes use 1); expert TP × EP must divide dp×tp×cp. 0 = Megatron-Core's default: TP, or 1 where EP "
+            "folds over TP",
+            nullptr, true, "× EP divides dp×tp×cp; 0 = default"},
         {"training.layout.virtual_stages", K::Integer, "", 1, 1024, "5", "Virtual stages",
             "Interleaved model chunks per pipeline rank"},
         {"training.layout.sequence_parallel", K::Boolean, "", 0, 0, "true", "Sequence parallel",

@@ -136,16 +136,20 @@ double moduleRecomputeS(const Setup& s, const LayerTime& lt, bool moe)
 /// every token, whose collectives cost what a dense layer's do (hiddenS); the routed rows are all-gathered over the
 /// expert-TP group after the dispatch and reduce-scattered before the combine, k·cf rows per token, where expert TP
 /// is above 1. (The flex dispatcher, DeepEP, sends those copies to the other expert-TP ranks inside its own dispatch
-/// over TP × EP instead: the same bytes, priced here as the gather.) Where EP folds over TP, expert TP is 1 and no
-/// routed row crosses TP.
+/// over TP × EP instead: the same bytes, priced here as the gather.) The gathered rows are those of the expert-TP
+/// group's ranks, an expert-TP/TP share of the TP group's tokens (all of them where expert TP is TP). With expert TP 1
+/// (EP folded over TP, or a layout that sets it) no routed row is gathered.
 double moeMlpTensorParallelS(const Setup& s, double tokens, double hiddenS)
 {
     const MoeConfig& moe = *s.c.model->moe;
     const double shared = moe.sharedExperts > 0 ? hiddenS : 0.0;
-    if (s.shape.expertTensorParallel <= 1)
+    const double expertTp = s.shape.expertTp();
+    if (expertTp <= 1)
         return shared;
-    const double routedBytes = tokens * moe.topK * moe.capacityFactor * s.c.model->hidden * s.shape.bytesPerActivation;
-    return shared + groupCollectiveS(Collective::AllReduce, routedBytes, s.spans.tp, s.c.fabric);
+    const double gatheredTokens = tokens * expertTp / s.shape.tensorParallel;
+    const double routedBytes
+        = gatheredTokens * moe.topK * moe.capacityFactor * s.c.model->hidden * s.shape.bytesPerActivation;
+    return shared + groupCollectiveS(Collective::AllReduce, routedBytes, s.spans.expertTp, s.c.fabric);
 }
 
 /// Adds n layers of one kind (dense or MoE) to the stage, with their TP / CP / EP communication.

@@ -112,6 +112,7 @@ LayoutSpans layoutSpans(const ParallelLayout& layout, int domainGpus, const Rank
     spans.dpCp = spanOf(cp, dp, domainGpus);
     const std::array<Axis, 5> experts = expertAxes(layout, order);
     spans.ep = spanOf(experts[int(ParallelDim::Ep)], none, domainGpus);
+    spans.expertTp = spanOf(experts[int(ParallelDim::Tp)], none, domainGpus);
     // Without EP the experts are weights like the others, reduced over DP × CP.
     spans.expertDpCp = layout.ep > 1 ? spanOf(experts[int(ParallelDim::Dp)], none, domainGpus) : spans.dpCp;
     return spans;

@@ -38,6 +38,9 @@ struct LayoutSpans
     /// Expert DP × CP: the ranks that hold the same routed experts, over which their gradients are reduced and their
     /// optimizer states sharded (Megatron's expert-data-parallel group); dpCp without expert parallelism.
     GroupSpan expertDpCp;
+    /// Expert TP: the ranks that split each routed expert and gather its rows (the TP group's first ranks where
+    /// expert TP is TP; a single rank where EP folds over TP).
+    GroupSpan expertTp;
 };
 
 /// Spans for a layout on domains of domainGpus consecutive ranks. No allocation.

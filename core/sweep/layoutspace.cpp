@@ -151,6 +151,9 @@ void addGroups(const Scenario& scenario, const SweepConstraints& constraints, Pa
     std::vector<ParallelLayout>& groups)
 {
     const int foldable = layout.dp * layout.cp * layout.tp;
+    // Expert TP is the scenario's choice (its default follows each layout's TP); a stated one that does not fit a
+    // layout's ranks is reported by the layout check like any other rule.
+    layout.expertTp = scenario.training.layout.expertTp;
     for (int ep : expertChoices(scenario, constraints, foldable))
         for (RankOrdering order : orderChoices(constraints, layout.dp, layout.pp)) {
             layout.ep = ep;

@@ -245,6 +245,20 @@ private Q_SLOTS:
             YAML::Load(makeLaunchConfig(folded, LaunchFramework::NeMo).text)["model"]["expert_tensor_parallel_size"]
                 .as<int>(),
             1);
+        // A stated expert TP is written where it differs from Megatron's default (TP) and always for Megatron-Bridge,
+        // whose MoE presets state it: expert TP 1 beside EP 4 within DP 4 (the NeMo recipes' choice).
+        Scenario stated = s;
+        stated.training.layout.expertTp = 1;
+        QCOMPARE(intArg(megatronArgs(makeLaunchConfig(stated, LaunchFramework::Megatron).text),
+                     "--expert-tensor-parallel-size"),
+            1);
+        const auto bridgeExpertTp = [](const Scenario& scenario) {
+            return YAML::Load(
+                makeLaunchConfig(scenario, LaunchFramework::NeMo).text)["model"]["expert_tensor_parallel_size"]
+                .as<int>();
+        };
+        QCOMPARE(bridgeExpertTp(stated), 1);
+        QCOMPARE(bridgeExpertTp(s), s.training.layout.tp);
         // A model routing freely says nothing.
         const ArgMap mixtral = megatronArgs(makeLaunchConfig(moeScenario(), LaunchFramework::Megatron).text);
         QCOMPARE(mixtral.count("--moe-router-num-groups") + mixtral.count("--moe-router-group-topk"), std::size_t(0));

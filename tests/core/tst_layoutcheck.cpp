@@ -83,6 +83,37 @@ private Q_SLOTS:
         QVERIFY(hasProblem(p, LayoutProblem::EpGroup));
     }
 
+    /// A stated expert TP lays expert TP × EP × expert DP over the same GPUs as TP × CP × DP: their product must
+    /// divide them; the default (0) never fails, and a dense model has no routed experts to split.
+    void statedExpertTpMustFitTheRanks()
+    {
+        ModelConfig m;
+        m.moe = MoeConfig {}; // 8 experts
+        TrainingConfig t = layout(4, 2, 1, 1); // TP × DP = 8
+        t.layout.ep = 8;
+        QCOMPARE(checkLayout(m, t, 8), 0u); // default: EP 8 folds over TP, expert TP 1
+        t.layout.expertTp = 1;
+        QCOMPARE(checkLayout(m, t, 8), 0u);
+        t.layout.expertTp = 2; // 2 × 8 = 16 ranks on 8
+        const LayoutProblems p = checkLayout(m, t, 8);
+        QCOMPARE(p, std::uint32_t(LayoutProblem::ExpertTpGroup));
+        const auto messages = describeLayoutProblems(p, m, t, 8);
+        QCOMPARE(messages.size(), std::size_t(1));
+        QVERIFY2(QString::fromStdString(messages[0])
+                     .startsWith(QString::fromUtf8("expert TP 2 × EP 8 = 16 does not divide DP × CP × TP = 8")),
+            messages[0].c_str());
+        QCOMPARE(
+            QString::fromUtf8(layoutProblemSummary(p)), QString::fromUtf8("expert TP × EP must divide DP × CP × TP"));
+        t.layout.ep = 4;
+        QCOMPARE(checkLayout(m, t, 8), 0u); // 2 × 4 = 8
+        m.moe.reset();
+        t.layout.ep = 1;
+        t.layout.expertTp = 16;
+        QCOMPARE(checkLayout(m, t, 8), 0u); // nothing to split
+        t.layout.expertTp = -1;
+        QVERIFY(hasProblem(checkLayout(m, t, 8), LayoutProblem::NonPositiveDegree));
+    }
+
     void pipelineBeforeDataOrderNeedsEqualExpertDp()
     {
         // tp-cp-ep-pp-dp: Megatron-Core starts only when the experts' DP equals the attention's. DP 8 × PP 2 with

@@ -167,10 +167,10 @@ private Q_SLOTS:
         t.precision = Precision::Fp8;
         const double fp8 = moeOverDense();
         // FP8 also saves the down-projection input as one byte, in the k expert MLPs (f = 1,024 each) as in the
-        // dense one (4h): the MoE-over-dense difference moves by (k·f − 4h) for that, plus k·h for the first expert
-        // GEMM's input. Per token, sharded over TP 8.
+        // dense one (4h): the MoE-over-dense difference moves by (k·f − 4h) for that, per token sharded over TP 8,
+        // plus k·h for the first expert GEMM's input, whose rows every rank of expert TP 8 (= TP) holds whole.
         const double tokens = 2048, k = 8, h = m.hidden, tp = 8;
-        const double expected = tokens * ((k * 1024 - m.ffnHidden) + k * h) / tp;
+        const double expected = tokens * ((k * 1024 - m.ffnHidden) / tp + k * h);
         QVERIFY2(std::abs((bf16 - fp8) - expected) < 1e-9 * bf16, qPrintable(QString::number(bf16 - fp8)));
     }
 
@@ -189,7 +189,7 @@ private Q_SLOTS:
         };
         QVERIFY(frameworkCapabilities(Framework::Megatron).moeProbsInActivation);
         QVERIFY(!frameworkCapabilities(Framework::Other).moeProbsInActivation);
-        const double keptOutputs = 2048.0 * 8 * m.hidden * 2 / 8;
+        const double keptOutputs = 2048.0 * 8 * m.hidden * 2; // whole rows on each rank of expert TP 8 (= TP)
         QCOMPARE(moeOverDense(Framework::Other) - moeOverDense(Framework::Megatron), keptOutputs);
     }
 
@@ -211,6 +211,50 @@ private Q_SLOTS:
         // DP × CP / EP = 4 in the other.
         QCOMPARE(shardedParameters(experts, experts, folded), experts);
         QCOMPARE(shardedParameters(experts / 32, experts / 32, beside), experts / 32 / 4);
+    }
+
+    /// A stated expert TP (Megatron-Core --expert-tensor-parallel-size; NeMo's and Megatron-Bridge's MoE recipes set
+    /// 1 whatever their TP) replaces the default: with EP 8 beside TP 4, expert TP 1 leaves each rank whole experts
+    /// (a 1/8 share) whose states shard over the 16 ranks holding the same ones; expert TP 2 halves them again.
+    void statedExpertTpReplacesTheDefault()
+    {
+        const ModelConfig m = modelPreset("DeepSeek-V3");
+        const MemoryContext ctx = makeMemoryContext(m, nullptr);
+        const double experts = ctx.params.moeLayers * ctx.params.routedExpertsPerMoeLayer;
+        ParallelLayout l {32, 4, 1, 1, 8, 1, true};
+        l.expertTp = 1;
+        QCOMPARE(expertTensorParallel(l), 1);
+        QCOMPARE(expertDataParallel(l), 16);
+        QCOMPARE(stageParams(ctx, l, 0).experts, experts / 8);
+        QCOMPARE(shardedParameters(experts / 8, experts / 8, l), experts / 8 / 16);
+        l.expertTp = 2;
+        QCOMPARE(expertTensorParallel(l), 2);
+        QCOMPARE(expertDataParallel(l), 8);
+        QCOMPARE(stageParams(ctx, l, 0).experts, experts / 16);
+    }
+
+    /// The routed rows a MoE layer keeps for the first expert GEMM's weight gradient are whole (h wide) on every
+    /// expert-TP rank, which gathers its group's sequence shards: at expert TP = TP = 8 a rank keeps all k·T rows of
+    /// the TP group, at expert TP 1 its own k·T/8 (docs/methods-memory.md §3.2).
+    void routedRowsAreKeptWholeOnEveryExpertTpRank()
+    {
+        ModelConfig m = gpt3Padded();
+        m.moe = MoeConfig {64, 8, 1024, 0, 0, 1.0};
+        const MemoryContext ctx = makeMemoryContext(m, nullptr);
+        TrainingConfig t = megatron(8, true, Recompute::Selective); // EP 1: expert TP = TP by default
+        QCOMPARE(expertTensorParallel(t.layout), 8);
+        const double gathered = layerActivationBytes(ctx, t, true);
+        t.layout.expertTp = 1;
+        const double own = layerActivationBytes(ctx, t, true);
+        // Megatron applies the routing probabilities in the activation: the first GEMM's bf16 input only.
+        const double tokens = 2048, k = 8, h = m.hidden, bf16 = 2;
+        const double expected = tokens * k * h * bf16 * (1 - 1.0 / 8);
+        QVERIFY2(std::abs((gathered - own) - expected) < 1e-9 * expected, qPrintable(QString::number(gathered - own)));
+        // Without sequence parallelism every TP rank already holds all T tokens: expert TP changes nothing.
+        t.layout.sequenceParallel = false;
+        const double unsplit = layerActivationBytes(ctx, t, true);
+        t.layout.expertTp = 8;
+        QCOMPARE(layerActivationBytes(ctx, t, true), unsplit);
     }
 
     void korthikantiFullRecomputeKeepsLayerInput()

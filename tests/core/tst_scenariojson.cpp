@@ -49,7 +49,7 @@ private:
         s.training.attention = AttentionKind::Math;
         s.training.schedule = PipelineSchedule::ZbH1;
         s.training.framework = Framework::HuggingFace;
-        s.training.layout = {4, 2, 4, 4, 8, 2, false, RankOrdering::TpCpEpPpDp};
+        s.training.layout = {4, 2, 4, 4, 8, 2, false, RankOrdering::TpCpEpPpDp, 1};
         s.economics.trainingTokens = 3e12;
         s.economics.gpuHourUsd = 4.5;
         s.economics.electricityUsdPerKwh = 0.12;
@@ -125,6 +125,17 @@ private Q_SLOTS:
         const MoeConfig read = *readScenarioFile(document.dump()).model.moe;
         QCOMPARE(read.expertGroups, 0);
         QCOMPARE(read.groupsPerToken, 0);
+    }
+
+    /// Expert TP is optional: files written before it existed take Megatron-Core's default.
+    void expertTpIsOptional()
+    {
+        Scenario s = defaultScenario();
+        s.training.layout.expertTp = 2;
+        auto document = nlohmann::json::parse(writeScenarioFile(s));
+        QCOMPARE(readScenarioFile(document.dump()).training.layout.expertTp, 2);
+        document["scenario"]["training"]["layout"].erase("expert_tp");
+        QCOMPARE(readScenarioFile(document.dump()).training.layout.expertTp, kExpertTpDefault);
     }
 
     /// A scenario saved with a GPU id the catalog has since renamed opens with the entry's current id, in the
@@ -249,6 +260,9 @@ private Q_SLOTS:
         QTest::newRow("offload below auto")
             << QString::fromStdString(fileWith("/scenario/training/activation_offload_layers", -2))
             << "training.activation_offload_layers: must be at least -1 (got -2)";
+        QTest::newRow("expert tp below default")
+            << QString::fromStdString(fileWith("/scenario/training/layout/expert_tp", -1))
+            << "training.layout.expert_tp: must be at least 0 (got -1)";
         QTest::newRow("missing") << QString::fromStdString([] {
             auto d = nlohmann::json::parse(writeScenarioFile(defaultScenario()));
             d["scenario"]["training"]["layout"].erase("tp");

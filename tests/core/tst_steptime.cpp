@@ -170,6 +170,14 @@ private Q_SLOTS:
         QVERIFY(withExperts.valid && withoutExperts.valid && withoutExperts.tpTotalS > 0);
         const double gathered = withExperts.tpTotalS / withoutExperts.tpTotalS;
         QVERIFY2(gathered > 1.35 && gathered < 1.5, qPrintable(QString::number(gathered)));
+        // The same layout with expert TP 1 stated (NeMo's and Megatron-Bridge's MoE recipes): each rank keeps its own
+        // T/TP rows for whole experts, so only the attention's collectives cross TP.
+        Scenario statedOne = moe;
+        statedOne.training.layout.expertTp = 1;
+        const auto own = estimate(statedOne);
+        QVERIFY(own.valid);
+        const double ownShare = own.tpTotalS / withoutExperts.tpTotalS;
+        QVERIFY2(std::abs(ownShare - 0.5) < 0.02, qPrintable(QString::number(ownShare)));
         // EP 8 folded over TP 2 × DP 4 (expert TP 1): no routed row crosses TP, only the attention's collectives.
         moe.training.layout = dense.training.layout = ParallelLayout {4, 2, 8, 1, 8, 1, true};
         dense.training.layout.ep = 1;

@@ -189,6 +189,31 @@ private Q_SLOTS:
         QVERIFY(!training(R"(, "compile_loss": false)").compileLoss);
     }
 
+    /// parallelism.etp is optional: unstated, what the framework's published runs set (NeMo's and Megatron-Bridge's
+    /// MoE recipes: 1; Megatron-LM: Megatron-Core's default); stated, the degree; below 1 named.
+    void expertTpIsOptionalWithThePublishedRunsDefault()
+    {
+        const auto layoutOf = [](const std::string& framework, const std::string& etp) {
+            std::string text = tinyCase(R"("bf16")", framework, "");
+            const std::string last = R"("schedule": null})";
+            if (!etp.empty())
+                text.replace(text.find(last), last.size(), R"("schedule": null, "etp": )" + etp + "}");
+            return readValidationCases(text).front().scenario.training.layout;
+        };
+        QCOMPARE(frameworkCapabilities(Framework::NeMo).expertTpInPublishedRuns, 1);
+        QCOMPARE(layoutOf(R"("nemo")", "").expertTp, 1);
+        QCOMPARE(layoutOf(R"("nemo")", "null").expertTp, 1);
+        QCOMPARE(layoutOf(R"("megatron")", "").expertTp, kExpertTpDefault);
+        QCOMPARE(layoutOf(R"("megatron")", "2").expertTp, 2);
+        QCOMPARE(layoutOf(R"("nemo")", "4").expertTp, 4);
+        try {
+            layoutOf(R"("nemo")", "0");
+            QFAIL("expected an error");
+        } catch (const std::runtime_error& error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(QLatin1String("parallelism.etp")), error.what());
+        }
+    }
+
     /// activation_offload_layers is optional: unstated, the planner's (auto); stated, the count; out of range named.
     void activationOffloadIsOptionalAndChecked()
     {

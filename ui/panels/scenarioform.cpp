@@ -4,6 +4,7 @@
 #include "core/evaluation/layoutrefit.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/gpucatalog.h"
+#include "core/model/modelmath.h"
 #include "core/model/modelpresets.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/panels/columnflow.h"
@@ -381,6 +382,16 @@ void ScenarioForm::createLayoutGroup()
     m_binder->intField(form, "training.layout.pp", [](core::Scenario& s) -> int& { return s.training.layout.pp; });
     m_binder->intField(form, "training.layout.cp", [](core::Scenario& s) -> int& { return s.training.layout.cp; });
     m_binder->intField(form, "training.layout.ep", [](core::Scenario& s) -> int& { return s.training.layout.ep; });
+    QSpinBox* expertTp = m_binder->intField(
+        form, "training.layout.expert_tp", [](core::Scenario& s) -> int& { return s.training.layout.expertTp; });
+    m_binder->addRefresher([this, expertTp](core::Scenario&) {
+        // Only routed experts read it; the default's text says what Megatron-Core would take for this layout.
+        const core::Scenario& s = m_document->scenario();
+        core::ParallelLayout asDefault = s.training.layout;
+        asDefault.expertTp = core::kExpertTpDefault;
+        expertTp->setSpecialValueText(tr("default: %1").arg(core::expertTensorParallel(asDefault)));
+        expertTp->setEnabled(s.model.moe.has_value());
+    });
     m_binder->intField(form, "training.layout.virtual_stages",
         [](core::Scenario& s) -> int& { return s.training.layout.virtualStages; });
     m_binder->boolField(form, "training.layout.sequence_parallel",

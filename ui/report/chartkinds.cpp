@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/report/chartkinds.h"
 
+#include "core/model/modelmath.h"
 #include "ui/charts/ganttchart.h"
 #include "ui/charts/heatmapchart.h"
 #include "ui/charts/linechart.h"
@@ -71,6 +72,8 @@ QString layoutText(const core::ParallelLayout& l)
         text += QStringLiteral(" × CP %1").arg(l.cp);
     if (l.ep > 1)
         text += QStringLiteral(", EP %1").arg(l.ep);
+    if (l.ep > 1 && core::expertTensorParallel(l) != l.tp) // Megatron's default is TP; say where it is not
+        text += QStringLiteral(", expert TP %1").arg(core::expertTensorParallel(l));
     if (l.virtualStages > 1)
         text += QStringLiteral(", %1 virtual stages").arg(l.virtualStages);
     return text;
