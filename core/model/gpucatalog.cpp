@@ -50,6 +50,10 @@ GpuSpec parseGpu(const nlohmann::json& g)
     spec.scaleupDomainGpus = g.at("scaleup_domain_gpus").get<int>();
     spec.scaleoutGbpsPerGpu = g.value("scaleout_gbps_per_gpu", 0.0);
     spec.hostLinkGBsBidir = g.value("host_link_gb_s_bidir", 0.0);
+    spec.smCount = g.value("sm_count", 0);
+    if (spec.smCount < 0 || spec.smCount > 100'000)
+        throw std::runtime_error(
+            "gpus." + spec.id + ".sm_count: 0 (unknown) to 100000 (got " + std::to_string(spec.smCount) + ")");
     spec.cloudUsdPerGpuHour = priceRange(g, "cloud_usd_per_gpu_hour");
     spec.purchaseUsd = priceRange(g, "purchase_usd");
     spec.notes = g.value("notes", "");

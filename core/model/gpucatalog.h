@@ -41,6 +41,9 @@ struct GpuSpec
     /// GPU to host-memory link per GPU, GB/s both directions (PCIe, or NVLink-C2C on Grace superchips); 0 = unknown.
     /// Activation offload moves saved activations over it (docs/methods-time.md §4.32).
     double hostLinkGBsBidir = 0;
+    /// Streaming multiprocessors; 0 = unknown. Communication kernels that run beside compute hold some of them
+    /// (docs/methods-time.md §4.49).
+    int smCount = 0;
     PriceRange cloudUsdPerGpuHour;
     PriceRange purchaseUsd;
     std::string notes;

@@ -39,6 +39,19 @@ Fp8CastPath fp8CastPath(const FrameworkCapabilities& caps)
     return caps.teFusedNormLinear ? Fp8CastPath::TransformerEngineFusedNorm : Fp8CastPath::TransformerEngine;
 }
 
+/// SMs an expert all-to-all's kernels hold while it runs beside compute: DeepEP's in Megatron-Core
+/// (TransformerConfig moe_deepep_num_sms, default 20) and DeepSeek's DualPipe all-to-alls ("only 20 SMs are
+/// sufficient to fully utilize the bandwidths of IB and NVLink", DeepSeek-V3 report §3.2.2). NCCL's all-to-all is
+/// charged the same: no published count of its SMs was found (docs/methods-time.md §4.49).
+constexpr double kExpertAllToAllSms = 20;
+
+/// Share of each hidden expert all-to-all second added to the step: the compute it hides behind runs on the SMs the
+/// all-to-all leaves. Where the GPU's SM count is unknown, the general rate of any hidden communication.
+double expertAllToAllSlowdown(const GpuSpec& gpu, double generalRate)
+{
+    return gpu.smCount > 0 ? std::max(generalRate, kExpertAllToAllSms / gpu.smCount) : generalRate;
+}
+
 double weightBytes(Precision p)
 {
     return p == Precision::Fp32 ? 4.0 : 2.0;
@@ -714,8 +727,12 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     r.optimizerS
         = optimizerStepS(optimizerShardParameters(held, tr), tr.optimizer, s.precision, s.peaks, s.optimizerStates);
     r.overheadS = c.efficiency.stepOverheadS + m * c.efficiency.microBatchOverheadS;
+    // Hidden communication slows the compute it hides behind: NCCL kernels in general at comm_compute_slowdown, an
+    // expert all-to-all by the share of SMs its kernels hold (§4.49).
+    const double epHiddenS = r.epTotalS - r.epExposedS;
     r.overlapSlowdownS
-        = c.efficiency.commComputeSlowdown * (m * st.hiddenCommS + dp.hiddenS + r.ppTotalS - r.ppExposedS);
+        = c.efficiency.commComputeSlowdown * (m * st.hiddenCommS - epHiddenS + dp.hiddenS + r.ppTotalS - r.ppExposedS)
+        + expertAllToAllSlowdown(*c.gpu, c.efficiency.commComputeSlowdown) * epHiddenS;
     r.stepTimeS = makespan + r.dpExposedS + r.optimizerS + r.overheadS + r.overlapSlowdownS;
     fillRates(r, c, tr);
     return r;

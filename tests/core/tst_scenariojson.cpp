@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+
 using namespace clusterplanner::core;
 
 class TestScenarioJson : public QObject
@@ -311,6 +313,20 @@ private Q_SLOTS:
         }
         QCOMPARE(catalog.find("H100-SXM-80GB")->peakFlops(Precision::AmpBf16), 989.4e12);
         QCOMPARE(catalog.find("V100-SXM-32GB")->peakFlops(Precision::AmpBf16), 125e12); // falls back to fp16
+        // SMs (docs/methods-time.md §4.49): NVIDIA's architecture whitepapers; unknown (0) where the unit is no SM.
+        QCOMPARE(catalog.find("H100-SXM-80GB")->smCount, 132);
+        QCOMPARE(catalog.find("H100-PCIe-80GB")->smCount, 114);
+        QCOMPARE(catalog.find("B200")->smCount, 148);
+        QCOMPARE(catalog.find("MI300X")->smCount, 0);
+        std::ifstream in(CLUSTERPLANNER_DATA_DIR "/gpus.json");
+        auto document = nlohmann::json::parse(in);
+        document["gpus"][0]["sm_count"] = -1;
+        try {
+            GpuCatalog::fromJson(document.dump());
+            QFAIL("expected an error");
+        } catch (const std::runtime_error& error) {
+            QVERIFY2(std::string(error.what()).find("V100-SXM-32GB.sm_count") != std::string::npos, error.what());
+        }
         // Meta's Grand Teton H100, the 96 GB SXM part of published runs: slower HBM2e than the HBM3 parts, a 500 W
         // limit, and a peak the TorchTitan paper puts between the H100 SXM's and the H100 NVL's (835 TFLOP/s BF16
         // dense). Its id until 2026-11 still finds it, so files saved with it keep opening.

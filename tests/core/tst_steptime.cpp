@@ -291,6 +291,20 @@ private Q_SLOTS:
         QCOMPARE(paired.epTotalS, alone.epTotalS); // the same traffic, hidden
         QVERIFY(paired.epExposedS < alone.epExposedS);
         QVERIFY(paired.stepTimeS < alone.stepTimeS);
+        // The hidden all-to-all holds 20 of the H100's 132 SMs (§4.49), a share of the compute it hides behind; the
+        // same GPU with its SM count unknown is charged the general rate of hidden communication instead.
+        const Scenario pairedScenario = s; // the context points into it
+        GpuSpec unknownSms = *GpuCatalog::builtin().find(s.cluster.gpuId);
+        QCOMPARE(unknownSms.smCount, 132);
+        unknownSms.smCount = 0;
+        const EfficiencyParams efficiency = EfficiencyTable::builtin().forGpu(s.cluster.gpuId);
+        const auto general = estimateStepTime(makeStepTimeContext(pairedScenario, unknownSms, efficiency), s.training);
+        const double hidden = paired.epTotalS - paired.epExposedS;
+        const double extra = (20.0 / 132 - efficiency.commComputeSlowdown) * hidden;
+        QVERIFY(hidden > 0 && extra > 0);
+        QVERIFY2(std::abs(paired.overlapSlowdownS - general.overlapSlowdownS - extra) < 1e-9 * paired.stepTimeS,
+            qPrintable(QString::number(paired.overlapSlowdownS - general.overlapSlowdownS)));
+        QVERIFY(paired.stepTimeS < alone.stepTimeS); // still faster than the exposed all-to-all
         // One micro-batch per step has no partner: every all-to-all shows (and the flex dispatcher's schedule has no
         // shared-expert overlap to credit either).
         s.training.globalBatch = 64;
