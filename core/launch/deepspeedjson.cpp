@@ -2,6 +2,7 @@
 // A DeepSpeed JSON config (deepspeed/runtime/config.py, DeepSpeed v0.16.4): batch, precision, ZeRO, activation
 // checkpointing, AutoTP tensor parallelism, Ulysses sequence parallelism and the pipeline section.
 #include "core/launch/launchplan.h"
+#include "core/model/modelmath.h"
 
 #include "core/model/enumnames.h"
 
@@ -35,8 +36,8 @@ ordered_json layoutRecord(const LaunchPlan& p)
 {
     const ParallelLayout& l = p.layout();
     return {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep},
-        {"schedule", std::string(toString(p.training().schedule))}, {"nodes", p.nodes},
-        {"gpus_per_node", p.gpusPerNode}};
+        {"expert_tp", expertTensorParallel(l)}, {"schedule", std::string(toString(p.training().schedule))},
+        {"nodes", p.nodes}, {"gpus_per_node", p.gpusPerNode}};
 }
 
 } // namespace
@@ -65,6 +66,10 @@ LaunchFile writeDeepSpeedJson(const LaunchPlan& plan)
     // DeepSpeed reads only the keys it knows; this record carries what the training script passes to
     // PipelineModule(num_stages=) and deepspeed.moe.layer.MoE(ep_size=).
     config["clusterplanner_layout"] = layoutRecord(plan);
+    if (plan.model().moe && expertTensorParallel(l) > 1)
+        file.notes.push_back("the plan splits each expert over expert tp " + std::to_string(expertTensorParallel(l))
+            + ": DeepSpeed-MoE does so only with deepspeed.moe.layer.MoE(enable_expert_tensor_parallelism=True) in "
+              "the model code");
     file.text = config.dump(2) + "\n";
     file.fileName = "ds_config.json";
     file.launchLine = torchrunLine(*plan.scenario, "train.py --deepspeed --deepspeed_config " + file.fileName);

@@ -29,6 +29,11 @@ void checkDegrees(const Scenario& s)
         throw LaunchConfigError("layout: ep = " + str(l.ep) + " needs a mixture-of-experts model");
     if (l.ep > 1 && (l.dp * l.cp * l.tp) % l.ep != 0)
         throw LaunchConfigError("layout: ep = " + str(l.ep) + " does not divide dp × cp × tp");
+    if (l.expertTp < 0)
+        throw LaunchConfigError("layout: expert tp must be at least 1, or 0 for the default");
+    // The expert layers' groups are laid over the attention's GPUs (checkLayout's ExpertTpGroup).
+    if (s.model.moe && l.expertTp > 0 && (1LL * l.dp * l.cp * l.tp) % (1LL * l.expertTp * l.ep) != 0)
+        throw LaunchConfigError("layout: expert tp × ep = " + str(l.expertTp * l.ep) + " does not divide dp × cp × tp");
 }
 
 void checkBatch(const TrainingConfig& t)

@@ -2,6 +2,7 @@
 // A torchtitan TOML job config (torchtitan/config/job_config.py, torchtitan v0.1.0): [training], [parallelism],
 // [activation_checkpoint] and, for fp8, the float8 model converter.
 #include "core/launch/launchplan.h"
+#include "core/model/modelmath.h"
 
 #include <sstream>
 
@@ -68,7 +69,17 @@ void writeParallelism(const LaunchPlan& p, std::ostream& t)
     if (p.asyncTpInEffect())
         t << "enable_async_tensor_parallel = true\n";
     t << "context_parallel_degree = " << l.cp << "\n";
-    t << "expert_parallel_degree = " << l.ep << "\n\n";
+    t << "expert_parallel_degree = " << l.ep << "\n";
+    if (p.model().moe && l.ep > 1) {
+        // TorchTitan's default is 1 where Megatron-Core's is TP; it takes 1 or TP ("etp is either 1 or is the same
+        // as tp", ParallelismConfig) and reads it only with EP.
+        const int expertTp = expertTensorParallel(l);
+        if (expertTp != 1 && expertTp != l.tp)
+            throw LaunchConfigError(
+                "torchtitan: expert tp is 1 or tp (" + std::to_string(l.tp) + "), not " + std::to_string(expertTp));
+        t << "expert_tensor_parallel_degree = " << expertTp << "\n";
+    }
+    t << "\n";
 }
 
 void writeCheckpointing(const LaunchPlan& p, std::ostream& t)

@@ -246,7 +246,8 @@ double layerActivationBytes(const MemoryContext& ctx, const TrainingConfig& t, b
     const double keys = ctx.seq / std::max(1, t.layout.cp);
     // The routed rows are whole (h wide) on every expert-TP rank, which gathers its group's sequence shards: an
     // expert-TP/TP share of the tokens under sequence parallelism, all of them without (docs/methods-memory.md §3.2).
-    const double routedShare = t.layout.sequenceParallel ? tp / expertTensorParallel(t.layout) : 1.0;
+    const bool sharded = t.layout.sequenceParallel || tp == 1; // each rank holds its own tokens
+    const double routedShare = sharded ? tp / expertTensorParallel(t.layout) : 1.0;
     return tokens
         * (p.replicated / replicatedDivisor(t) + p.sharded / tp + p.scoresPerKey * keys / tp
             + routedRows / routedShare);

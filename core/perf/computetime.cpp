@@ -140,8 +140,9 @@ PermutationBytes permutationBytes(const ModelConfig& m, const LayerShape& s, dou
         b.forward = (3 * k + distinctRanks) * scattered;
     } else {
         const bool regroup = ep > 1 && moe.experts > ep;
-        // Without SP every TP rank already holds all T rows: nothing to gather.
-        const double held = s.sequenceParallel ? scattered * s.expertTp() : scattered;
+        // Without SP every TP rank already holds all T rows: nothing to gather (at TP 1 each rank holds its own).
+        const bool sharded = s.sequenceParallel || s.tensorParallel <= 1;
+        const double held = sharded ? scattered * s.expertTp() : scattered;
         b.forward = (3 * k + 1) * scattered + (regroup ? 4 * k * held : 0.0);
     }
     b.backward = b.forward + (s.moeProbsInActivation ? 0.0 : k * scattered);

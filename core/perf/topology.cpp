@@ -113,8 +113,10 @@ LayoutSpans layoutSpans(const ParallelLayout& layout, int domainGpus, const Rank
     const std::array<Axis, 5> experts = expertAxes(layout, order);
     spans.ep = spanOf(experts[int(ParallelDim::Ep)], none, domainGpus);
     spans.expertTp = spanOf(experts[int(ParallelDim::Tp)], none, domainGpus);
-    // Without EP the experts are weights like the others, reduced over DP × CP.
-    spans.expertDpCp = layout.ep > 1 ? spanOf(experts[int(ParallelDim::Dp)], none, domainGpus) : spans.dpCp;
+    // Without EP, and split by TP like the other weights, the experts are reduced with them over DP × CP; else over
+    // their own expert-data-parallel group (EP, or an expert TP other than TP, changes who holds the same shard).
+    const bool ownGroup = layout.ep > 1 || expertTensorParallel(layout) != std::max(1, layout.tp);
+    spans.expertDpCp = ownGroup ? spanOf(experts[int(ParallelDim::Dp)], none, domainGpus) : spans.dpCp;
     return spans;
 }
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <map>
 #include <sstream>
 
 namespace clusterplanner::core::probe {
@@ -136,13 +135,8 @@ std::optional<int> knownSmCount(const GpuSpec& spec, const ProbeCatalog& catalog
 {
     if (const auto local = catalog.localSmCounts.find(spec.id); local != catalog.localSmCounts.end())
         return local->second;
-    // NVIDIA datasheets / architecture whitepapers (methods-probe.md §10.2).
-    static const std::map<std::string, int> sms
-        = {{"V100-SXM-32GB", 80}, {"A100-SXM-40GB", 108}, {"A100-SXM-80GB", 108}, {"H100-SXM-80GB", 132},
-            {"H100-SXM-96GB", 132}, {"H100-SXM-96GB-HBM3", 132}, {"H100-PCIe-80GB", 114}, {"H800-SXM-80GB", 132},
-            {"H200-SXM-141GB", 132}, {"B200", 148}, {"L40S", 142}, {"RTX-4090", 128}};
-    const auto it = sms.find(spec.id);
-    return it == sms.end() ? std::nullopt : std::optional(it->second);
+    // The catalog's sm_count: NVIDIA datasheets / architecture whitepapers (methods-probe.md §10.2).
+    return spec.smCount > 0 ? std::optional(spec.smCount) : std::nullopt;
 }
 
 CatalogMatch matchCatalog(const GpuProbe& gpu, const ProbeCatalog& catalog)

@@ -259,6 +259,28 @@ private Q_SLOTS:
         };
         QCOMPARE(bridgeExpertTp(stated), 1);
         QCOMPARE(bridgeExpertTp(s), s.training.layout.tp);
+        Scenario statedDefault = s; // stated as TP: Megatron's default, so no flag
+        statedDefault.training.layout.expertTp = s.training.layout.tp;
+        QCOMPARE(megatronArgs(makeLaunchConfig(statedDefault, LaunchFramework::Megatron).text)
+                     .count("--expert-tensor-parallel-size"),
+            std::size_t(0));
+        // TorchTitan's default is 1, so it is always written with EP; it takes only 1 or TP.
+        const auto titanExpertTp = [](const Scenario& scenario) {
+            const std::string text = makeLaunchConfig(scenario, LaunchFramework::TorchTitan).text;
+            const auto at = text.find("expert_tensor_parallel_degree = ");
+            return at == std::string::npos ? -1 : std::stoi(text.substr(at + 32));
+        };
+        Scenario titanStated = stated;
+        titanStated.training.zeroStage = 3;
+        titanStated.training.schedule = PipelineSchedule::OneFOneB;
+        titanStated.training.layout.virtualStages = 1;
+        QCOMPARE(titanExpertTp(titanStated), 1);
+        titanStated.training.layout.expertTp = kExpertTpDefault;
+        QCOMPARE(titanExpertTp(titanStated), s.training.layout.tp);
+        // A stated expert TP whose groups do not fit the GPUs is refused by every writer.
+        Scenario misfit = s;
+        misfit.training.layout.expertTp = 3;
+        QVERIFY_THROWS_EXCEPTION(LaunchConfigError, makeLaunchConfig(misfit, LaunchFramework::Megatron));
         // A model routing freely says nothing.
         const ArgMap mixtral = megatronArgs(makeLaunchConfig(moeScenario(), LaunchFramework::Megatron).text);
         QCOMPARE(mixtral.count("--moe-router-num-groups") + mixtral.count("--moe-router-group-topk"), std::size_t(0));

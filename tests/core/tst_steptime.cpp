@@ -178,6 +178,19 @@ private Q_SLOTS:
         QVERIFY(own.valid);
         const double ownShare = own.tpTotalS / withoutExperts.tpTotalS;
         QVERIFY2(std::abs(ownShare - 0.5) < 0.02, qPrintable(QString::number(ownShare)));
+        // Between the two: TP 4 × DP 4 with EP 4 beside DP. Expert TP 2 gathers half the TP group's rows over groups
+        // of 2: less than expert TP 4 (= TP, the default) moves over 4, more than expert TP 1 (none).
+        Scenario between = mixtralSample();
+        between.training.layout = ParallelLayout {4, 4, 4, 1, 4, 1, true};
+        const auto full = estimate(between);
+        between.training.layout.expertTp = 2;
+        const auto half = estimate(between);
+        between.training.layout.expertTp = 1;
+        const auto none = estimate(between);
+        QVERIFY(full.valid && half.valid && none.valid);
+        QCOMPARE(expertTensorParallel(ParallelLayout {4, 4, 4, 1, 4, 1, true}), 4);
+        QVERIFY2(none.tpTotalS < half.tpTotalS && half.tpTotalS < full.tpTotalS,
+            qPrintable(QStringLiteral("%1 %2 %3").arg(none.tpTotalS).arg(half.tpTotalS).arg(full.tpTotalS)));
         // EP 8 folded over TP 2 × DP 4 (expert TP 1): no routed row crosses TP, only the attention's collectives.
         moe.training.layout = dense.training.layout = ParallelLayout {4, 2, 8, 1, 8, 1, true};
         dense.training.layout.ep = 1;

@@ -89,6 +89,20 @@ private Q_SLOTS:
         // EP that divides DP × CP but not DP keeps expert TP = TP: TP 2, CP 8, DP 4, EP 8 (NeMo's Mixtral 8x22B: 64
         // ranks per stage, 256 B200 in all) gives expert DP 64 / 16 = 4 at stride 16, one rank per node.
         QVERIFY(same(layoutSpans(layout(4, 2, 1, 8, 8), 8).expertDpCp, 4, 1, 4));
+        // The same layout with expert TP 1 stated (NeMo's recipe): EP at stride 1, expert DP 64 / 8 = 8 at stride 8.
+        ParallelLayout stated = layout(4, 2, 1, 8, 8);
+        stated.expertTp = 1;
+        const auto own = layoutSpans(stated, 8);
+        QVERIFY(same(own.expertTp, 1, 1, 1));
+        QVERIFY(same(own.ep, 8, 8, 1));
+        QVERIFY(same(own.expertDpCp, 8, 1, 8));
+        QVERIFY(same(layoutSpans(layout(4, 2, 1, 8, 8), 8).expertTp, 2, 2, 1)); // the default: expert TP = TP
+        // Without EP, an expert TP other than TP still gives the experts their own data-parallel group: TP 2 × DP 8
+        // with expert TP 1 holds whole experts on 16 ranks, not TP halves on DP 8.
+        ParallelLayout noEpOwnTp = layout(8, 2, 1, 1, 1);
+        noEpOwnTp.expertTp = 1;
+        QVERIFY(same(layoutSpans(noEpOwnTp, 8).expertDpCp, 16, 8, 2));
+        QVERIFY(same(layoutSpans(layout(8, 2, 1, 1, 1), 8).expertDpCp, 8, 4, 2)); // = DP × CP
     }
 
     void otherRankOrder()
