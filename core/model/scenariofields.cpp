@@ -57,7 +57,7 @@ const std::vector<ScenarioField>& table()
         {"model.qk_norm", K::Boolean, "", 0, 0, "false", "QK norm",
             "Queries and keys normalised per head before attention (Qwen3, Gemma 3; Megatron --qk-layernorm)", nullptr,
             true},
-        {"model.mtp_layers", K::Integer, "", 0, kMaxMtpLayers, "0", "MTP modules",
+        {"model.mtp_layers", K::Integer, "", 0, kMaxMtpLayers, "0", "Multi-token prediction",
             "Multi-token-prediction modules trained beside the next-token head (DeepSeek-V3: 1; Megatron "
             "--mtp-num-layers; Hugging Face num_nextn_predict_layers): each one more layer, projection, head pass and "
             "loss on the last stage",
@@ -170,7 +170,7 @@ const std::vector<ScenarioField>& table()
             "GPUs splitting each sequence (cp)"},
         {"training.layout.ep", K::Integer, "", 1, kMaxWidth, "1", "Expert parallel",
             "GPUs the experts are spread over (ep); folds into dp×tp×cp"},
-        {"training.layout.expert_tp", K::Integer, "", 0, kMaxDegree, "0", "Expert TP",
+        {"training.layout.expert_tp", K::Integer, "", 0, kMaxDegree, "0", "Expert tensor parallel",
             "GPUs splitting each routed expert (Megatron-Core --expert-tensor-parallel-size; NeMo and Megatron-Bridge "
             "MoE recipes use 1); expert TP × EP must divide dp×tp×cp. 0 = Megatron-Core's default: TP, or 1 where EP "
             "folds over TP",

@@ -243,14 +243,17 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double epCount = full ? 6 : 4; // 2 forward, 2 backward, 2 more when recomputed
     st.tpTotalS += n * tpCount * tpOne;
     st.tpExposedS += n * ((tpCount - 2) * tpForwardExposedOne + tpBackwardExposed);
-    st.cpTotalS += n * (full ? 4 : 3) * cpFwd;
-    st.cpExposedS += n * ((full ? 2 : 1) * cpFwdExposed + cpBwdExposed);
+    const double cpTotalS = (full ? 4 : 3) * cpFwd; // per layer and micro-batch; a recompute repeats the forward
+    const double cpExposedS = (full ? 2 : 1) * cpFwdExposed + cpBwdExposed;
+    st.cpTotalS += n * cpTotalS;
+    st.cpExposedS += n * cpExposedS;
     st.epTotalS += n * epCount * epOne;
     const double epExposedS = (full ? 2 : 1) * ep.forwardS + ep.backwardS; // per layer and micro-batch
     st.epExposedS += n * epExposedS;
+    // What is not exposed is hidden, each dimension as it is counted above.
     st.hiddenCommS += n
-        * (tpCount * tpOne - (tpCount - 2) * tpForwardExposedOne - tpBackwardExposed + 3 * cpFwd - cpFwdExposed
-            - cpBwdExposed + epCount * epOne - epExposedS);
+        * (tpCount * tpOne - (tpCount - 2) * tpForwardExposedOne - tpBackwardExposed + cpTotalS - cpExposedS
+            + epCount * epOne - epExposedS);
 }
 
 /// Activation offload (docs/methods-time.md §4.32): each offloaded layer's saved activations go to the host on a
