@@ -102,6 +102,12 @@ int stageLayerCount(const MemoryContext& ctx, int pp, int stage)
     return layersOnStage(ctx.model.layers, pp, stage) + (stage == pp - 1 ? ctx.params.mtpLayers : 0);
 }
 
+double lastStageEmbeddingCopy(const ModelConfig& model, int mtpLayers, int pp)
+{
+    const bool copy = (model.tiedEmbeddings || mtpLayers > 0) && pp > 1;
+    return copy ? double(model.vocab) * model.hidden : 0.0;
+}
+
 StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, int stage)
 {
     StageParams s;
@@ -116,11 +122,8 @@ StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, 
     s.perLayer = (dense + moeNonExpert) / t + experts / (ep * etp); // experts split by EP × ETP
     const bool first = stage == 0;
     const bool last = stage == std::max(1, layout.pp) - 1;
-    // Megatron keeps a copy of the word embeddings on the last stage, kept equal by an all-reduce, where the head is
-    // tied to them or where multi-token prediction embeds the shifted tokens there (GPTModel builds its embedding
-    // for pre_process or mtp_process).
-    const bool embeddingCopy = (ctx.model.tiedEmbeddings || ctx.params.mtpLayers > 0) && layout.pp > 1 && last;
-    s.embedding = ((first ? ctx.params.embedding : 0) + (embeddingCopy ? ctx.vocab * ctx.h : 0)) / t;
+    const double embeddingCopy = last ? lastStageEmbeddingCopy(ctx.model, ctx.params.mtpLayers, layout.pp) : 0.0;
+    s.embedding = ((first ? ctx.params.embedding : 0) + embeddingCopy) / t;
     const double head = last ? (ctx.params.head + ctx.params.finalNorm + ctx.params.mtpExtras) / t : 0;
     s.total = s.layers * s.perLayer + s.embedding + head;
     s.experts = s.layers * experts / (ep * etp);

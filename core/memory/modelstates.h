@@ -42,6 +42,12 @@ int layersOnStage(int layers, int pp, int stage);
 /// head's rank). MemoryContext::layers counts both.
 int stageLayerCount(const MemoryContext& ctx, int pp, int stage);
 
+/// Parameters of Megatron's copy of the word embeddings on the last pipeline stage, kept equal to the first stage's by
+/// an all-reduce: held where the head is tied to them or multi-token prediction embeds the shifted tokens there
+/// (GPTModel builds its embedding for pre_process or mtp_process); 0 without pipeline stages. The memory and the
+/// step-time models both hold it (docs/methods-memory.md §3.19).
+double lastStageEmbeddingCopy(const ModelConfig& model, int mtpLayers, int pp);
+
 StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, int stage);
 
 /// Model-state bytes on one GPU after sharding (ZeRO 1/2/3, Megatron distributed optimizer over DP × CP).

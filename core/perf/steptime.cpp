@@ -473,9 +473,9 @@ HeldParameters gpuParameters(const StepTimeContext& c, const TrainingConfig& tr)
     const ParameterCounts& k = c.counts;
     const ParallelLayout& l = tr.layout;
     if (!dualPipeApplies(tr)) {
-        // The last stage's end: the head, and with multi-token prediction its modules' extras and the embedding copy
-        // they read (as the memory model holds them, core/memory/modelstates.cpp stageParams).
-        const double lastEnd = k.head + k.finalNorm + k.mtpExtras + (k.mtpLayers > 0 ? k.embedding : 0.0);
+        // The last stage's end: the head, the multi-token-prediction modules' extras, and the embedding copy a tied
+        // head or those modules read (as the memory model holds them, core/memory/modelstates.cpp stageParams).
+        const double lastEnd = k.head + k.finalNorm + k.mtpExtras + lastStageEmbeddingCopy(*c.model, k.mtpLayers, l.pp);
         const double ends
             = l.pp == 1 ? k.embedding + k.head + k.finalNorm + k.mtpExtras : std::max(k.embedding, lastEnd);
         return heldParameters(c, l, slowestStageLayers(k, l.pp), ends);

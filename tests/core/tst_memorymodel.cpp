@@ -257,6 +257,23 @@ private Q_SLOTS:
         QCOMPARE(layerActivationBytes(ctx, t, true), unsplit);
     }
 
+    /// Megatron's copy of the word embeddings on the last stage: only with pipeline stages, and only where a tied head
+    /// or multi-token prediction reads it; the memory model's last stage holds exactly that (split by TP).
+    void lastStageHoldsAnEmbeddingCopyOnlyWhereItIsRead()
+    {
+        ModelConfig m; // Llama 3 8B: untied
+        const double copy = double(m.vocab) * m.hidden;
+        QCOMPARE(lastStageEmbeddingCopy(m, 0, 4), 0.0);
+        QCOMPARE(lastStageEmbeddingCopy(m, 1, 4), copy);
+        m.tiedEmbeddings = true;
+        QCOMPARE(lastStageEmbeddingCopy(m, 0, 4), copy);
+        QCOMPARE(lastStageEmbeddingCopy(m, 0, 1), 0.0); // one stage holds the one embedding
+        const MemoryContext ctx = makeMemoryContext(m, nullptr);
+        ParallelLayout l {8, 2, 4, 1, 1, 1, true};
+        QCOMPARE(stageParams(ctx, l, 3).embedding, copy / 2);
+        QCOMPARE(stageParams(ctx, l, 1).embedding, 0.0);
+    }
+
     void korthikantiFullRecomputeKeepsLayerInput()
     {
         const MemoryContext ctx = makeMemoryContext(gpt3Padded(), nullptr);
