@@ -104,8 +104,9 @@ ParameterCounts countParameters(const ModelConfig& m)
     // A multi-token-prediction module's transformer layer is of the model's last kind (Megatron-Core builds it from
     // the last layer's spec; dense layers come first here, so MoE wherever the model has MoE layers).
     c.mtpLayers = std::max(0, m.mtpLayers);
-    c.moeLayers = moeLayerCount(m) + (m.moe ? c.mtpLayers : 0);
-    c.denseLayers = m.layers - moeLayerCount(m) + (m.moe ? 0 : c.mtpLayers);
+    c.mtpMoeLayers = m.moe ? c.mtpLayers : 0;
+    c.moeLayers = moeLayerCount(m) + c.mtpMoeLayers;
+    c.denseLayers = m.layers - moeLayerCount(m) + (c.mtpLayers - c.mtpMoeLayers);
     // Each module's projection of [norm(hidden); norm(embedding)] (2h → h, no bias) and its three norms (the two
     // inputs' and its output's); the embedding and the LM head are the model's own.
     c.mtpExtras = c.mtpLayers * (2.0 * h * h + 3 * normParameters(m));

@@ -31,6 +31,9 @@ struct ParameterCounts
     int denseLayers = 0;
     int moeLayers = 0;
     int mtpLayers = 0; ///< multi-token-prediction modules
+    /// Those of the MoE kind: each module's layer is of the model's last kind, MoE wherever the model has experts
+    /// (Megatron-Core builds it from the decoder's last layer spec).
+    int mtpMoeLayers = 0;
     double mtpExtras = 0; ///< their projections and norms, held on the head's stage beside the LM head
     /// N_mm: active matmul weights without the input embedding, with the LM head (once more per multi-token-prediction
     /// module, and its projection): what the model FLOPs count.

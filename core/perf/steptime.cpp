@@ -305,20 +305,17 @@ struct StageLayers
     double dense = 0, moe = 0;
 };
 
-/// The model's own layers by kind, without the multi-token-prediction modules' (of the model's last kind: MoE
-/// wherever the model has MoE layers, core/model/modelmath.cpp countParameters).
-StageLayers mainLayers(const ParameterCounts& counts)
-{
-    const bool moeModule = counts.moeLayers > 0; // a MoE model keeps at least one MoE layer of its own
-    return {double(counts.denseLayers - (moeModule ? 0 : counts.mtpLayers)),
-        double(counts.moeLayers - (moeModule ? counts.mtpLayers : 0))};
-}
-
-/// The last stage's multi-token-prediction layers, by kind.
+/// The last stage's multi-token-prediction layers, by kind (ParameterCounts::mtpMoeLayers).
 StageLayers predictionLayers(const ParameterCounts& counts)
 {
-    const StageLayers main = mainLayers(counts);
-    return {counts.denseLayers - main.dense, counts.moeLayers - main.moe};
+    return {double(counts.mtpLayers - counts.mtpMoeLayers), double(counts.mtpMoeLayers)};
+}
+
+/// The model's own layers by kind, without the multi-token-prediction modules'.
+StageLayers mainLayers(const ParameterCounts& counts)
+{
+    const StageLayers mtp = predictionLayers(counts);
+    return {counts.denseLayers - mtp.dense, counts.moeLayers - mtp.moe};
 }
 
 /// The LM head and the loss, share times per micro-batch (the first stage's embedding lookup is smaller).

@@ -134,6 +134,7 @@ private Q_SLOTS:
         QCOMPARE(with.moeLayers, 59);
         QCOMPARE(with.denseLayers, 3);
         QCOMPARE(with.mtpLayers, 1);
+        QCOMPARE(with.mtpMoeLayers, 1); // the model's last kind
         QCOMPARE(with.mtpExtras, 2.0 * 7168 * 7168 + 3 * 7168);
         QCOMPARE(with.total - without.total, without.moeLayerTotal() + with.mtpExtras);
         QCOMPARE(with.total, 682'636'472'320.0);
@@ -153,6 +154,7 @@ private Q_SLOTS:
         dense.mtpLayers = 2;
         QCOMPARE(countParameters(dense).denseLayers, 34);
         QCOMPARE(countParameters(dense).moeLayers, 0);
+        QCOMPARE(countParameters(dense).mtpMoeLayers, 0);
         QCOMPARE(transformerLayers(dense), 34);
     }
 
