@@ -66,8 +66,8 @@ LaunchFile writeDeepSpeedJson(const LaunchPlan& plan)
     // DeepSpeed reads only the keys it knows; this record carries what the training script passes to
     // PipelineModule(num_stages=) and deepspeed.moe.layer.MoE(ep_size=).
     config["clusterplanner_layout"] = layoutRecord(plan);
-    if (plan.model().moe && expertTensorParallel(l) > 1)
-        file.notes.push_back("the plan splits each expert over expert tp " + std::to_string(expertTensorParallel(l))
+    if (const int expertTp = expertTensorParallel(l); plan.model().moe && expertTp > 1)
+        file.notes.push_back("the plan splits each expert over expert tp " + std::to_string(expertTp)
             + ": DeepSpeed-MoE does so only with deepspeed.moe.layer.MoE(enable_expert_tensor_parallelism=True) in "
               "the model code");
     file.text = config.dump(2) + "\n";

@@ -4,6 +4,7 @@
 #include "core/memory/activationoffload.h"
 #include "core/model/enumnames.h"
 #include "core/model/frameworkrules.h"
+#include "core/model/layoutcheck.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -20,7 +21,7 @@ std::string str(int value)
 void checkDegrees(const Scenario& s)
 {
     const ParallelLayout& l = s.training.layout;
-    if (std::min({l.dp, l.tp, l.pp, l.cp, l.ep, l.virtualStages}) < 1)
+    if (std::min({l.dp, l.tp, l.pp, l.cp, l.ep, l.virtualStages}) < 1 || l.expertTp < 0)
         throw LaunchConfigError("layout: every degree must be at least 1");
     if (l.gpuCount() != s.cluster.gpuCount)
         throw LaunchConfigError("layout: dp × tp × pp × cp = " + str(l.gpuCount()) + " GPUs, but the cluster has "
@@ -29,11 +30,12 @@ void checkDegrees(const Scenario& s)
         throw LaunchConfigError("layout: ep = " + str(l.ep) + " needs a mixture-of-experts model");
     if (l.ep > 1 && (l.dp * l.cp * l.tp) % l.ep != 0)
         throw LaunchConfigError("layout: ep = " + str(l.ep) + " does not divide dp × cp × tp");
-    if (l.expertTp < 0)
-        throw LaunchConfigError("layout: expert tp must be at least 1, or 0 for the default");
-    // The expert layers' groups are laid over the attention's GPUs (checkLayout's ExpertTpGroup).
-    if (s.model.moe && l.expertTp > 0 && (1LL * l.dp * l.cp * l.tp) % (1LL * l.expertTp * l.ep) != 0)
-        throw LaunchConfigError("layout: expert tp × ep = " + str(l.expertTp * l.ep) + " does not divide dp × cp × tp");
+    // The expert layers' groups are laid over the attention's GPUs: the layout check's rule and message.
+    const LayoutProblems expertTp = checkLayout(s.model, s.training, s.cluster.gpuCount)
+        & static_cast<LayoutProblems>(LayoutProblem::ExpertTpGroup);
+    if (expertTp)
+        throw LaunchConfigError(
+            "layout: " + describeLayoutProblems(expertTp, s.model, s.training, s.cluster.gpuCount).front());
 }
 
 void checkBatch(const TrainingConfig& t)

@@ -26,8 +26,8 @@ void addParallelism(const LaunchPlan& p, ArgList& a)
         // Megatron's default expert TP is the TP size. A layout that sets another, or whose EP group reaches into
         // the TP ranks (parallel folding: experts unsplit by TP, where ETP = TP would need ETP·EP·PP GPUs beyond the
         // world size), says so.
-        if (expertTensorParallel(l) != l.tp)
-            a.push_back({"--expert-tensor-parallel-size", std::to_string(expertTensorParallel(l))});
+        if (const int expertTp = expertTensorParallel(l); expertTp != l.tp)
+            a.push_back({"--expert-tensor-parallel-size", std::to_string(expertTp)});
     }
     // The interleaved schedule is chosen by giving more than one model chunk per pipeline rank.
     if (p.virtualStages > 1)

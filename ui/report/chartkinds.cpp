@@ -72,8 +72,8 @@ QString layoutText(const core::ParallelLayout& l)
         text += QStringLiteral(" × CP %1").arg(l.cp);
     if (l.ep > 1)
         text += QStringLiteral(", EP %1").arg(l.ep);
-    if (l.ep > 1 && core::expertTensorParallel(l) != l.tp) // Megatron's default is TP; say where it is not
-        text += QStringLiteral(", expert TP %1").arg(core::expertTensorParallel(l));
+    if (const int expertTp = core::expertTensorParallel(l); l.ep > 1 && expertTp != l.tp) // Megatron's default: TP
+        text += QStringLiteral(", expert TP %1").arg(expertTp);
     if (l.virtualStages > 1)
         text += QStringLiteral(", %1 virtual stages").arg(l.virtualStages);
     return text;
