@@ -199,8 +199,13 @@ void readGptNeoX(const JsonFields& f, HfImport& out)
     out.model.kvHeads = out.model.heads;
     out.model.mlp = MlpKind::Gelu;
     out.model.norm = NormKind::LayerNorm;
+    // GPTNeoXConfig defaults use_parallel_residual to true (GPT-NeoX-20B, Pythia): attention and MLP side by side.
+    out.model.parallelBlock = flagOr(f, "use_parallel_residual", true);
     out.notes.push_back("GPT-NeoX uses rotary positions; the engine's LayerNorm convention adds "
         + count(double(out.model.seqLen) * out.model.hidden) + " learned position parameters");
+    if (out.model.parallelBlock)
+        out.notes.push_back("GPT-NeoX's parallel block keeps a LayerNorm per branch; the engine's parallel block has "
+                            "one, so one norm's parameters and element-wise work per layer are not counted");
 }
 
 void readGpt2(const JsonFields& f, HfImport& out)

@@ -146,6 +146,11 @@ void checkModelShape(const JsonFields& r, const ModelConfig& model)
             "head widths");
     if (model.mla.enabled() && model.qkNorm)
         r.fail("qk_norm", "must be false with model.mla: latent attention normalises its latents, not its heads");
+    if (model.parallelBlock && model.moe)
+        r.fail("parallel_block", "must be false with model.moe: parallel blocks are modelled for dense layers only");
+    if (model.parallelBlock && model.mla.enabled())
+        r.fail(
+            "parallel_block", "must be false with model.mla: parallel blocks are modelled for standard attention only");
     if (model.moe && model.moe->moeLayers > model.layers)
         r.fail("moe.moe_layers", "must not exceed layers (" + std::to_string(model.layers) + ")");
 }
@@ -171,6 +176,7 @@ ModelConfig readModel(const JsonFields& r)
     model.norm = choice<NormKind>(r, "model.norm");
     model.tiedEmbeddings = boolean(r, "model.tied_embeddings");
     model.qkNorm = optionalBoolean(r, "model.qk_norm", false);
+    model.parallelBlock = optionalBoolean(r, "model.parallel_block", false); // absent: the sequential block
     model.mtpLayers
         = optionalInteger(r, "model.mtp_layers", 0, kMaxMtpLayers); // absent (files written before it): none
     // Files written before the field existed, and null, mean standard attention.
@@ -291,7 +297,8 @@ json modelToJson(const ModelConfig& m)
     return {{"name", m.name}, {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads}, {"kv_heads", m.kvHeads},
         {"head_dim", m.headDim}, {"ffn_hidden", m.ffnHidden}, {"vocab", m.vocab}, {"seq_len", m.seqLen},
         {"mlp", toString(m.mlp)}, {"norm", toString(m.norm)}, {"tied_embeddings", m.tiedEmbeddings},
-        {"qk_norm", m.qkNorm}, {"mtp_layers", m.mtpLayers}, {"mla", m.mla.enabled() ? mlaToJson(m.mla) : json(nullptr)},
+        {"qk_norm", m.qkNorm}, {"parallel_block", m.parallelBlock}, {"mtp_layers", m.mtpLayers},
+        {"mla", m.mla.enabled() ? mlaToJson(m.mla) : json(nullptr)},
         {"moe", m.moe ? moeToJson(*m.moe) : json(nullptr)}};
 }
 

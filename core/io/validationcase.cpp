@@ -210,6 +210,10 @@ void takeArchitectureFromPreset(ValidationCase& c)
         m.qkNorm = true;
         added.push_back("QK norm");
     }
+    if (preset->parallelBlock && !m.parallelBlock) {
+        m.parallelBlock = true;
+        added.push_back("parallel attention and MLP");
+    }
     if (preset->mla.enabled() && !m.mla.enabled()) {
         m.mla = preset->mla;
         added.push_back("multi-head latent attention");
@@ -244,6 +248,7 @@ void readModel(const NullableReader& r, ValidationCase& c)
     m.ffnHidden = r.positive("ffn_hidden", 4 * m.hidden, &u.ffnHidden);
     m.tiedEmbeddings = r.get<bool>("tied_embeddings", false, &u.tiedEmbeddings);
     m.qkNorm = r.optional<bool>("qk_norm", false); // absent or null: no QK norm, as cases written before it meant
+    m.parallelBlock = r.optional<bool>("parallel_block", false); // absent or null: the sequential block
     // Absent or null: no multi-token prediction. Not taken from a preset (below): it is a training choice, which
     // published runs of one model make both ways (Megatron-Bridge's DeepSeek-V3 rows "w/ MTP" and "w/o MTP").
     m.mtpLayers = r.optionalInteger("mtp_layers", 0, 0, kMaxMtpLayers);
@@ -255,11 +260,14 @@ void readModel(const NullableReader& r, ValidationCase& c)
     if (m.mla.enabled() && m.qkNorm)
         r.fail("qk_norm", "must be false with mla: latent attention normalises its latents, not its heads");
     m.moe = readMoe(r, m.hidden);
+    if (m.parallelBlock && (m.moe || m.mla.enabled()))
+        r.fail("parallel_block", "must be false with moe or mla: parallel blocks are modelled for dense layers only");
     if (!r.field("params").is_null())
         c.statedParams = r.get<double>("params", 0);
     const bool routingStated
         = r.stated("moe") && (r.object("moe").stated("expert_groups") || r.object("moe").stated("groups_per_token"));
-    if (!r.stated("head_dim") && !r.stated("qk_norm") && !r.stated("mla") && !routingStated)
+    if (!r.stated("head_dim") && !r.stated("qk_norm") && !r.stated("mla") && !r.stated("parallel_block")
+        && !routingStated)
         takeArchitectureFromPreset(c);
 }
 

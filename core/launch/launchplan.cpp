@@ -72,6 +72,11 @@ LaunchPlan makeLaunchPlan(const Scenario& scenario, Framework framework)
     checkDegrees(scenario);
     checkBatch(scenario.training);
     checkFramework(scenario.training, framework);
+    // None of the stacks written here builds PaLM's or GPT-NeoX's parallel block; a config for the sequential block
+    // would train another model than the one planned.
+    if (scenario.model.parallelBlock)
+        throw LaunchConfigError("model: " + std::string(toString(framework))
+            + " has no parallel attention and MLP block (model.parallel_block); GPT-NeoX's own trainer has one");
     LaunchPlan plan;
     plan.scenario = &scenario;
     plan.framework = framework;

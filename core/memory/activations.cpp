@@ -113,7 +113,9 @@ PerToken eagerLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
     const double castIn = d.autocast ? 2 : d.compute;
     const double attnIn = d.autocast ? attnProjections * castIn * ctx.h : d.compute * ctx.h;
     const double mlpIn = d.autocast ? mlpProjections * castIn * ctx.h : d.compute * ctx.h;
-    p.replicated = 2 * norm + attnIn + mlpIn;
+    // A parallel block's one norm output is both branches' input: saved once, unless autocast casts a copy per GEMM.
+    p.replicated = ctx.model.parallelBlock ? norm + (d.autocast ? attnIn + mlpIn : d.compute * ctx.h)
+                                           : 2 * norm + attnIn + mlpIn;
     eagerAttention(ctx, t, d, p);
     eagerMlp(ctx, t, d, f, p);
     return p;
@@ -144,8 +146,10 @@ PerToken fusedLayer(const MemoryContext& ctx, const TrainingConfig& t, double f)
     // The QKV and MLP inputs, the projection input and the second MLP GEMM's input (fp8InputsSaved).
     const double gemmInput = savedGemmInputBytes(t);
     PerToken p;
-    // Two norm inputs, QKV input, MLP input (+ two 1-byte dropout masks): K22's replicated 10sbh.
-    p.replicated = scale * 4 * ctx.h + 2 * gemmInput * ctx.h + (dropout ? 2 * ctx.h : 0);
+    // Two norm inputs, QKV input, MLP input (+ two 1-byte dropout masks): K22's replicated 10sbh. A parallel block
+    // has one norm, whose output is the QKV and MLP input at once (docs/methods-memory.md §3.20).
+    const double norms = ctx.model.parallelBlock ? 1 : 2;
+    p.replicated = scale * 2 * norms * ctx.h + norms * gemmInput * ctx.h + (dropout ? 2 * ctx.h : 0);
     const double attention = scale * (2 * ctx.hQ + 2 * ctx.hKv + 2 * ctx.hV) + gemmInput * ctx.hO; // Q, K, V, proj
     // MLA's latents (docs/methods-memory.md §3.17): each latent norm, fused into its up-projection, keeps its input for
     // the norm's backward and its output (the FP8 copy under FP8) for the up-projection's weight gradient. The

@@ -98,7 +98,9 @@ ParameterCounts countParameters(const ModelConfig& m)
     c.head = m.tiedEmbeddings ? 0 : double(m.vocab) * h;
     c.finalNorm = normParameters(m);
     c.attentionPerLayer = attentionMatmulWeights(m) + attentionBiases(m);
-    c.normsPerLayer = 2 * normParameters(m) + (m.qkNorm ? 2 * normParametersAt(m, headDim(m)) : 0) // + q, k norms
+    // A parallel block's attention and MLP share one norm (PaLM §2, "Parallel Layers").
+    c.normsPerLayer = (m.parallelBlock ? 1 : 2) * normParameters(m)
+        + (m.qkNorm ? 2 * normParametersAt(m, headDim(m)) : 0) // + q, k norms
         + latentNormParameters(m);
     c.denseMlpPerLayer = mlpParameters(m, m.ffnHidden);
     // A multi-token-prediction module's transformer layer is of the model's last kind (Megatron-Core builds it from

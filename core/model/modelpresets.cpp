@@ -58,6 +58,9 @@ ModelConfig parseModel(const json& e)
         throw std::runtime_error("head_dim: must be a positive whole number");
     m.headDim = e.value("head_dim", 0);
     m.qkNorm = e.value("qk_norm", false); // optional: Qwen3's per-head query and key norms
+    if (e.contains("parallel_block") && !e.at("parallel_block").is_boolean())
+        throw std::runtime_error("parallel_block: must be true or false");
+    m.parallelBlock = e.value("parallel_block", false); // optional: PaLM's and GPT-NeoX's parallel attention and MLP
     // optional: DeepSeek-V3's multi-token-prediction module, as its pre-training ran it
     if (e.contains("mtp_layers")
         && !(e.at("mtp_layers").is_number_integer() && e.at("mtp_layers").get<int>() >= 0

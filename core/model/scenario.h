@@ -126,6 +126,10 @@ struct ModelConfig
     /// logits and loss through the shared embedding and LM head. They sit after the last layer, on the head's stage
     /// (docs/methods-model.md §2, "Multi-token prediction"). 0: none, the next-token objective alone.
     int mtpLayers = 0;
+    /// Attention and MLP read one norm of the same input and their outputs join the residual together (GPT-J,
+    /// GPT-NeoX, PaLM, Falcon, Cohere Command R): one norm per layer, and under tensor parallelism one collective per
+    /// pass where the sequential block has two (docs/methods-time.md §4.50). Dense models only.
+    bool parallelBlock = false;
     bool operator==(const ModelConfig&) const = default;
 };
 

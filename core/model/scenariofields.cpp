@@ -57,6 +57,10 @@ const std::vector<ScenarioField>& table()
         {"model.qk_norm", K::Boolean, "", 0, 0, "false", "QK norm",
             "Queries and keys normalised per head before attention (Qwen3, Gemma 3; Megatron --qk-layernorm)", nullptr,
             true},
+        {"model.parallel_block", K::Boolean, "", 0, 0, "false", "Parallel attention and MLP",
+            "Attention and MLP read one norm of the layer input and are added to the residual together (GPT-J, "
+            "GPT-NeoX, PaLM, Falcon): one norm per layer, one TP collective per pass instead of two; dense models",
+            nullptr, true, "false when model.moe or model.mla is set"},
         {"model.mtp_layers", K::Integer, "", 0, kMaxMtpLayers, "0", "Multi-token prediction",
             "Multi-token-prediction modules trained beside the next-token head (DeepSeek-V3: 1; Megatron "
             "--mtp-num-layers; Hugging Face num_nextn_predict_layers): each one more layer, projection, head pass and "
@@ -298,7 +302,7 @@ std::string accepted(const ScenarioField& f)
             text += (text.empty() ? "`" : ", `") + name + "`";
     }
     if (!f.bound.empty())
-        text += "; " + std::string(f.bound);
+        text += (text.empty() ? "" : "; ") + std::string(f.bound);
     return text;
 }
 

@@ -259,7 +259,9 @@ double elementwiseBytes(const ModelConfig& m, const LayerShape& s, double f, con
     const double residualBytes = s.autocastWeights ? 4.0 : s.bytesPerActivation;
     const double sbh = tokens * m.hidden * residualBytes / (s.sequenceParallel ? s.tensorParallel : 1.0);
     const double activationPasses = mlpActivationPasses(m, s);
-    return elementwisePasses(s, e) * sbh + activationPasses * tokens * f / s.tensorParallel * s.bytesPerActivation
+    // A parallel block normalises its input once (one read and one write fewer, §4.50); its residual adds stay two.
+    const double passes = elementwisePasses(s, e) - (m.parallelBlock ? 2.0 : 0.0);
+    return passes * sbh + activationPasses * tokens * f / s.tensorParallel * s.bytesPerActivation
         + qkNormBytes(m, s, tokens) + latentAttentionBytes(m, s, tokens);
 }
 
@@ -292,7 +294,8 @@ double eagerOpsPerLayer(const ModelConfig& m, const LayerShape& s)
     const double attention = projections + (rotary ? 10 : 0) + (!latent && m.kvHeads < m.heads ? 2 : 0) // repeat_kv
         + (s.attention == AttentionKind::Math ? 5 : 1) + 1; // attention core, output re-layout
     const double casts = s.autocastWeights ? gemms + 2 : 0; // weight per GEMM, fp32 norm output per block
-    return 2 * normOps(m) + attention + qkNormKernels(m, false) + mlpOps(m, s) + 2 + casts; // + 2 residual adds
+    const double norms = m.parallelBlock ? 1 : 2; // a parallel block's attention and MLP share one norm
+    return norms * normOps(m) + attention + qkNormKernels(m, false) + mlpOps(m, s) + 2 + casts; // + 2 residual adds
 }
 
 double eagerOpsHead(const ModelConfig& m)

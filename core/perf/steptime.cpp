@@ -192,7 +192,10 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
         ? groupCollectiveS(Collective::AllReduce, tokens * 0.5 * (m.hidden + latents) * beta, s.spans.tp, s.c.fabric)
         : hiddenS;
     const double tpOne = 0.5 * (attention + mlp);
-    const double tpCount = 4 + (full ? 2 : 0);
+    // A parallel block's attention and MLP take one gathered (or all-reduced-gradient) input and add their outputs
+    // before one reduction: one collective per pass where the sequential block has two (§4.50).
+    const double perPass = m.parallelBlock ? 1.0 : 2.0;
+    const double tpCount = perPass * (full ? 3 : 2);
     // CP ring: cp−1 KV block passes forward, twice that backward (KV and dKV) (docs/methods-time.md §4.3). Each
     // pass runs under one ring step's attention and shows where it outlasts it (§4.10).
     const double kvBytes = tokens * (kvWidth(m) + valueWidth(m)) * beta / s.shape.tensorParallel;
@@ -217,10 +220,10 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double tpForwardExposedOne = std::min(tpExposedOne, asyncTpExposedS(s, tpOne, lt.gemmForwardS));
     const AllToAllExposure ep = expertExposure(s, epOne, lt);
     // One forward with its exposed communication; full recompute runs it again inside the backward.
-    const double forwardWithCommS = lt.forwardS + 2 * tpForwardExposedOne + cpFwdExposed + ep.forwardS;
+    const double forwardWithCommS = lt.forwardS + perPass * tpForwardExposedOne + cpFwdExposed + ep.forwardS;
     st.forwardS += n * forwardWithCommS;
     // Backward TP collectives run asynchronously under the weight-gradient GEMMs (Megatron async TP all-reduce).
-    const double tpBackwardExposed = std::max(0.0, 2 * tpExposedOne - lt.backwardWeightS);
+    const double tpBackwardExposed = std::max(0.0, perPass * tpExposedOne - lt.backwardWeightS);
     st.backwardInputS += n * (lt.backwardInputS + tpBackwardExposed + cpBwdExposed + ep.backwardS);
     st.backwardWeightS += n * lt.backwardWeightS;
     st.computeForwardS += n * lt.forwardS;
@@ -242,7 +245,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.hostBackwardS += n * (2 * lt.hostForwardS + (full ? lt.hostForwardS + checkpointS : 0.0));
     const double epCount = full ? 6 : 4; // 2 forward, 2 backward, 2 more when recomputed
     st.tpTotalS += n * tpCount * tpOne;
-    st.tpExposedS += n * ((tpCount - 2) * tpForwardExposedOne + tpBackwardExposed);
+    st.tpExposedS += n * ((tpCount - perPass) * tpForwardExposedOne + tpBackwardExposed);
     const double cpTotalS = (full ? 4 : 3) * cpFwd; // per layer and micro-batch; a recompute repeats the forward
     const double cpExposedS = (full ? 2 : 1) * cpFwdExposed + cpBwdExposed;
     st.cpTotalS += n * cpTotalS;
@@ -252,7 +255,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     st.epExposedS += n * epExposedS;
     // What is not exposed is hidden, each dimension as it is counted above.
     st.hiddenCommS += n
-        * (tpCount * tpOne - (tpCount - 2) * tpForwardExposedOne - tpBackwardExposed + cpTotalS - cpExposedS
+        * (tpCount * tpOne - (tpCount - perPass) * tpForwardExposedOne - tpBackwardExposed + cpTotalS - cpExposedS
             + epCount * epOne - epExposedS);
 }
 

@@ -216,7 +216,15 @@ private Q_SLOTS:
         QCOMPARE(m.norm, NormKind::LayerNorm);
         QCOMPARE(m.mlp, MlpKind::Gelu);
         QVERIFY(mentions(imported.notes, "rotary"));
-        QCOMPARE(countParameters(m).total - double(m.seqLen) * m.hidden, 20'554'567'680.0);
+        // use_parallel_residual: a parallel block, whose one norm leaves out the second LayerNorm NeoX keeps per
+        // layer (weight and bias: 2 × 6,144), which the notes say.
+        QVERIFY(m.parallelBlock);
+        QVERIFY(mentions(imported.notes, "LayerNorm per branch"));
+        const double secondNorms = 44.0 * 2 * 6144;
+        QCOMPARE(countParameters(m).total - double(m.seqLen) * m.hidden + secondNorms, 20'554'567'680.0);
+        std::string sequential = clitest::readFile(hfFile("gpt-neox-20b.json"));
+        sequential.replace(sequential.find("\"use_parallel_residual\": true"), 29, "\"use_parallel_residual\": false");
+        QVERIFY(!importHfConfig(sequential).model.parallelBlock);
     }
 
     void gemma7bHeadDimCounted()

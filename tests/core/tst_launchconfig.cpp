@@ -155,6 +155,21 @@ private Q_SLOTS:
             std::size_t(1));
     }
 
+    /// No writer's stack builds a parallel attention/MLP block: each refuses it rather than write a config for the
+    /// sequential block, a different model.
+    void parallelBlockIsRefusedByEveryWriter()
+    {
+        Scenario s = loadScenario("gpt3-175b-1024-a100.cplan.json");
+        s.model.parallelBlock = true;
+        for (const auto framework : {LaunchFramework::Megatron, LaunchFramework::NeMo, LaunchFramework::TorchTitan,
+                 LaunchFramework::DeepSpeed}) {
+            const std::string error = errorOf(s, framework);
+            QVERIFY2(error.find("parallel attention and MLP block") != std::string::npos, error.c_str());
+        }
+        s.model.parallelBlock = false;
+        QVERIFY(errorOf(s, LaunchFramework::Megatron).empty());
+    }
+
     void megatronMoeInterleaved()
     {
         const LaunchFile file = makeLaunchConfig(moeScenario(), LaunchFramework::Megatron);

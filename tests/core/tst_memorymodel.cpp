@@ -114,6 +114,27 @@ private Q_SLOTS:
         QCOMPARE(added(rms), tokens * (2 + 4) * qk);
     }
 
+    /// A parallel block (docs/methods-memory.md §3.20) normalises once: one norm input and one GEMM input (the QKV and
+    /// MLP projections read the same norm output) fewer per token, except that autocast still casts one copy per GEMM.
+    void parallelBlockSavesOneNormAndOneInput()
+    {
+        const ModelConfig m = gpt3Padded(); // LayerNorm
+        TrainingConfig t = megatron(1, false, Recompute::None);
+        const auto saved = [&](const TrainingConfig& training) {
+            ModelConfig parallel = m;
+            parallel.parallelBlock = true;
+            return layerActivationBytes(makeMemoryContext(m, nullptr), training, false)
+                - layerActivationBytes(makeMemoryContext(parallel, nullptr), training, false);
+        };
+        const double tokens = 2048.0, h = m.hidden;
+        QCOMPARE(saved(t), tokens * (2 + 2) * h); // bf16 norm input and QKV/MLP input
+        t.framework = Framework::HuggingFace;
+        t.precision = Precision::Bf16;
+        QCOMPARE(saved(t), tokens * (2 + 2) * h); // LayerNorm keeps its input; the shared input once
+        t.precision = Precision::AmpBf16;
+        QCOMPARE(saved(t), tokens * 4 * h); // the fp32 residual's norm input; the per-GEMM casts stay
+    }
+
     /// Multi-head latent attention (docs/methods-memory.md §3.17): the attention kernel's queries, keys and values at
     /// MLA's widths (128 heads of 192, 192 and 128 for DeepSeek-V3), the attention output at the value width, and each
     /// latent's norm input and output, replicated over TP.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/modelmath.h"
+#include "core/model/modelpresets.h"
 
 #include <QTest>
 
@@ -72,6 +73,20 @@ private Q_SLOTS:
         // EP splits the routed experts alone: 8 SwiGLU experts of 3 · 4096 · 14336; the router (4096 × 8) stays whole.
         QCOMPARE(counts.routedExpertsPerMoeLayer, 8 * 3.0 * 4096 * 14336);
         QCOMPARE(counts.expertsPerMoeLayer - counts.routedExpertsPerMoeLayer, 4096.0 * 8);
+    }
+
+    /// A parallel block's attention and MLP share one norm: one norm's weights (and LayerNorm's biases) fewer per
+    /// layer; the matrices are the same (PaLM §2, "Parallel Layers").
+    void parallelBlockHasOneNormPerLayer()
+    {
+        const ModelConfig sequential = modelPreset("GPT-3 175B"); // LayerNorm: weight and bias
+        ModelConfig parallel = sequential;
+        parallel.parallelBlock = true;
+        const ParameterCounts a = countParameters(sequential), b = countParameters(parallel);
+        QCOMPARE(a.normsPerLayer - b.normsPerLayer, 2.0 * sequential.hidden);
+        QCOMPARE(a.total - b.total, 2.0 * sequential.hidden * sequential.layers);
+        QCOMPARE(a.attentionPerLayer, b.attentionPerLayer);
+        QCOMPARE(a.denseMlpPerLayer, b.denseMlpPerLayer);
     }
 
     void headDimWidensAttention()

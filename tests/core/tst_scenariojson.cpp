@@ -211,6 +211,9 @@ private Q_SLOTS:
         model["qk_norm"] = true;
         QVERIFY(rejects(odd, "model.qk_norm: must be false with model.mla"));
         model["qk_norm"] = false;
+        model["parallel_block"] = true;
+        QVERIFY(rejects(odd, "model.parallel_block: must be false with model.moe"));
+        model["parallel_block"] = false;
         model["mla"]["kv_lora_rank"] = 0;
         QVERIFY(rejects(odd, "model.mla.kv_lora_rank"));
         model["mla"]["kv_lora_rank"] = 512;

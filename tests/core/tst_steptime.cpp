@@ -492,6 +492,25 @@ private Q_SLOTS:
             2.0 * s.model.layers * upProjection);
     }
 
+    /// A parallel block adds attention and MLP outputs before one reduction and feeds both from one gathered input:
+    /// half the TP collectives of the sequential block, with or without recompute; the step is shorter, the
+    /// model's FLOPs the same (docs/methods-time.md §4.50).
+    void parallelBlockHalvesTheTensorParallelCollectives()
+    {
+        for (const Recompute recompute : {Recompute::Selective, Recompute::Full}) {
+            Scenario sequential = gpt3Case(); // TP 8
+            sequential.training.recompute = recompute;
+            Scenario parallel = sequential;
+            parallel.model.parallelBlock = true;
+            const auto a = estimate(sequential), b = estimate(parallel);
+            QVERIFY(a.valid && b.valid && a.tpTotalS > 0);
+            QCOMPARE(b.tpTotalS / a.tpTotalS, 0.5);
+            QVERIFY(b.tpExposedS < a.tpExposedS);
+            QVERIFY(b.stepTimeS < a.stepTimeS);
+            QCOMPARE(b.mfu / a.mfu, b.tokensPerSPerGpu / a.tokensPerSPerGpu); // the same FLOPs per token
+        }
+    }
+
     void seedGpt3Case()
     {
         const auto r = estimate(gpt3Case());

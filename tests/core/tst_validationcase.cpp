@@ -387,6 +387,31 @@ private Q_SLOTS:
             "kv_heads": 8, "ffn_hidden": 14336, "vocab": 128256, "seq_len": 8192, "mlp": "swiglu", "norm": "rmsnorm",
             "tied_embeddings": false, "params": null, "moe": null})";
         QVERIFY(withModel(llama).architecturePreset.empty());
+        // PaLM's shape (multi-query attention over heads of 256) takes the head width and the parallel block; a case
+        // that states parallel_block speaks for itself.
+        const std::string palm = R"({"name": "PaLM", "layers": 118, "hidden": 18432, "heads": 48, "kv_heads": 1,
+            "ffn_hidden": 73728, "vocab": 256000, "seq_len": 2048, "mlp": "swiglu", "norm": "layernorm",
+            "tied_embeddings": true, "params": null, "moe": null)";
+        const ValidationCase p = withModel(palm + "}");
+        QVERIFY(p.scenario.model.parallelBlock);
+        QCOMPARE(p.scenario.model.headDim, 256);
+        QCOMPARE(p.architectureAdded, std::string("head_dim 256, parallel attention and MLP"));
+        QVERIFY(!withModel(palm + R"(, "parallel_block": false})").scenario.model.parallelBlock);
+    }
+
+    /// model.parallel_block is optional (the sequential block), a boolean, and not for MoE or latent attention.
+    void parallelBlockIsOptionalAndChecked()
+    {
+        const auto read = [](const std::string& value) {
+            std::string text = tinyCase(R"("bf16")", R"("megatron")", "");
+            if (!value.empty())
+                text.replace(text.find(R"("params": null)"), 14, R"("params": null, "parallel_block": )" + value);
+            return readValidationCases(text).front().scenario.model.parallelBlock;
+        };
+        QVERIFY(!read(""));
+        QVERIFY(read("true"));
+        QVERIFY(!read("null"));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, read(R"("yes")"));
     }
 
     /// An unstated attention kernel is the framework's, on the GPU generation where that differs: Megatron-LM's

@@ -70,6 +70,7 @@ const std::vector<FieldCase>& fieldCases()
         {"model.norm", "LayerNorm", int(core::NormKind::LayerNorm), [](S s) { return int(s.model.norm); }},
         {"model.tied_embeddings", true, true, [](S s) { return s.model.tiedEmbeddings; }},
         {"model.qk_norm", true, true, [](S s) { return s.model.qkNorm; }},
+        {"model.parallel_block", true, true, [](S s) { return s.model.parallelBlock; }},
         {"model.mtp_layers", 2, 2, [](S s) { return s.model.mtpLayers; }},
         {"model.mla", false, false, [](S s) { return s.model.mla.enabled(); }},
         {"model.mla.kv_lora_rank", 256, 256, [](S s) { return s.model.mla.kvLoraRank; }},
@@ -460,8 +461,9 @@ private Q_SLOTS:
             QVERIFY2(m_doc->scenario() == before, qPrintable(w->objectName()));
             ++wheeled;
         }
-        // Every field but the KV heads, the head dimension and the QK norm, which latent attention greys out.
-        QCOMPARE(wheeled, int(fieldCases().size()) - 3);
+        // Every field but the KV heads, the head dimension, the QK norm and the parallel block, which latent
+        // attention greys out (the parallel block the experts too).
+        QCOMPARE(wheeled, int(fieldCases().size()) - 4);
         QCOMPARE(m_doc->undoStack()->count(), 0);
     }
 
@@ -594,6 +596,22 @@ private Q_SLOTS:
         field<QCheckBox>("model.mla")->setChecked(true);
         QVERIFY(!m_doc->scenario().model.qkNorm);
         QCOMPARE(m_doc->scenario().model.headDim, 0);
+        QVERIFY(ui::ScenarioDocument::validationError(m_doc->scenario()).isEmpty());
+        // Nor does a parallel block, with latent attention or with experts: switching either on clears it.
+        QVERIFY(!field("model.parallel_block")->isEnabled());
+        field<QCheckBox>("model.moe")->setChecked(false);
+        QVERIFY(!field("model.parallel_block")->isEnabled()); // latent attention still on
+        field<QCheckBox>("model.mla")->setChecked(false);
+        QVERIFY(field("model.parallel_block")->isEnabled());
+        field<QCheckBox>("model.parallel_block")->setChecked(true);
+        QVERIFY(m_doc->scenario().model.parallelBlock);
+        field<QCheckBox>("model.mla")->setChecked(true);
+        QVERIFY(!m_doc->scenario().model.parallelBlock);
+        field<QCheckBox>("model.mla")->setChecked(false);
+        field<QCheckBox>("model.parallel_block")->setChecked(true);
+        field<QCheckBox>("model.moe")->setChecked(true);
+        QVERIFY(!m_doc->scenario().model.parallelBlock);
+        QVERIFY(!field("model.parallel_block")->isEnabled());
         QVERIFY(ui::ScenarioDocument::validationError(m_doc->scenario()).isEmpty());
     }
 

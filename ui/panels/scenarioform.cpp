@@ -188,16 +188,20 @@ void ScenarioForm::createModelGroup()
         form, "model.tied_embeddings", [](core::Scenario& s) -> bool& { return s.model.tiedEmbeddings; });
     QCheckBox* qkNorm
         = m_binder->boolField(form, "model.qk_norm", [](core::Scenario& s) -> bool& { return s.model.qkNorm; });
+    QCheckBox* parallelBlock = m_binder->boolField(
+        form, "model.parallel_block", [](core::Scenario& s) -> bool& { return s.model.parallelBlock; });
     QSpinBox* mtp
         = m_binder->intField(form, "model.mtp_layers", [](core::Scenario& s) -> int& { return s.model.mtpLayers; });
     mtp->setSpecialValueText(tr("none"));
-    m_binder->addRefresher([this, kvHeads, headDim, qkNorm](core::Scenario&) {
+    m_binder->addRefresher([this, kvHeads, headDim, qkNorm, parallelBlock](core::Scenario&) {
         // Latent attention sets its own head widths, gives every head its own key and value and normalises its
-        // latents, not its heads.
-        const bool latent = m_document->scenario().model.mla.enabled();
+        // latents, not its heads. Parallel blocks are modelled for dense layers of standard attention only.
+        const core::ModelConfig& model = m_document->scenario().model;
+        const bool latent = model.mla.enabled();
         kvHeads->setEnabled(!latent);
         headDim->setEnabled(!latent);
         qkNorm->setEnabled(!latent);
+        parallelBlock->setEnabled(!latent && !model.moe);
     });
 }
 
@@ -485,9 +489,10 @@ QString ScenarioForm::layoutMismatchText(const core::Scenario& s, const QString&
 void ScenarioForm::setMoeEnabled(bool enabled)
 {
     core::Scenario next = m_document->scenario();
-    if (enabled)
+    if (enabled) {
         next.model.moe = m_lastMoe;
-    else
+        next.model.parallelBlock = false; // modelled for dense layers only
+    } else
         next.model.moe.reset();
     m_document->edit(next, enabled ? tr("Enable mixture of experts") : tr("Disable mixture of experts"));
 }
@@ -500,6 +505,7 @@ void ScenarioForm::setLatentAttentionEnabled(bool enabled)
         next.model.kvHeads = next.model.heads; // every latent-attention head has its own key and value
         next.model.headDim = 0; // its own widths set the heads
         next.model.qkNorm = false; // it normalises its latents, not its heads
+        next.model.parallelBlock = false; // modelled for standard attention only
     } else {
         next.model.mla = {};
     }
