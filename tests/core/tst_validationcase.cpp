@@ -104,18 +104,29 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, states(R"(, "optimizer_states": "int8")"));
     }
 
-    /// model.qk_norm is optional (no QK norm) and must be a boolean when given.
-    void qkNormIsOptionalAndChecked()
+    /// model.qk_norm and model.parallel_block are optional (absent or null: off) and must be booleans when given; a
+    /// parallel block is refused with experts (it is modelled for dense layers only).
+    void modelFlagsAreOptionalAndChecked()
     {
-        const auto qkNorm = [](const std::string& value) {
+        const auto read = [](const std::string& key, const std::string& value, bool moe = false) {
             std::string text = tinyCase(R"("bf16")", R"("megatron")", "");
             if (!value.empty())
-                text.replace(text.find(R"("params": null)"), 14, R"("params": null, "qk_norm": )" + value);
-            return readValidationCases(text).front().scenario.model.qkNorm;
+                text.replace(text.find(R"("params": null)"), 14, R"("params": null, ")" + key + R"(": )" + value);
+            if (moe)
+                text.replace(text.find(R"("moe": null)"), 11,
+                    R"("moe": {"experts": 8, "top_k": 2, "expert_ffn_hidden": 64, "shared_experts": 0, "moe_layers": 0})");
+            const ModelConfig m = readValidationCases(text).front().scenario.model;
+            return key == "qk_norm" ? m.qkNorm : m.parallelBlock;
         };
-        QVERIFY(!qkNorm(""));
-        QVERIFY(qkNorm("true"));
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, qkNorm(R"("yes")"));
+        for (const std::string key : {"qk_norm", "parallel_block"}) {
+            QVERIFY(!read(key, ""));
+            QVERIFY(read(key, "true"));
+            QVERIFY(!read(key, "null"));
+            QVERIFY_THROWS_EXCEPTION(std::runtime_error, read(key, R"("yes")"));
+        }
+        QVERIFY(read("qk_norm", "true", true));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, read("parallel_block", "true", true));
+        QVERIFY(!read("parallel_block", "false", true));
     }
 
     /// model.mla is optional (standard attention), read with DeepSeek's widths, bounded, and needs kv_heads = heads;
@@ -397,21 +408,6 @@ private Q_SLOTS:
         QCOMPARE(p.scenario.model.headDim, 256);
         QCOMPARE(p.architectureAdded, std::string("head_dim 256, parallel attention and MLP"));
         QVERIFY(!withModel(palm + R"(, "parallel_block": false})").scenario.model.parallelBlock);
-    }
-
-    /// model.parallel_block is optional (the sequential block), a boolean, and not for MoE or latent attention.
-    void parallelBlockIsOptionalAndChecked()
-    {
-        const auto read = [](const std::string& value) {
-            std::string text = tinyCase(R"("bf16")", R"("megatron")", "");
-            if (!value.empty())
-                text.replace(text.find(R"("params": null)"), 14, R"("params": null, "parallel_block": )" + value);
-            return readValidationCases(text).front().scenario.model.parallelBlock;
-        };
-        QVERIFY(!read(""));
-        QVERIFY(read("true"));
-        QVERIFY(!read("null"));
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, read(R"("yes")"));
     }
 
     /// An unstated attention kernel is the framework's, on the GPU generation where that differs: Megatron-LM's
