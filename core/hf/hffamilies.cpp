@@ -204,8 +204,9 @@ void readGptNeoX(const JsonFields& f, HfImport& out)
     out.notes.push_back("GPT-NeoX uses rotary positions; the engine's LayerNorm convention adds "
         + count(double(out.model.seqLen) * out.model.hidden) + " learned position parameters");
     if (out.model.parallelBlock)
-        out.notes.push_back("GPT-NeoX's parallel block keeps a LayerNorm per branch; the engine's parallel block has "
-                            "one, so one norm's parameters and element-wise work per layer are not counted");
+        out.notes.push_back(
+            "GPT-NeoX's parallel block keeps a LayerNorm per branch; the engine's parallel block has "
+            "one, so one norm's parameters, element-wise work and saved output per layer are not counted");
 }
 
 void readGpt2(const JsonFields& f, HfImport& out)

@@ -192,7 +192,8 @@ MlaConfig readMla(const NullableReader& r, int heads)
     return config;
 }
 
-/// The development-set schema cannot state a model's head width, QK norm, latent attention or group-limited routing;
+/// The development-set schema cannot state a model's head width, QK norm, parallel block, latent attention or
+/// group-limited routing;
 /// a case written to it that has the shape of a preset (data/models.json) takes them from there, so that DeepSeek-V3
 /// is read with its latent attention and Qwen3 with heads of 128 rather than hidden / heads (§4.42).
 void takeArchitectureFromPreset(ValidationCase& c)

@@ -41,9 +41,10 @@ struct ValidationCase
     Scenario scenario;
     UnknownFields unknown;
     std::optional<double> statedParams; ///< total parameter count printed by the source, if any
-    /// A case that states none of the architecture keys beyond the development-set schema (head_dim, qk_norm, mla,
-    /// expert_groups, groups_per_token) takes them from the model preset of its shape: that preset's name, and what
-    /// it added in words ("head_dim 128, QK norm"); empty when nothing was taken (docs/methods-time.md §4.42).
+    /// A case that states none of the architecture keys beyond the development-set schema (head_dim, qk_norm,
+    /// parallel_block, mla, expert_groups, groups_per_token) takes them from the model preset of its shape: that
+    /// preset's name, and what it added in words ("head_dim 128, QK norm"); empty when nothing was taken
+    /// (docs/methods-time.md §4.42).
     std::string architecturePreset, architectureAdded;
 };
 

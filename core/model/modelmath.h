@@ -19,7 +19,7 @@ struct ParameterCounts
     double head = 0; ///< LM head; 0 when tied to the embedding
     double finalNorm = 0;
     double attentionPerLayer = 0; ///< Q, K, V, O (+ biases)
-    double normsPerLayer = 0; ///< the two per-layer norms
+    double normsPerLayer = 0; ///< the per-layer norms: two, one in a parallel block (+ QK and latent norms)
     double denseMlpPerLayer = 0; ///< MLP of a dense layer
     double expertsPerMoeLayer = 0; ///< all routed experts + router + shared experts of one MoE layer
     double activeExpertsPerMoeLayer = 0; ///< top-k routed experts + router + shared experts

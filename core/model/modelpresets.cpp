@@ -69,6 +69,11 @@ ModelConfig parseModel(const json& e)
     m.mtpLayers = e.value("mtp_layers", 0);
     if (e.contains("mla") && !e.at("mla").is_null()) // optional: DeepSeek's multi-head latent attention
         m.mla = parseMla(e.at("mla"));
+    // The scenario file's rules (core/io/scenariojson.cpp): validation cases copy these flags without a second check.
+    if (m.mla.enabled() && m.qkNorm)
+        throw std::runtime_error("qk_norm: must be false with mla");
+    if (m.parallelBlock && (m.moe || m.mla.enabled()))
+        throw std::runtime_error("parallel_block: must be false with moe or mla");
     return m;
 }
 

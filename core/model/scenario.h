@@ -128,7 +128,8 @@ struct ModelConfig
     int mtpLayers = 0;
     /// Attention and MLP read one norm of the same input and their outputs join the residual together (GPT-J,
     /// GPT-NeoX, PaLM, Falcon, Cohere Command R): one norm per layer, and under tensor parallelism one collective per
-    /// pass where the sequential block has two (docs/methods-time.md §4.50). Dense models only.
+    /// pass where the sequential block has two (docs/methods-time.md §4.50). Dense layers of standard attention only:
+    /// refused with MoE or MLA.
     bool parallelBlock = false;
     bool operator==(const ModelConfig&) const = default;
 };

@@ -24,9 +24,10 @@ double unfusedInputGemmS(double m, double k, double n, double beta, const Comput
     return gemmTimeS(m, k, n, beta, p) + memoryTimeS(m * k * extraBytesPerInput, p);
 }
 
-/// Where an MLP's first projection takes its input from: the layer's norm (a dense layer) or the MoE dispatcher
-/// (routed tokens; shared experts, whose norm is the MoE layer's, behind the router).
-enum class MlpInput { Norm, Dispatcher };
+/// Where an MLP's first projection takes its input from: the layer's norm (a dense layer), the norm output the
+/// attention's QKV projection has already cast (a parallel block, §4.50), or the MoE dispatcher (routed tokens; shared
+/// experts, whose norm is the MoE layer's, behind the router).
+enum class MlpInput { Norm, SharedNorm, Dispatcher };
 
 /// Forward GEMMs of an MLP with intermediate size f over the given rows, split at the activation: the first
 /// projection (gate and up fused into one GEMM) and the second, whose input is the activation's output, which no norm
@@ -36,8 +37,10 @@ MlpGemmTimes mlpGemmTimes(
 {
     const double h = m.hidden;
     const double mlpIn = (m.mlp == MlpKind::SwiGlu ? 2 : 1) * f / t;
-    const double first
-        = in == MlpInput::Norm ? gemmTimeS(rows, h, mlpIn, beta, p) : unfusedInputGemmS(rows, h, mlpIn, beta, p);
+    double first
+        = in == MlpInput::Dispatcher ? unfusedInputGemmS(rows, h, mlpIn, beta, p) : gemmTimeS(rows, h, mlpIn, beta, p);
+    if (in == MlpInput::SharedNorm) // under FP8 the QKV projection's copy of the input serves: no cast of its own
+        first -= memoryTimeS(rows * h * p.fp8CastBytesPerInput, p);
     return {first, unfusedInputGemmS(rows, f / t, h, beta, p)};
 }
 
@@ -260,7 +263,7 @@ double elementwiseBytes(const ModelConfig& m, const LayerShape& s, double f, con
     const double sbh = tokens * m.hidden * residualBytes / (s.sequenceParallel ? s.tensorParallel : 1.0);
     const double activationPasses = mlpActivationPasses(m, s);
     // A parallel block normalises its input once (one read and one write fewer, §4.50); its residual adds stay two.
-    const double passes = elementwisePasses(s, e) - (m.parallelBlock ? 2.0 : 0.0);
+    const double passes = std::max(0.0, elementwisePasses(s, e) - (m.parallelBlock ? 2.0 : 0.0));
     return passes * sbh + activationPasses * tokens * f / s.tensorParallel * s.bytesPerActivation
         + qkNormBytes(m, s, tokens) + latentAttentionBytes(m, s, tokens);
 }
@@ -407,9 +410,10 @@ LayerTime layerTime(
     const double tokens = s.microBatch * m.seqLen / s.contextParallel;
     const double t = s.tensorParallel, beta = s.bytesPerActivation;
     const double f = moe ? m.moe->expertFfnHidden * m.moe->topK * m.moe->capacityFactor : m.ffnHidden;
+    const MlpInput denseInput = m.parallelBlock ? MlpInput::SharedNorm : MlpInput::Norm;
     auto gemmsAt = [&](const ComputePeaks& peaks) {
         return attentionProjectionGemmsS(s, m, tokens, peaks)
-            + (moe ? expertGemmsS(m, s, tokens, beta, peaks) : mlpGemmsS(m, tokens, f, t, beta, peaks, MlpInput::Norm));
+            + (moe ? expertGemmsS(m, s, tokens, beta, peaks) : mlpGemmsS(m, tokens, f, t, beta, peaks, denseInput));
     };
     const double gemmsS = gemmsAt(p);
     const double weightGradS = p.weightGradSixteenBit ? gemmsAt(sixteenBitPeaks(p)) : gemmsS;
@@ -426,7 +430,9 @@ LayerTime layerTime(
     lt.elementwiseForwardS = elementS;
     // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused
     // frameworks are bounded by that floor alone; eager PyTorch's host issue time is compared per phase in the step.
-    const double kernels = s.fusedKernels ? e.kernelsPerLayerFused + qkNormKernels(m, true) : eagerOpsPerLayer(m, s);
+    // A parallel block launches one norm kernel fewer (§4.50).
+    const double fusedKernels = e.kernelsPerLayerFused + qkNormKernels(m, true) - (m.parallelBlock ? 1 : 0);
+    const double kernels = s.fusedKernels ? fusedKernels : eagerOpsPerLayer(m, s);
     const PermutationBytes permute = moe ? permutationBytes(m, s, tokens, beta) : PermutationBytes {};
     const double permuteS = memoryTimeS(permute.forward, p);
     lt.elementwiseForwardS += permuteS;

@@ -83,12 +83,13 @@ struct Setup
 
 /// Exposed time of one forward TP collective under async TP (docs/methods-time.md §4.13): the collective moves in tp
 /// chunks, each behind the GEMM on the previous chunk, so the first chunk shows, or all of the transfer that outlasts
-/// its GEMM (two collectives share the forward's GEMMs). Without async TP: no bound (the caller keeps its figure).
-double asyncTpExposedS(const Setup& s, double tpOneS, double gemmForwardS)
+/// its GEMM (the pass's collectives share the forward's GEMMs: two in a sequential block, one in a parallel block,
+/// §4.50). Without async TP: no bound (the caller keeps its figure).
+double asyncTpExposedS(const Setup& s, double tpOneS, double gemmForwardS, double collectivesPerPass)
 {
     if (!asyncTpApplies(s.tr, s.caps))
         return std::numeric_limits<double>::infinity();
-    return std::max(tpOneS / s.tr.layout.tp, tpOneS - gemmForwardS / 2);
+    return std::max(tpOneS / s.tr.layout.tp, tpOneS - gemmForwardS / collectivesPerPass);
 }
 
 /// DualPipe runs: a pipeline of at least two stages (one stage has no pipeline to schedule).
@@ -178,11 +179,11 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const bool full = s.tr.recompute == Recompute::Full;
     const bool selective = s.tr.recompute == Recompute::Selective;
     const double modulesS = moduleRecomputeS(s, lt, moe);
-    // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed,
-    // one of each pair on the attention side (a MoE layer's MLP side: moeMlpTensorParallelS). Under MLA
-    // (docs/methods-time.md §4.37) that side's gather (SP) or input-gradient all-reduce carries the latents instead of
-    // the hidden state, the output side the hidden state: its collective is the mean of the two widths, and tpOne the
-    // mean of the two sides.
+    // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed
+    // (a parallel block: one of each, below), one of each pair on the attention side (a MoE layer's MLP side:
+    // moeMlpTensorParallelS). Under MLA (docs/methods-time.md §4.37) that side's gather (SP) or input-gradient
+    // all-reduce carries the latents instead of the hidden state, the output side the hidden state: its collective is
+    // the mean of the two widths, and tpOne the mean of the two sides.
     const double hiddenS = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
     const double mlp = moe ? moeMlpTensorParallelS(s, tokens, hiddenS) : hiddenS;
     // Without a query latent the queries are projected from the gathered hidden state: that side stays h wide.
@@ -217,7 +218,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     }
     // Async TP pipelines the forward's collectives (and the recomputed forward's); the backward keeps its exposure.
     const double tpExposedOne = (1 - e.tpOverlap) * tpOne;
-    const double tpForwardExposedOne = std::min(tpExposedOne, asyncTpExposedS(s, tpOne, lt.gemmForwardS));
+    const double tpForwardExposedOne = std::min(tpExposedOne, asyncTpExposedS(s, tpOne, lt.gemmForwardS, perPass));
     const AllToAllExposure ep = expertExposure(s, epOne, lt);
     // One forward with its exposed communication; full recompute runs it again inside the backward.
     const double forwardWithCommS = lt.forwardS + perPass * tpForwardExposedOne + cpFwdExposed + ep.forwardS;

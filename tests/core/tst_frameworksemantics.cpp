@@ -368,6 +368,26 @@ private Q_SLOTS:
         QCOMPARE(overlapped.tpTotalS, plain.tpTotalS); // the same bytes move
         const double speedup = overlapped.tokensPerSPerGpu / plain.tokensPerSPerGpu;
         QVERIFY2(speedup > 1.01 && speedup < 1.25, qPrintable(QString::number(speedup)));
+        // A parallel block's one collective per pass has all of the forward's GEMMs to hide behind, where each of the
+        // sequential block's two has half (docs/methods-time.md §4.50): async TP hides more of each forward collective.
+        // Per layer, with full recompute, the sequential block has 4 forward collectives (forward and recomputed
+        // forward), the parallel block 2; the backward's exposure does not depend on async TP.
+        Scenario parallel = async;
+        parallel.model.parallelBlock = true;
+        parallel.model.hidden = 1024; // small GEMMs, whose time the collectives' chunks outlast
+        parallel.model.heads = parallel.model.kvHeads = 8;
+        parallel.model.ffnHidden = 4096;
+        parallel.training.microBatch = 1;
+        Scenario sequential = parallel;
+        sequential.model.parallelBlock = false;
+        const auto hiddenByAsync = [&](Scenario x, double forwardCollectives) {
+            const double on = timeOf(x).tpExposedS;
+            x.training.asyncTp = false;
+            return (timeOf(x).tpExposedS - on) / forwardCollectives;
+        };
+        const double perParallel = hiddenByAsync(parallel, 2), perSequential = hiddenByAsync(sequential, 4);
+        QVERIFY2(perSequential > 0 && perParallel > 1.05 * perSequential,
+            qPrintable(QStringLiteral("%1 %2").arg(perParallel).arg(perSequential)));
         // Not offered: without sequence parallelism, without torch.compile in TorchTitan, or in DeepSpeed.
         Scenario noSp = async;
         noSp.training.layout.sequenceParallel = false;

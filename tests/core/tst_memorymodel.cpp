@@ -133,6 +133,10 @@ private Q_SLOTS:
         QCOMPARE(saved(t), tokens * (2 + 2) * h); // LayerNorm keeps its input; the shared input once
         t.precision = Precision::AmpBf16;
         QCOMPARE(saved(t), tokens * 4 * h); // the fp32 residual's norm input; the per-GEMM casts stay
+        // Transformer Engine under FP8 keeps the shared input as one 1-byte copy beside the 2-byte norm input.
+        TrainingConfig fp8 = megatron(1, false, Recompute::None);
+        fp8.precision = Precision::Fp8;
+        QCOMPARE(saved(fp8), tokens * (2 + 1) * h);
     }
 
     /// Multi-head latent attention (docs/methods-memory.md §3.17): the attention kernel's queries, keys and values at

@@ -23,7 +23,7 @@ private:
         Scenario s = defaultScenario();
         s.name = "Mixtral on H200 — ünïcode";
         // Latent attention excludes head_dim and qk_norm, so it has a round trip of its own
-        // (latentAttentionIsOptionalAndChecked).
+        // (latentAttentionIsOptionalAndChecked); the parallel block excludes experts (parallelBlockRoundTrips).
         s.model = {"Mixtral 8x7B", 32, 4096, 32, 8, 14336, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, true,
             MoeConfig {8, 2, 14336, 1, 30, 1.25, 4, 2}, 256, true};
         s.model.mtpLayers = 2;
@@ -92,6 +92,18 @@ private Q_SLOTS:
     }
 
     void roundTripDefault() { QVERIFY(readScenarioFile(writeScenarioFile(defaultScenario())) == defaultScenario()); }
+
+    /// A dense model's parallel block is written and read back; a file without the key (written before it existed)
+    /// means the sequential block.
+    void parallelBlockRoundTrips()
+    {
+        Scenario s = defaultScenario();
+        s.model.parallelBlock = true;
+        QVERIFY(readScenarioFile(writeScenarioFile(s)).model.parallelBlock);
+        auto older = nlohmann::json::parse(writeScenarioFile(s));
+        older["scenario"]["model"].erase("parallel_block");
+        QVERIFY(!readScenarioFile(older.dump()).model.parallelBlock);
+    }
 
     void eachFieldChangeIsDetectedByEquality()
     {
@@ -213,6 +225,10 @@ private Q_SLOTS:
         model["qk_norm"] = false;
         model["parallel_block"] = true;
         QVERIFY(rejects(odd, "model.parallel_block: must be false with model.moe"));
+        const nlohmann::json experts = model["moe"];
+        model["moe"] = nullptr; // latent attention alone refuses it too
+        QVERIFY(rejects(odd, "model.parallel_block: must be false with model.mla"));
+        model["moe"] = experts;
         model["parallel_block"] = false;
         model["mla"]["kv_lora_rank"] = 0;
         QVERIFY(rejects(odd, "model.mla.kv_lora_rank"));

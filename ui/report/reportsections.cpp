@@ -60,6 +60,8 @@ std::vector<std::pair<QString, QString>> modelFacts(const core::ModelConfig& m)
                 .arg(m.mla.qkNopeHeadDim)
                 .arg(m.mla.qkRopeHeadDim)
                 .arg(m.mla.vHeadDim)});
+    if (m.parallelBlock) // halves the TP collectives: a reader comparing with a sequential model needs to know
+        facts.push_back({reportTr("Block"), reportTr("parallel attention and MLP (one norm)")});
     if (m.moe)
         facts.push_back({reportTr("Experts (top-k, shared)"),
             QStringLiteral("%1 (top-%2, %3 shared)").arg(m.moe->experts).arg(m.moe->topK).arg(m.moe->sharedExperts)});
