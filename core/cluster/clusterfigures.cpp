@@ -142,7 +142,7 @@ std::vector<ClusterIssue> clusterIssues(const ClusterSpec& spec, const GpuCatalo
         const NodeGroup& g = spec.groups[i];
         const GpuSpec* gpu = catalog.find(g.gpuId);
         if (!gpu) {
-            issues.push_back({groupWhere(i), "unknown GPU \"" + g.gpuId + "\" (clusterplanner catalog lists the ids)"});
+            issues.push_back({groupWhere(i), catalog.unknownIdText(g.gpuId)});
             continue;
         }
         scaleUpIssues(g, groupWhere(i), issues);

@@ -79,7 +79,7 @@ std::optional<EvaluationError> scenarioError(const Scenario& s, const GpuSpec* g
     if (auto error = checkScenarioFields(s))
         return error;
     if (!gpu)
-        return EvaluationError {"cluster.gpu", "unknown GPU type \"" + s.cluster.gpuId + "\""};
+        return EvaluationError {"cluster.gpu", GpuCatalog::builtin().unknownIdText(s.cluster.gpuId)};
     return std::nullopt;
 }
 

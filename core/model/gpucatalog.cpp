@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 namespace clusterplanner::core {
@@ -135,6 +136,62 @@ std::string GpuCatalog::currentId(const std::string& id) const
 {
     const GpuSpec* gpu = find(id);
     return gpu ? gpu->id : id;
+}
+
+namespace {
+
+/// Upper-case words of a GPU id or name, split at spaces, '-', '_', ',' and parentheses.
+std::vector<std::string> upperWords(const std::string& text)
+{
+    std::vector<std::string> words(1);
+    for (const unsigned char c : text) {
+        if (std::isalnum(c)) {
+            words.back() += char(std::toupper(c));
+        } else if (!words.back().empty()) {
+            words.emplace_back();
+        }
+    }
+    if (words.back().empty())
+        words.pop_back();
+    return words;
+}
+
+/// The words that name a chip: with a digit, and not a capacity ("80GB") or memory type ("HBM3").
+std::vector<std::string> chipWords(const std::string& text)
+{
+    std::vector<std::string> chips;
+    for (const auto& word : upperWords(text)) {
+        const bool digit = std::any_of(word.begin(), word.end(), [](unsigned char c) { return std::isdigit(c); });
+        const bool capacity = word.size() > 2 && word.compare(word.size() - 2, 2, "GB") == 0;
+        if (digit && !capacity && word.rfind("HBM", 0) != 0)
+            chips.push_back(word);
+    }
+    return chips;
+}
+
+} // namespace
+
+std::vector<std::string> GpuCatalog::idsLike(const std::string& id) const
+{
+    const auto wanted = chipWords(id);
+    std::vector<std::string> like;
+    for (const auto& gpu : m_gpus) {
+        const auto offered = upperWords(gpu.id + " " + gpu.name);
+        const bool named = std::any_of(wanted.begin(), wanted.end(),
+            [&](const std::string& w) { return std::find(offered.begin(), offered.end(), w) != offered.end(); });
+        if (named)
+            like.push_back(gpu.id);
+    }
+    return like;
+}
+
+std::string GpuCatalog::unknownIdText(const std::string& id) const
+{
+    std::string text = "unknown GPU \"" + id + "\"";
+    const auto like = idsLike(id);
+    for (std::size_t i = 0; i < like.size(); ++i)
+        text += (i == 0 ? "; the catalog has " : ", ") + like[i];
+    return text + (like.empty() ? " (clusterplanner catalog lists the ids)" : "");
 }
 
 } // namespace clusterplanner::core

@@ -76,6 +76,11 @@ public:
     const GpuSpec* find(const std::string& id) const;
     /// The current id of the entry `id` names (a former id maps to the entry's id); unknown ids come back as given.
     std::string currentId(const std::string& id) const;
+    /// Ids of the entries whose id or name carries the chip word of `id` ("h100", "A100 80GB", "mi300x": the word with
+    /// a digit, case and separators aside), in catalog order; empty when none does.
+    std::vector<std::string> idsLike(const std::string& id) const;
+    /// "unknown GPU "X"", with the ids like it where there are some, for messages about a file's GPU id.
+    std::string unknownIdText(const std::string& id) const;
 
 private:
     std::vector<GpuSpec> m_gpus;

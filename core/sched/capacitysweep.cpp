@@ -30,7 +30,7 @@ CapacityCost capacityCost(const Scenario& scenario, int gpus)
 {
     const GpuSpec* gpu = GpuCatalog::builtin().find(scenario.cluster.gpuId);
     if (!gpu)
-        throw std::invalid_argument("cluster.gpu: unknown GPU \"" + scenario.cluster.gpuId + "\"");
+        throw std::invalid_argument("cluster.gpu: " + GpuCatalog::builtin().unknownIdText(scenario.cluster.gpuId));
     cost::CostAssumptions a = cost::costAssumptionsFor(*gpu, gpus, cost::PriceLevel::Mid);
     a.gpusPerNode = scenario.cluster.gpusPerNode;
     a.pue = scenario.economics.pue;

@@ -18,7 +18,7 @@ const GpuSpec& gpuOf(const Scenario& scenario)
         throw std::invalid_argument(error->text());
     const GpuSpec* gpu = GpuCatalog::builtin().find(scenario.cluster.gpuId);
     if (!gpu)
-        throw std::invalid_argument("cluster.gpu: unknown GPU type \"" + scenario.cluster.gpuId + "\"");
+        throw std::invalid_argument("cluster.gpu: " + GpuCatalog::builtin().unknownIdText(scenario.cluster.gpuId));
     return *gpu;
 }
 

@@ -207,7 +207,26 @@ private Q_SLOTS:
         QVERIFY(!issues.empty());
         QCOMPARE(issues[0].where, std::string("groups[0]"));
         QVERIFY(issues[0].reason.find("unknown GPU \"H900\"") != std::string::npos);
+        QVERIFY(issues[0].reason.find("clusterplanner catalog lists the ids") != std::string::npos);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, clusterFigures(spec, GpuCatalog::builtin()));
+        // An id written another way names the entries of that chip.
+        spec.groups[0].gpuId = "h100_80gb";
+        const std::string reason = clusterIssues(spec, GpuCatalog::builtin())[0].reason;
+        QVERIFY2(reason.find("the catalog has H100-SXM-80GB, ") != std::string::npos
+                && reason.find("H100-PCIe-80GB") != std::string::npos && reason.find("H800") == std::string::npos,
+            reason.c_str());
+    }
+
+    /// The ids like a misspelt one: the entries whose id or name carries its chip word, whatever the case and
+    /// separators; capacities and memory types do not count as chip words.
+    void catalogNamesIdsLikeAnUnknownOne()
+    {
+        const GpuCatalog& catalog = GpuCatalog::builtin();
+        QCOMPARE(catalog.idsLike("mi300x"), std::vector<std::string> {"MI300X"});
+        QCOMPARE(catalog.idsLike("A100 40GB"), (std::vector<std::string> {"A100-SXM-40GB", "A100-SXM-80GB"}));
+        QCOMPARE(catalog.idsLike("RTX 4090"), std::vector<std::string> {"RTX-4090"});
+        QVERIFY(catalog.idsLike("80GB HBM3").empty());
+        QVERIFY(catalog.idsLike("").empty());
     }
 
     void heterogeneousClusterSumsItsGroups()
