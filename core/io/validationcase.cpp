@@ -364,6 +364,19 @@ std::string caseId(const json& object)
     return text.size() <= kMaxIdChars ? text : excerpt(text);
 }
 
+/// The development schema's GPU list names B200 and no GB200. B200 GPUs come eight to an HGX or DGX board; four to a
+/// node they are a GB200 compute tray (two Grace-Blackwell superchips), whose NVLink domain is the NVL72 rack, not the
+/// node. A case that states B200 at four GPUs per node is read as GB200, and the prediction says so.
+void readBlackwellTray(ValidationCase& c)
+{
+    ClusterConfig& cluster = c.scenario.cluster;
+    if (cluster.gpuId != "B200" || c.unknown.gpusPerNode || cluster.gpusPerNode != 4)
+        return;
+    cluster.gpuId = "GB200";
+    c.gpuReading = "GPU GB200 (stated B200 at four GPUs per node: a GB200 compute tray, whose NVLink domain is the "
+                   "NVL72 rack)";
+}
+
 ValidationCase readCase(const json& object)
 {
     ValidationCase c;
@@ -375,6 +388,7 @@ ValidationCase readCase(const json& object)
     cluster.gpuCount = clusterReader.positive("num_gpus", 1);
     cluster.gpusPerNode
         = clusterReader.positive("gpus_per_node", std::min(8, cluster.gpuCount), &c.unknown.gpusPerNode);
+    readBlackwellTray(c);
     // A board power limit below TDP (Meta's Grand Teton H100s run at 500 W of 700 W); absent = the catalog's TDP.
     cluster.gpuPowerLimitW = clusterReader.optionalNumber("gpu_power_limit_w", 1, 1e5);
     // A case that does not state its network takes the GPU's reference system (DGX A100: 200 Gb/s HDR per GPU,

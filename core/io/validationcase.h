@@ -46,6 +46,9 @@ struct ValidationCase
     /// preset's name, and what it added in words ("head_dim 128, QK norm"); empty when nothing was taken
     /// (docs/methods-time.md §4.42).
     std::string architecturePreset, architectureAdded;
+    /// How the case's GPU was read where it is not the id it names ("B200, four to a node: read as GB200 ..."), for
+    /// the prediction to say; empty otherwise (docs/methods-time.md §4.51).
+    std::string gpuReading;
 };
 
 struct ValidationTruth

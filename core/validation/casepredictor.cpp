@@ -358,6 +358,8 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
     if (!c.architecturePreset.empty())
         p.choices.push_back(c.architectureAdded + " (unstated, beyond the development-set schema: from the "
             + c.architecturePreset + " preset, whose shape the case has)");
+    if (!c.gpuReading.empty())
+        p.choices.push_back(c.gpuReading);
     if (!choice.found) {
         const LayoutProblems problems = checkLayout(s.model, p.chosen, s.cluster.gpuCount);
         p.error = c.unknown.anyLayout() ? "no valid layout for the open parallel degrees: " : "invalid layout: ";

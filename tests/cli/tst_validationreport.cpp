@@ -264,6 +264,27 @@ private Q_SLOTS:
         QVERIFY(std::abs(tokensFromStep / *p.tokensPerSPerGpu - 1) < 1e-9);
     }
 
+    /// The development schema lists B200 and no GB200: a case of B200 at four GPUs per node (a GB200 compute tray) is
+    /// read as GB200, whose NVLink domain is the NVL72 rack, and says so; at eight per node it stays a B200 (HGX/DGX).
+    void b200FourToANodeIsReadAsGb200()
+    {
+        nlohmann::json c = checkCase("mbridge2511_gb200_deepseek_v3_bf16_256gpu");
+        QCOMPARE(c["cluster"]["gpus_per_node"].get<int>(), 4);
+        const CasePrediction gb200 = predictCase(readValidationCases(c.dump()).front());
+        c["cluster"]["gpu"] = "B200";
+        const ValidationCase read = readValidationCases(c.dump()).front();
+        QCOMPARE(read.scenario.cluster.gpuId, std::string("GB200"));
+        const CasePrediction asB200 = predictCase(read);
+        QVERIFY(gb200.ok && asB200.ok);
+        QCOMPARE(*asB200.tokensPerSPerGpu, *gb200.tokensPerSPerGpu);
+        QVERIFY(std::any_of(asB200.choices.begin(), asB200.choices.end(),
+            [](const std::string& s) { return s.find("stated B200 at four GPUs per node") != std::string::npos; }));
+        c["cluster"]["gpus_per_node"] = 8;
+        QCOMPARE(readValidationCases(c.dump()).front().scenario.cluster.gpuId, std::string("B200"));
+        c["cluster"]["gpus_per_node"] = nullptr; // unstated: nothing to read from
+        QCOMPARE(readValidationCases(c.dump()).front().scenario.cluster.gpuId, std::string("B200"));
+    }
+
     /// When no layout fits, the memory-first fallback keeps the valid layout that comes closest, trying the chunks
     /// per rank an interleaved schedule leaves open, and on equal memory the one with more chunks (a smaller bubble):
     /// Llama 3 405B at 16,384 GPUs holds its 16 micro-batches in flight whatever the split (docs/methods-time.md 4.26).
