@@ -140,7 +140,7 @@ std::string GpuCatalog::currentId(const std::string& id) const
 
 namespace {
 
-/// Upper-case words of a GPU id or name, split at spaces, '-', '_', ',' and parentheses.
+/// Upper-case words of a GPU id or name, split at every character that is not a letter or a digit.
 std::vector<std::string> upperWords(const std::string& text)
 {
     std::vector<std::string> words(1);
