@@ -190,9 +190,9 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
         a.push_back({"--exp-avg-dtype", "bf16"});
         a.push_back({"--exp-avg-sq-dtype", "bf16"});
     }
-    const char* backend = t.attention == AttentionKind::Flash || t.attention == AttentionKind::Flash2 ? "flash"
-        : t.attention == AttentionKind::Sdpa                                                          ? "fused"
-                                                                                                      : "unfused";
+    const bool flash = t.attention == AttentionKind::Flash || t.attention == AttentionKind::Flash2
+        || t.attention == AttentionKind::Triton;
+    const char* backend = flash ? "flash" : t.attention == AttentionKind::Sdpa ? "fused" : "unfused";
     a.push_back({"--attention-backend", backend});
 }
 

@@ -19,8 +19,8 @@ constexpr NameTable<Optimizer, 4> kOptimizer {{{Optimizer::AdamW, "adamw"}, {Opt
     {Optimizer::Sgd, "sgd"}, {Optimizer::SgdMomentum, "sgd_momentum"}}};
 constexpr NameTable<Recompute, 4> kRecompute {{{Recompute::None, "none"}, {Recompute::Selective, "selective"},
     {Recompute::Full, "full"}, {Recompute::Modules, "modules"}}};
-constexpr NameTable<AttentionKind, 4> kAttention {{{AttentionKind::Flash, "flash"}, {AttentionKind::Sdpa, "sdpa"},
-    {AttentionKind::Math, "math"}, {AttentionKind::Flash2, "flash2"}}};
+constexpr NameTable<AttentionKind, 5> kAttention {{{AttentionKind::Flash, "flash"}, {AttentionKind::Sdpa, "sdpa"},
+    {AttentionKind::Math, "math"}, {AttentionKind::Flash2, "flash2"}, {AttentionKind::Triton, "triton"}}};
 constexpr NameTable<PipelineSchedule, 5> kSchedule {{{PipelineSchedule::GPipe, "gpipe"},
     {PipelineSchedule::OneFOneB, "1f1b"}, {PipelineSchedule::Interleaved, "interleaved"},
     {PipelineSchedule::ZbH1, "zb-h1"}, {PipelineSchedule::DualPipe, "dualpipe"}}};

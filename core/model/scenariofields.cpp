@@ -158,7 +158,8 @@ const std::vector<ScenarioField>& table()
             "Shard optimizer states across data-parallel ranks (Megatron)"},
         {"training.attention", K::Choice, "", 0, 0, R"("flash")", "Attention kernel",
             "Whether attention scores are materialised; flash and sdpa run the kernel generation of the framework "
-            "(FlashAttention-2 in TorchTitan, FSDP and DeepSpeed, cuDNN under Megatron, NeMo and PyTorch 2.11 SDPA)",
+            "(FlashAttention-2 in TorchTitan, FSDP and DeepSpeed, cuDNN under Megatron, NeMo and PyTorch 2.11 SDPA); "
+            "flash2 and triton name older kernels outright (FlashAttention-2; FlashAttention in Triton, 2022)",
             &names<AttentionKind>},
         {"training.schedule", K::Choice, "", 0, 0, R"("interleaved")", "Pipeline schedule",
             "Order of micro-batches across pipeline stages", &names<PipelineSchedule>},

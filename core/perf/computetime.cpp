@@ -170,9 +170,12 @@ double attentionCoreS(const ModelConfig& m, const LayerShape& s, const ComputePe
     // Scores over the query/key head width, the weighted sum over the value head width (equal outside MLA).
     const double fullFlops = 2.0 * queries * m.seqLen * heads * (queryKeyHeadDim(m) + valueHeadDim(m));
     if (s.attention != AttentionKind::Math) {
-        // FlashAttention-2-generation kernels use none of Hopper's new tensor-core instructions (§4.10).
-        const double eta
-            = p.attentionPeakFraction * (s.attention == AttentionKind::Flash2 ? p.flash2AttentionRatio : 1.0);
+        // FlashAttention-2-generation kernels use none of Hopper's new tensor-core instructions (§4.10); the Triton
+        // kernel of 2022 is one of them, with a forward ratio of its own (§4.52).
+        const bool triton = s.attention == AttentionKind::Triton;
+        const bool secondGeneration = s.attention == AttentionKind::Flash2 || triton;
+        const double eta = p.attentionPeakFraction * (secondGeneration ? p.flash2AttentionRatio : 1.0)
+            * (triton ? p.tritonForwardRatio : 1.0);
         return ringImbalance(s) * 0.5 * fullFlops / (p.attentionFlops * eta);
     }
     const double scoreBytes = 4.0 * queries * m.seqLen * heads * s.bytesPerActivation;
@@ -366,6 +369,8 @@ ComputePeaks computePeaks(
     p.hbmFraction = e.hbmFraction;
     p.kernelLaunchS = e.kernelLaunchS;
     p.flash2AttentionRatio = e.flash2AttentionRatio;
+    p.tritonForwardRatio = e.tritonForwardRatio;
+    p.tritonBackwardRatio = e.tritonBackwardRatio;
     return p;
 }
 
@@ -404,6 +409,12 @@ double memoryTimeS(double bytes, const ComputePeaks& p)
     return bytes / (p.hbmBytesPerS * p.hbmFraction);
 }
 
+double attentionBackwardFactor(const LayerShape& s, const ComputePeaks& p)
+{
+    return p.attentionBackwardFactor
+        * (s.attention == AttentionKind::Triton ? p.tritonForwardRatio / p.tritonBackwardRatio : 1.0);
+}
+
 LayerTime layerTime(
     const ModelConfig& m, const LayerShape& s, bool moe, const ComputePeaks& p, const EfficiencyParams& e)
 {
@@ -438,7 +449,7 @@ LayerTime layerTime(
     lt.elementwiseForwardS += permuteS;
     lt.forwardS = std::max(gemmsS + elementS + permuteS + lt.attentionCoreForwardS, kernels * p.kernelLaunchS);
     const double backwardS = std::max(gemmsS + weightGradS + 2 * elementS + memoryTimeS(permute.backward, p)
-            + p.attentionBackwardFactor * attentionS + merge.backwardS,
+            + attentionBackwardFactor(s, p) * attentionS + merge.backwardS,
         2 * kernels * p.kernelLaunchS);
     lt.hostForwardS = s.fusedKernels ? 0.0 : kernels * e.hostOpS;
     if (m.mla.enabled())

@@ -34,6 +34,8 @@ struct ComputePeaks
     double hbmFraction = 0.8;
     double kernelLaunchS = 6e-6;
     double flash2AttentionRatio = 1.0; ///< FlashAttention-2-generation kernels vs the fused one (efficiency.json)
+    double tritonForwardRatio = 1.0; ///< FlashAttention's Triton kernel vs FlashAttention-2, forward
+    double tritonBackwardRatio = 1.0; ///< and backward (efficiency.json)
 };
 
 /// How a framework's FP8 GEMMs get their inputs cast (docs/methods-time.md §4.27): torchao (every input, every call),
@@ -119,6 +121,10 @@ LayerTime layerTime(const ModelConfig& model, const LayerShape& shape, bool moe,
 /// Ops (kernel launches) eager PyTorch issues for one layer forward, counted from the layer's structure:
 /// norms, projections, rotary embedding, attention, activation, residual adds, autocast weight/input casts.
 double eagerOpsPerLayer(const ModelConfig& model, const LayerShape& shape);
+
+/// The attention core's backward time over its forward time for the shape's kernel: the Triton kernel's backward
+/// falls further behind FlashAttention-2 than its forward does (docs/methods-time.md §4.52).
+double attentionBackwardFactor(const LayerShape& shape, const ComputePeaks& peaks);
 
 /// Eager ops of the model's ends per forward: embedding lookup, final norm, LM head, fp32 upcast of the logits,
 /// shifted labels and cross-entropy (log-softmax + NLL).

@@ -26,6 +26,8 @@ constexpr Key kKeys[] = {
     {"attention_peak_fraction", &EfficiencyParams::attentionPeakFraction},
     {"attention_backward_factor", &EfficiencyParams::attentionBackwardFactor},
     {"flash2_attention_ratio", &EfficiencyParams::flash2AttentionRatio},
+    {"triton_forward_ratio", &EfficiencyParams::tritonForwardRatio},
+    {"triton_backward_ratio", &EfficiencyParams::tritonBackwardRatio},
     {"hbm_fraction", &EfficiencyParams::hbmFraction},
     {"fp32_peak_fraction", &EfficiencyParams::fp32PeakFraction},
     {"matmul_reference_fraction", &EfficiencyParams::matmulReferenceFraction},

@@ -213,6 +213,35 @@ private Q_SLOTS:
         QVERIFY(std::abs(wide.attentionCoreForwardS / base.attentionCoreForwardS - 2) < 1e-9);
     }
 
+    /// FlashAttention in Triton (docs/methods-time.md §4.52): its forward at FlashAttention-2's rate, its backward
+    /// slower by the ratio of the two passes' ratios; everything else in the layer is the same.
+    void tritonAttentionFallsBehindInTheBackward()
+    {
+        ComputePeaks p = a100Peaks();
+        p.attentionBackwardFactor = 2.0;
+        p.tritonForwardRatio = 1.0;
+        p.tritonBackwardRatio = 0.7;
+        const EfficiencyParams e;
+        const ModelConfig m = gpt3();
+        LayerShape shape;
+        shape.attention = AttentionKind::Flash2;
+        const LayerTime fa2 = layerTime(m, shape, false, p, e);
+        shape.attention = AttentionKind::Triton;
+        const LayerTime triton = layerTime(m, shape, false, p, e);
+        QCOMPARE(triton.attentionCoreForwardS, fa2.attentionCoreForwardS);
+        QCOMPARE(triton.forwardS, fa2.forwardS);
+        const double fa2Backward = fa2.backwardInputS + fa2.backwardWeightS;
+        const double tritonBackward = triton.backwardInputS + triton.backwardWeightS;
+        const double extraS = 2.0 * fa2.attentionCoreForwardS * (1 / 0.7 - 1);
+        QVERIFY(std::abs(tritonBackward - fa2Backward - extraS) < 1e-9 * fa2Backward);
+        QCOMPARE(attentionBackwardFactor(shape, p), 2.0 / 0.7);
+        // A forward ratio below 1 slows the forward, and the backward keeps its ratio to it.
+        p.tritonForwardRatio = 0.5;
+        const LayerTime slowForward = layerTime(m, shape, false, p, e);
+        QVERIFY(std::abs(slowForward.attentionCoreForwardS / fa2.attentionCoreForwardS - 2) < 1e-9);
+        QCOMPARE(attentionBackwardFactor(shape, p), 2.0 * 0.5 / 0.7);
+    }
+
     /// Multi-head latent attention (docs/methods-time.md §4.37): the score work follows the query/key heads (192 for
     /// DeepSeek-V3) and the weighted values the value heads (128); the down-projections are GEMMs of the whole latent
     /// on every TP rank, the up-projections and the output projection are split by heads.

@@ -86,7 +86,9 @@ QString enumLabel(core::AttentionKind value)
     case core::AttentionKind::Math:
         return enumTr("Plain (materialised scores)");
     case core::AttentionKind::Flash2:
-        return enumTr("FlashAttention-2 generation (FA2, Triton)");
+        return enumTr("FlashAttention-2 generation (FA2, SDPA flash)");
+    case core::AttentionKind::Triton:
+        return enumTr("FlashAttention in Triton (2022)");
     }
     return {};
 }
