@@ -41,10 +41,6 @@ struct FrameworkCapabilities
     /// Engine stacks and PyTorch >= 2.11's SDPA run cuDNN's fused attention. Case files only: a scenario's "flash"
     /// and "sdpa" are today's kernels, and "flash2" says FA2 outright.
     std::map<std::string, std::vector<AttentionKind>> flash2InPublishedRuns;
-    /// Attention names that, in the framework's published runs on a generation, called FlashAttention's Triton kernel
-    /// of 2022 (llm-foundry's benchmarks: attn_impl triton by default, on A100 and H100; docs/methods-time.md §4.52).
-    /// Takes precedence over flash2InPublishedRuns.
-    std::map<std::string, std::vector<AttentionKind>> tritonInPublishedRuns;
     /// The kernel a published run that names `named` ran on this generation.
     AttentionKind publishedRunAttention(AttentionKind named, const std::string& generation) const;
     bool zero3GathersOnRecompute = false; ///< a recomputed forward gathers ZeRO-3 parameters once more

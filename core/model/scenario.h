@@ -22,10 +22,10 @@ enum class Optimizer { AdamW, Adam, Sgd, SgdMomentum };
 enum class Recompute { None, Selective, Full, Modules };
 /// Flash: the best fused kernel for the GPU (cuDNN / Transformer Engine, FlashAttention-3 on Hopper); Sdpa: PyTorch's
 /// scaled_dot_product_attention (cuDNN on Hopper since PyTorch 2.11, FlashAttention-2 before and on Ampere); Math:
-/// scores materialised; Flash2: a FlashAttention-2-generation kernel (FA2, Triton flash, SDPA's flash backend in
-/// PyTorch ≤ 2.10), which on Hopper runs at about half the fused kernel's rate (docs/methods-time.md §4.10); Triton:
-/// FlashAttention's Triton implementation of 2022 (flash_attn_triton.py, llm-foundry's attn_impl triton), slower
-/// than FlashAttention-2 in the forward and more so in the backward (docs/methods-time.md §4.52).
+/// scores materialised; Flash2: a FlashAttention-2-generation kernel (FA2, SDPA's flash backend in PyTorch ≤ 2.10),
+/// which on Hopper runs at about half the fused kernel's rate (docs/methods-time.md §4.10); Triton: a FlashAttention
+/// written in Triton (flash_attn_triton.py, llm-foundry's attn_impl triton), a little slower than FlashAttention-2 in
+/// the forward and well behind it in the backward (docs/methods-time.md §4.52).
 enum class AttentionKind { Flash, Sdpa, Math, Flash2, Triton };
 /// DualPipe: DeepSeek-V3's bidirectional schedule (arXiv 2412.19437 §3.2.1): half the micro-batches enter at each end,
 /// each rank holds two stages (two copies of the model over the pipeline) and overlaps a forward chunk with another

@@ -409,7 +409,7 @@ double memoryTimeS(double bytes, const ComputePeaks& p)
     return bytes / (p.hbmBytesPerS * p.hbmFraction);
 }
 
-double attentionBackwardFactor(const LayerShape& s, const ComputePeaks& p)
+double attentionBackwardOverForward(const LayerShape& s, const ComputePeaks& p)
 {
     return p.attentionBackwardFactor
         * (s.attention == AttentionKind::Triton ? p.tritonForwardRatio / p.tritonBackwardRatio : 1.0);
@@ -449,7 +449,7 @@ LayerTime layerTime(
     lt.elementwiseForwardS += permuteS;
     lt.forwardS = std::max(gemmsS + elementS + permuteS + lt.attentionCoreForwardS, kernels * p.kernelLaunchS);
     const double backwardS = std::max(gemmsS + weightGradS + 2 * elementS + memoryTimeS(permute.backward, p)
-            + attentionBackwardFactor(s, p) * attentionS + merge.backwardS,
+            + attentionBackwardOverForward(s, p) * attentionS + merge.backwardS,
         2 * kernels * p.kernelLaunchS);
     lt.hostForwardS = s.fusedKernels ? 0.0 : kernels * e.hostOpS;
     if (m.mla.enabled())

@@ -122,9 +122,10 @@ LayerTime layerTime(const ModelConfig& model, const LayerShape& shape, bool moe,
 /// norms, projections, rotary embedding, attention, activation, residual adds, autocast weight/input casts.
 double eagerOpsPerLayer(const ModelConfig& model, const LayerShape& shape);
 
-/// The attention core's backward time over its forward time for the shape's kernel: the Triton kernel's backward
-/// falls further behind FlashAttention-2 than its forward does (docs/methods-time.md §4.52).
-double attentionBackwardFactor(const LayerShape& shape, const ComputePeaks& peaks);
+/// The attention core's backward time over its forward time for the shape's kernel (read this, not
+/// ComputePeaks::attentionBackwardFactor): the Triton kernel's backward falls further behind FlashAttention-2 than its
+/// forward does (docs/methods-time.md §4.52).
+double attentionBackwardOverForward(const LayerShape& shape, const ComputePeaks& peaks);
 
 /// Eager ops of the model's ends per forward: embedding lookup, final norm, LM head, fp32 upcast of the logits,
 /// shifted labels and cross-entropy (log-softmax + NLL).

@@ -63,6 +63,11 @@ constexpr LinkKey kLinkKeys[] = {
     {"link_latency_scale", &LinkEfficiency::latencyScale},
 };
 
+bool isSpeedRatio(const std::string& name)
+{
+    return name == "flash2_attention_ratio" || name == "triton_forward_ratio" || name == "triton_backward_ratio";
+}
+
 /// Applies every key of object to params; unknown keys are an error (a typo must not silently do nothing).
 void apply(EfficiencyParams& params, const nlohmann::json& object, const std::string& where)
 {
@@ -72,6 +77,9 @@ void apply(EfficiencyParams& params, const nlohmann::json& object, const std::st
         // Checked before get<double>(), whose own message would show the JSON library's internals.
         if (!value.is_number() || value.get<double>() < 0)
             throw std::runtime_error(where + ": \"" + excerpt(name) + "\" must be a non-negative number");
+        // A kernel's speed relative to another divides a time: zero would make it infinite.
+        if (isSpeedRatio(name) && value.get<double>() <= 0)
+            throw std::runtime_error(where + ": \"" + excerpt(name) + "\" must be above zero (a speed ratio)");
         bool known = false;
         for (const auto& key : kKeys)
             if (name == key.name) {

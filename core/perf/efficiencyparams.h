@@ -21,17 +21,17 @@ struct EfficiencyParams
     double gemmHalfGflop = 2.0; ///< GEMM size (GFLOP) at which η falls to half of gemmPeakFraction: η = η∞·F/(F + F½)
     double attentionPeakFraction = 0.55; ///< flash-attention core, forward, against the tensor peak
     double attentionBackwardFactor = 2.5; ///< flash backward time / forward time (recomputes scores; FA2 §3)
-    /// Throughput of a FlashAttention-2-generation kernel (attention "flash2": FA2, Triton, SDPA flash) relative to the
+    /// Throughput of a FlashAttention-2-generation kernel (attention "flash2": FA2, SDPA flash) relative to the
     /// family's fused kernel (cuDNN/Transformer Engine, FlashAttention-3), which attentionPeakFraction describes. 1
     /// where FA2 is the best kernel (Ampere); on Hopper FA2 reaches 35 % of peak vs 75 % (Shah et al. 2024,
     /// FlashAttention-3).
     double flash2AttentionRatio = 1.0;
-    /// FlashAttention's Triton kernel of 2022 (attention "triton") relative to FlashAttention-2, forward and backward.
-    /// FA2 leads a Triton FlashAttention by about 1.4x in the forward and 2x in the backward on an A100 (Dao 2023,
-    /// FlashAttention-2, §4.1): the backward falls 2/1.4 further behind. The forward is kept at FA2's rate and the
-    /// backward takes that shape, 1.4/2 (docs/methods-time.md §4.52).
-    double tritonForwardRatio = 1.0;
-    double tritonBackwardRatio = 0.7;
+    /// FlashAttention's Triton kernel (attention "triton") relative to this family's FlashAttention-2 rate, forward and
+    /// backward: the FlashAttention-2 paper's A100 rates (FA2 1.4x ahead of a Triton FlashAttention forward, 2x
+    /// backward, at 145-175 TFLOP/s forward + backward) set against the engine's own FA2 rate (docs/methods-time.md
+    /// §4.52).
+    double tritonForwardRatio = 0.96;
+    double tritonBackwardRatio = 0.67;
     double hbmFraction = 0.80; ///< achievable share of HBM bandwidth for memory-bound ops
     double fp32PeakFraction = 0.80; ///< η for fp32 (non-tensor-core) GEMMs against the fp32 peak
     /// The measured achievable-matmul share of the BF16 peak (GpuSpec::achievableMatmulFraction) of the GPU that

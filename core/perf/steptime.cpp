@@ -206,7 +206,8 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double cpFwd = cpSteps * cpPass;
     const double cpFwdExposed = cpSteps * std::max(0.0, cpPass - e.cpOverlap * lt.ringStepForwardS);
     const double cpBwdExposed = cpSteps
-        * std::max(0.0, 2 * cpPass - e.cpOverlap * attentionBackwardFactor(s.shape, s.peaks) * lt.ringStepForwardS);
+        * std::max(
+            0.0, 2 * cpPass - e.cpOverlap * attentionBackwardOverForward(s.shape, s.peaks) * lt.ringStepForwardS);
     // EP: dispatch + combine all-to-all forward; their gradients travel back the same way, one all-to-all each, in
     // the backward (docs/methods-time.md §4.24); DeepEP sends a token once per destination node (§4.25).
     double epOne = 0;

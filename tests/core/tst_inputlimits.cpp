@@ -306,6 +306,10 @@ private Q_SLOTS:
         QVERIFY(contains(refusal([&] { perf::EfficiencyTable::fromJson(wrongType); }),
             "efficiency defaults: \"gemm_peak_fraction\" must be a non-negative number"));
         QVERIFY(contains(refusal([&] { perf::EfficiencyTable::fromJson(R"({"families": [{}]})"); }), "'name'"));
+        // A kernel's speed ratio divides a time: zero is refused by name, not turned into an infinite step.
+        const std::string zeroRatio = R"({"defaults": {"triton_backward_ratio": 0}, "families": []})";
+        QVERIFY(contains(refusal([&] { perf::EfficiencyTable::fromJson(zeroRatio); }),
+            "efficiency defaults: \"triton_backward_ratio\" must be above zero (a speed ratio)"));
     }
 
     void sweepNamesTheByteOfInvalidJson()
