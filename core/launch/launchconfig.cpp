@@ -60,8 +60,9 @@ LaunchFile makeLaunchConfig(const Scenario& scenario, LaunchFramework framework)
     const LaunchPlan plan = makeLaunchPlan(scenario, e.engineFramework);
     LaunchFile file = e.write(plan);
     // Said once for every writer: a setting asked for that the written config leaves out.
-    for (const std::string& note : {plan.asyncTpLeftOutNote(), plan.fp8RecipeNote(), plan.optimizerStatesNote(),
-             plan.precisionNote(), plan.moeLeftOutNote(), plan.activationOffloadNote(), plan.mtpLeftOutNote()})
+    for (const std::string& note :
+        {plan.asyncTpLeftOutNote(), plan.fp8RecipeNote(), plan.optimizerStatesNote(), plan.precisionNote(),
+            plan.moeLeftOutNote(), plan.activationOffloadNote(), plan.mtpLeftOutNote(), plan.attentionKernelNote()})
         if (!note.empty())
             file.notes.push_back(note);
     return file;

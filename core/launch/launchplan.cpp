@@ -225,6 +225,18 @@ std::string LaunchPlan::mtpLeftOutNote() const
           "the model code, or set model.mtp_layers to 0 to plan without them";
 }
 
+std::string LaunchPlan::attentionKernelNote() const
+{
+    const AttentionKind kernel = training().attention;
+    if (kernel != AttentionKind::Flash2 && kernel != AttentionKind::Triton)
+        return {};
+    const std::string timedWith = kernel == AttentionKind::Triton ? "a FlashAttention written in Triton"
+                                                                  : "a FlashAttention-2-generation kernel";
+    return "the estimate times attention with " + timedWith + " (training.attention " + std::string(toString(kernel))
+        + "); the config leaves the kernel to " + std::string(toString(framework))
+        + ", whose own can be faster: estimate with attention flash to compare";
+}
+
 std::string LaunchPlan::moeLeftOutNote() const
 {
     if (!model().moe)

@@ -61,6 +61,9 @@ struct LaunchPlan
     /// Where the written config has no key for the multi-token-prediction modules the estimate counts (TorchTitan,
     /// DeepSpeed: the model code builds them), a note saying so; empty otherwise.
     std::string mtpLeftOutNote() const;
+    /// Where the estimate timed an older attention kernel (training.attention flash2 or triton) than the written
+    /// config runs (every writer leaves the kernel to the framework), a note saying so; empty otherwise.
+    std::string attentionKernelNote() const;
 };
 
 /// Checks the scenario and derives the plan; throws LaunchConfigError naming the first problem.

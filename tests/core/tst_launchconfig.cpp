@@ -692,6 +692,28 @@ private Q_SLOTS:
         QVERIFY(!saysSo(makeLaunchConfig(s, LaunchFramework::Megatron)));
     }
 
+    /// An older attention kernel asked for (flash2, triton) is timed by the estimate, while every writer leaves the
+    /// kernel to the framework: the config says so, once, for each writer.
+    void olderAttentionKernelIsSaid()
+    {
+        Scenario s = moeScenario();
+        const auto saysSo = [](const LaunchFile& f, const char* kernel) {
+            return std::count_if(f.notes.begin(), f.notes.end(), [&](const std::string& n) {
+                return n.find("the estimate times attention with") != n.npos
+                    && n.find(std::string("training.attention ") + kernel) != n.npos;
+            }) == 1;
+        };
+        s.training.attention = AttentionKind::Triton;
+        QVERIFY(saysSo(makeLaunchConfig(s, LaunchFramework::Megatron), "triton"));
+        QVERIFY(saysSo(makeLaunchConfig(s, LaunchFramework::NeMo), "triton"));
+        s.training.attention = AttentionKind::Flash2;
+        QVERIFY(saysSo(makeLaunchConfig(s, LaunchFramework::Megatron), "flash2"));
+        s.training.attention = AttentionKind::Flash;
+        const LaunchFile flash = makeLaunchConfig(s, LaunchFramework::Megatron);
+        QVERIFY(std::none_of(flash.notes.begin(), flash.notes.end(),
+            [](const std::string& n) { return n.find("the estimate times attention") != n.npos; }));
+    }
+
     void deepSpeedJson()
     {
         Scenario s = moeScenario();
