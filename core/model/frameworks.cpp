@@ -119,13 +119,16 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
                                                        : SharedExpertOverlap::None;
     caps.compileFuses = entry.value("compile_fuses", false);
     caps.compiledLossInPublishedRuns = entry.value("compiled_loss_in_published_runs", false);
-    caps.flash2InPublishedRuns = byGeneration<std::vector<AttentionKind>>(
-        entry, "flash2_in_published_runs", where, [](const nlohmann::json& v, const std::string& at) {
-            std::vector<AttentionKind> names;
-            for (const auto& name : v)
-                names.push_back(parseName<AttentionKind>(name, at));
-            return names;
-        });
+    const auto attentionNames = [](const nlohmann::json& v, const std::string& at) {
+        std::vector<AttentionKind> names;
+        for (const auto& name : v)
+            names.push_back(parseName<AttentionKind>(name, at));
+        return names;
+    };
+    caps.flash2InPublishedRuns
+        = byGeneration<std::vector<AttentionKind>>(entry, "flash2_in_published_runs", where, attentionNames);
+    caps.tritonInPublishedRuns
+        = byGeneration<std::vector<AttentionKind>>(entry, "triton_in_published_runs", where, attentionNames);
     caps.asyncTp = entry.value("async_tp", false);
     caps.dtensorLossParallel = entry.value("dtensor_loss_parallel", false);
     caps.teFusedNormLinear = entry.value("te_fused_norm_linear", false);
@@ -210,10 +213,13 @@ std::optional<bool> FrameworkCapabilities::defaultDistributedOptimizerOn(const s
 
 AttentionKind FrameworkCapabilities::publishedRunAttention(AttentionKind named, const std::string& generation) const
 {
-    const auto it = flash2InPublishedRuns.find(generation);
-    if (it == flash2InPublishedRuns.end())
-        return named;
-    return std::find(it->second.begin(), it->second.end(), named) != it->second.end() ? AttentionKind::Flash2 : named;
+    const auto listed = [&](const std::map<std::string, std::vector<AttentionKind>>& byGeneration) {
+        const auto it = byGeneration.find(generation);
+        return it != byGeneration.end() && std::find(it->second.begin(), it->second.end(), named) != it->second.end();
+    };
+    if (listed(tritonInPublishedRuns))
+        return AttentionKind::Triton;
+    return listed(flash2InPublishedRuns) ? AttentionKind::Flash2 : named;
 }
 
 bool FrameworkCapabilities::supports(PipelineSchedule schedule) const

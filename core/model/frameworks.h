@@ -36,11 +36,16 @@ struct FrameworkCapabilities
     /// The kernel a case that does not state one ran on a GPU of this generation.
     AttentionKind defaultAttentionOn(const std::string& generation) const;
     /// Attention names that, in a published run of this framework on a GPU generation, called a
-    /// FlashAttention-2-generation kernel (docs/methods-time.md §4.27): TorchTitan's, llm-foundry's and DeepSpeed's
-    /// runs on Hopper before PyTorch 2.11 (SDPA's flash backend first, flash-attn 2, Triton flash), where Transformer
+    /// FlashAttention-2-generation kernel (docs/methods-time.md §4.27): TorchTitan's and DeepSpeed's runs on Hopper
+    /// before PyTorch 2.11 (SDPA's flash backend first, flash-attn 2), where Transformer
     /// Engine stacks and PyTorch >= 2.11's SDPA run cuDNN's fused attention. Case files only: a scenario's "flash"
     /// and "sdpa" are today's kernels, and "flash2" says FA2 outright.
     std::map<std::string, std::vector<AttentionKind>> flash2InPublishedRuns;
+    /// Attention names that, in the framework's published runs on a generation, called a FlashAttention written in
+    /// Triton (llm-foundry's 2023 benchmarks: attn_impl triton by default, on A100 and H100; docs/methods-time.md
+    /// §4.52).
+    /// Takes precedence over flash2InPublishedRuns.
+    std::map<std::string, std::vector<AttentionKind>> tritonInPublishedRuns;
     /// The kernel a published run that names `named` ran on this generation.
     AttentionKind publishedRunAttention(AttentionKind named, const std::string& generation) const;
     bool zero3GathersOnRecompute = false; ///< a recomputed forward gathers ZeRO-3 parameters once more

@@ -134,18 +134,26 @@ private Q_SLOTS:
     }
 
     /// In a published run, "flash" and "sdpa" name the kernel its framework called then (docs/methods-time.md
-    /// §4.27): FlashAttention-2 in TorchTitan's, llm-foundry's and DeepSpeed's Hopper runs, cuDNN's fused attention
-    /// under Transformer Engine and PyTorch 2.11's SDPA; elsewhere, and for a stated "flash2" or "math", the name.
+    /// §4.27): FlashAttention-2 in TorchTitan's and DeepSpeed's Hopper runs, cuDNN's fused attention under
+    /// Transformer Engine and PyTorch 2.11's SDPA; elsewhere, and for a stated "flash2" or "math", the name.
+    /// llm-foundry's "flash" was its default attn_impl then, a FlashAttention in Triton, on A100 and H100 (§4.52);
+    /// its "sdpa" is FlashAttention-2 on Hopper.
     void publishedRunsNameTheirKernelGeneration()
     {
         for (const AttentionKind named : {AttentionKind::Flash, AttentionKind::Sdpa}) {
-            for (const Framework fa2 : {Framework::TorchTitan, Framework::Fsdp, Framework::DeepSpeed}) {
+            for (const Framework fa2 : {Framework::TorchTitan, Framework::DeepSpeed}) {
                 QCOMPARE(frameworkCapabilities(fa2).publishedRunAttention(named, "Hopper"), AttentionKind::Flash2);
                 QCOMPARE(frameworkCapabilities(fa2).publishedRunAttention(named, "Ampere"), named);
             }
             for (const Framework fused : {Framework::Megatron, Framework::NeMo, Framework::HuggingFace})
                 QCOMPARE(frameworkCapabilities(fused).publishedRunAttention(named, "Hopper"), named);
         }
+        const auto& foundry = frameworkCapabilities(Framework::Fsdp);
+        for (const char* generation : {"Ampere", "Hopper"})
+            QCOMPARE(foundry.publishedRunAttention(AttentionKind::Flash, generation), AttentionKind::Triton);
+        QCOMPARE(foundry.publishedRunAttention(AttentionKind::Sdpa, "Hopper"), AttentionKind::Flash2);
+        QCOMPARE(foundry.publishedRunAttention(AttentionKind::Sdpa, "Ampere"), AttentionKind::Sdpa);
+        QCOMPARE(foundry.publishedRunAttention(AttentionKind::Flash, "Blackwell"), AttentionKind::Flash);
         const auto& titan = frameworkCapabilities(Framework::TorchTitan);
         QCOMPARE(titan.publishedRunAttention(AttentionKind::Math, "Hopper"), AttentionKind::Math);
         QCOMPARE(titan.publishedRunAttention(AttentionKind::Flash, "Blackwell"), AttentionKind::Flash);
