@@ -114,6 +114,17 @@ std::string predictionText(const CasePrediction& p, const std::vector<Confidence
     if (p.peakReservedGiB)
         text << ", peak memory " << std::lround(*p.peakReservedGiB) << " GiB reserved";
     text << "\n";
+    if (p.ok && !p.memory.fits) { // the figures above are for a layout that cannot run: say so first
+        text << "  does not fit: " << std::lround(p.memory.peakReservedBytes / kGiB) << " GiB reserved against "
+             << std::lround(p.memory.usableBytes / kGiB) << " GiB usable per GPU";
+        for (const auto& remedy : p.remedies)
+            text << "; " << remedy;
+        text << "\n";
+    }
+    // A GPU read otherwise than stated (a B200 four to a node is a GB200 tray, docs/methods-time.md §4.51).
+    for (const auto& choice : p.choices)
+        if (choice.rfind("GPU ", 0) == 0)
+            text << "  " << choice << "\n";
     for (const auto& b : bands)
         text << "  " << b.statement << "\n";
     return text.str();

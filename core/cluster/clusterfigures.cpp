@@ -171,7 +171,7 @@ ClusterFigures clusterFigures(const ClusterSpec& spec, const GpuCatalog& catalog
         const NodeGroup& g = spec.groups[i];
         const GpuSpec* gpu = catalog.find(g.gpuId);
         if (!gpu)
-            throw std::invalid_argument("node group " + g.name + ": unknown GPU \"" + g.gpuId + "\"");
+            throw std::invalid_argument("node group " + g.name + ": " + catalog.unknownIdText(g.gpuId));
         const long long gpus = g.gpuCount();
         f.nodes += g.nodeCount;
         f.gpus += gpus;

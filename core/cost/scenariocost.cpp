@@ -101,7 +101,8 @@ ScenarioCost scenarioCost(const std::string& path, const std::string& text, doub
     c.years = years;
     const GpuSpec* gpu = GpuCatalog::builtin().find(c.scenario.cluster.gpuId);
     if (!gpu)
-        throw std::runtime_error(path + ": cluster.gpu: \"" + c.scenario.cluster.gpuId + "\" is not in the catalog");
+        throw std::runtime_error(
+            path + ": cluster.gpu: " + GpuCatalog::builtin().unknownIdText(c.scenario.cluster.gpuId));
     const auto& efficiency = perf::EfficiencyTable::builtin().forGpu(gpu->id);
     c.run = perf::estimateStepTime(c.scenario, *gpu, efficiency);
     if (!c.run.valid)

@@ -139,6 +139,8 @@ std::string JsonFields::describe(const json& value)
         return "array of " + std::to_string(value.size()) + " elements";
     if (value.is_string())
         return "string " + json(excerpt(value.get_ref<const std::string&>())).dump();
+    if (value.is_null()) // its dump is its type name: "null", not "null null"
+        return "null";
     return type + " " + value.dump();
 }
 

@@ -78,7 +78,9 @@ bool boolean(const JsonFields& r, std::string_view path)
 /// An optional switch missing from the file keeps `fallback` (files written before the field existed).
 bool optionalBoolean(const JsonFields& r, std::string_view path, bool fallback)
 {
-    return r.has(field(path).key()) ? boolean(r, path) : fallback;
+    // null reads as absent, as the case files read it: a written-out optional field keeps its default.
+    const char* key = field(path).key();
+    return r.has(key) && !r.field(key).is_null() ? boolean(r, path) : fallback;
 }
 
 /// An optional choice missing from the file keeps `fallback` (files written before the field existed).

@@ -233,8 +233,8 @@ std::string LaunchPlan::attentionKernelNote() const
     const std::string timedWith = kernel == AttentionKind::Triton ? "a FlashAttention written in Triton"
                                                                   : "a FlashAttention-2-generation kernel";
     return "the estimate times attention with " + timedWith + " (training.attention " + std::string(toString(kernel))
-        + "); the config leaves the kernel to " + std::string(toString(framework))
-        + ", whose own can be faster: estimate with attention flash to compare";
+        + "); the written config runs " + std::string(toString(framework))
+        + "'s own attention kernel, which can be faster: estimate with attention flash to compare";
 }
 
 std::string LaunchPlan::moeLeftOutNote() const

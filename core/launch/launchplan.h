@@ -62,7 +62,7 @@ struct LaunchPlan
     /// DeepSpeed: the model code builds them), a note saying so; empty otherwise.
     std::string mtpLeftOutNote() const;
     /// Where the estimate timed an older attention kernel (training.attention flash2 or triton) than the written
-    /// config runs (every writer leaves the kernel to the framework), a note saying so; empty otherwise.
+    /// config runs (every writer asks for the framework's own kernel), a note saying so; empty otherwise.
     std::string attentionKernelNote() const;
 };
 

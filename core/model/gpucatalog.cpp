@@ -156,17 +156,30 @@ std::vector<std::string> upperWords(const std::string& text)
     return words;
 }
 
-/// The words that name a chip: with a digit, and not a capacity ("80GB") or memory type ("HBM3").
+/// The words that name a chip: with a digit, and not a capacity ("80GB"), a memory type ("HBM3") or a form factor
+/// ("SXM5", "PCIe5"), which several chips share.
 std::vector<std::string> chipWords(const std::string& text)
 {
     std::vector<std::string> chips;
     for (const auto& word : upperWords(text)) {
         const bool digit = std::any_of(word.begin(), word.end(), [](unsigned char c) { return std::isdigit(c); });
         const bool capacity = word.size() > 2 && word.compare(word.size() - 2, 2, "GB") == 0;
-        if (digit && !capacity && word.rfind("HBM", 0) != 0)
+        const bool shared = word.rfind("HBM", 0) == 0 || word.rfind("SXM", 0) == 0 || word.rfind("PCIE", 0) == 0;
+        if (digit && !capacity && !shared)
             chips.push_back(word);
     }
     return chips;
+}
+
+/// The words of an entry's id and name, and each pair of neighbours run together ("RTX-4090" also offers
+/// "RTX4090"), so that an id written without separators still finds it.
+std::vector<std::string> offeredWords(const std::string& text)
+{
+    std::vector<std::string> words = upperWords(text);
+    const std::size_t single = words.size();
+    for (std::size_t i = 0; i + 1 < single; ++i)
+        words.push_back(words[i] + words[i + 1]);
+    return words;
 }
 
 } // namespace
@@ -176,9 +189,13 @@ std::vector<std::string> GpuCatalog::idsLike(const std::string& id) const
     const auto wanted = chipWords(id);
     std::vector<std::string> like;
     for (const auto& gpu : m_gpus) {
-        const auto offered = upperWords(gpu.id + " " + gpu.name);
-        const bool named = std::any_of(wanted.begin(), wanted.end(),
-            [&](const std::string& w) { return std::find(offered.begin(), offered.end(), w) != offered.end(); });
+        const auto offered = offeredWords(gpu.id + " " + gpu.name);
+        // A chip word names the entries whose words start with it: "MI300" finds the MI300X, "L40" the L40S.
+        const auto startsWith
+            = [](const std::string& word, const std::string& start) { return word.rfind(start, 0) == 0; };
+        const bool named = std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) {
+            return std::any_of(offered.begin(), offered.end(), [&](const std::string& o) { return startsWith(o, w); });
+        });
         if (named)
             like.push_back(gpu.id);
     }

@@ -77,7 +77,8 @@ public:
     /// The current id of the entry `id` names (a former id maps to the entry's id); unknown ids come back as given.
     std::string currentId(const std::string& id) const;
     /// Ids of the entries whose id or name carries the chip word of `id` ("h100", "A100 80GB", "mi300x": the word with
-    /// a digit, case and separators aside), in catalog order; empty when none does.
+    /// a digit, case and separators aside; "MI300" finds MI300X, "RTX4090" RTX-4090), in catalog order; empty when
+    /// none does.
     std::vector<std::string> idsLike(const std::string& id) const;
     /// "unknown GPU "X"", with the ids like it where there are some, for messages about a file's GPU id.
     std::string unknownIdText(const std::string& id) const;

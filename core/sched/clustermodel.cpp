@@ -77,7 +77,7 @@ ClusterTotals clusterTotals(const ClusterModel& model, const GpuCatalog& catalog
             throw std::invalid_argument("node group: unknown node type \"" + group.nodeType + "\"");
         const GpuSpec* gpu = catalog.find(type->gpuId);
         if (!gpu)
-            throw std::invalid_argument("node type " + type->name + ": unknown GPU \"" + type->gpuId + "\"");
+            throw std::invalid_argument("node type " + type->name + ": " + catalog.unknownIdText(type->gpuId));
         const int gpus = group.count * type->gpuCount;
         totals.nodes += group.count;
         totals.gpus += gpus;

@@ -52,7 +52,7 @@ void ClusterState::addNodes(
 {
     const GpuSpec* spec = catalog.find(type.gpuId);
     if (!spec)
-        throw std::invalid_argument("node type " + type.name + ": unknown GPU \"" + type.gpuId + "\"");
+        throw std::invalid_argument("node type " + type.name + ": " + catalog.unknownIdText(type.gpuId));
     NodeInfo info;
     info.gpuType = gpuType;
     info.nodeType = nodeType;

@@ -2,6 +2,7 @@
 #include "core/validation/confidence.h"
 
 #include "core/model/enumnames.h"
+#include "core/model/gpucatalog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -192,6 +193,9 @@ const char* toString(BandMatch match)
 
 std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario, const ConfidenceTable& table)
 {
+    // A GPU the catalog does not know gives no prediction, so there is no error band to state either.
+    if (!GpuCatalog::builtin().find(scenario.cluster.gpuId))
+        return {};
     const CaseFamily family = caseFamily(scenario);
     return {bandFor(family, table, "throughput"), bandFor(family, table, "peak_memory_gib")};
 }

@@ -87,7 +87,8 @@ ConfidenceTable parseConfidenceTable(const std::string& text);
 /// The document written by `validate --confidence-table` from one or more reports (dev set, external checks).
 std::string confidenceTableJson(const std::vector<ValidationReport>& reports, const std::string& producedBy);
 
-/// Throughput and peak-memory bands of a scenario (in that order), from the given table.
+/// Throughput and peak-memory bands of a scenario (in that order), from the given table; none for a GPU the catalog
+/// does not know (nothing is predicted for it).
 std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario, const ConfidenceTable& table);
 std::vector<ConfidenceBand> confidenceBands(const Scenario& scenario);
 

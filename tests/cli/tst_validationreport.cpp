@@ -53,6 +53,17 @@ nlohmann::json estimated(const nlohmann::json& c)
     return nlohmann::json::parse(out.str()).at(0);
 }
 
+/// `estimate --case --text` on one case: its text.
+std::string estimatedText(const nlohmann::json& c)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("case.json"));
+    std::ofstream(path.toStdString()) << nlohmann::json::array({c}).dump();
+    std::ostringstream out, err;
+    runCommand({"estimate", "--case", path.toStdString(), "--text"}, out, err);
+    return out.str();
+}
+
 /// The "chosen" object of the case's prediction.
 nlohmann::json estimatedChoice(const nlohmann::json& c)
 {
@@ -279,6 +290,8 @@ private Q_SLOTS:
         QCOMPARE(*asB200.tokensPerSPerGpu, *gb200.tokensPerSPerGpu);
         QVERIFY(std::any_of(asB200.choices.begin(), asB200.choices.end(),
             [](const std::string& s) { return s.find("stated B200 at four GPUs per node") != std::string::npos; }));
+        // The text form says so too, not only the JSON's choices.
+        QVERIFY(estimatedText(c).find("GPU GB200 (stated B200 at four GPUs per node") != std::string::npos);
         c["cluster"]["gpus_per_node"] = 8;
         QCOMPARE(readValidationCases(c.dump()).front().scenario.cluster.gpuId, std::string("B200"));
         c["cluster"]["gpus_per_node"] = nullptr; // unstated: nothing to read from
@@ -297,6 +310,11 @@ private Q_SLOTS:
         const CasePrediction open = predictCase(readValidationCases(nlohmann::json::array({*found}).dump()).front());
         QVERIFY2(open.ok, open.error.c_str());
         QVERIFY(!open.memory.fits);
+        // The text form puts the misfit beside the figures it qualifies.
+        const std::string text = estimatedText(*found);
+        QVERIFY2(
+            text.find("  does not fit: ") != std::string::npos && text.find("GiB usable per GPU") != std::string::npos,
+            text.c_str());
         QCOMPARE(open.chosen.layout.virtualStages, 4); // 126 layers / 16 stages: 8 chunks would be 128 > 126
         auto oneChunk = *found;
         oneChunk["parallelism"]["vpp"] = 1;

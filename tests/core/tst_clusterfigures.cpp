@@ -227,6 +227,15 @@ private Q_SLOTS:
         QCOMPARE(catalog.idsLike("RTX 4090"), std::vector<std::string> {"RTX-4090"});
         QVERIFY(catalog.idsLike("80GB HBM3").empty());
         QVERIFY(catalog.idsLike("").empty());
+        // A chip word finds the entries it starts (MI300X, L40S); separators may be left out; a form factor is no chip.
+        QCOMPARE(catalog.idsLike("MI300"), std::vector<std::string> {"MI300X"});
+        QCOMPARE(catalog.idsLike("RTX4090"), std::vector<std::string> {"RTX-4090"});
+        const auto l40 = catalog.idsLike("l40");
+        QVERIFY(!l40.empty() && l40[0].rfind("L40S", 0) == 0);
+        const auto sxm5 = catalog.idsLike("h100-sxm5");
+        QVERIFY(!sxm5.empty() && std::none_of(sxm5.begin(), sxm5.end(), [](const std::string& id) {
+            return id.find("H800") != std::string::npos;
+        }));
     }
 
     void heterogeneousClusterSumsItsGroups()

@@ -76,6 +76,14 @@ private Q_SLOTS:
         QVERIFY(bands[1].statement.find("no error band") != std::string::npos);
     }
 
+    /// A GPU the catalog does not know gets no prediction, and so no band (nor the name of the fallback family).
+    void unknownGpuHasNoBand()
+    {
+        const std::vector<ConfidenceEntry> table {entry("megatron", "Hopper", {-10, 2, 4}, 8, 512)};
+        QVERIFY(confidenceBands(scenarioOn(Framework::Megatron, "H100", 64), table).empty());
+        QCOMPARE(confidenceBands(scenarioOn(Framework::Megatron, "H100-SXM-80GB", 64), table).size(), std::size_t(2));
+    }
+
     void nearestFallsBackToGenerationThenFrameworkThenPool()
     {
         const std::vector<ConfidenceEntry> table {entry("megatron", "Hopper", {-10, 2, 4}, 8, 512),

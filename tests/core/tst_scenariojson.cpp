@@ -103,6 +103,15 @@ private Q_SLOTS:
         auto older = nlohmann::json::parse(writeScenarioFile(s));
         older["scenario"]["model"].erase("parallel_block");
         QVERIFY(!readScenarioFile(older.dump()).model.parallelBlock);
+        // An optional flag written out as null keeps its default, as in case files.
+        older["scenario"]["model"]["parallel_block"] = nullptr;
+        older["scenario"]["model"]["qk_norm"] = nullptr;
+        const Scenario nulls = readScenarioFile(older.dump());
+        QVERIFY(!nulls.model.parallelBlock && !nulls.model.qkNorm);
+        // A required one is refused, the null named once.
+        older["scenario"]["model"]["tied_embeddings"] = nullptr;
+        QVERIFY(rejects(older, "model.tied_embeddings: must be true or false, got null"));
+        QVERIFY(!rejects(older, "got null null"));
     }
 
     void eachFieldChangeIsDetectedByEquality()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The headless chart and report commands, run in-process on the offscreen platform: files of the requested size and
 // format, with titles, a page per section and the scenario's own figures.
+#include "core/io/scenariojson.h"
 #include "core/validation/confidence.h"
 #include "ui/charts/chartwidget.h"
 #include "ui/report/chartkinds.h"
@@ -150,6 +151,34 @@ private Q_SLOTS:
         QVERIFY2(QString::fromStdString(run.err).contains(expected), run.err.c_str());
     }
 
+    /// A scenario the engine cannot evaluate (an unknown GPU) is refused by name at once: no empty chart, and no wait
+    /// for a sweep that fails instead of finishing.
+    void drawingCommandsRefuseAnUnknownGpu()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("unknown.cplan.json"));
+        core::Scenario s = loadScenarioFile(kGpt3);
+        s.cluster.gpuId = "A100";
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(core::writeScenarioFile(s)));
+        file.close();
+        const QString out = folder.filePath(QStringLiteral("x.png"));
+        for (const QStringList& arguments :
+            {QStringList {QStringLiteral("chart"), QStringLiteral("--scenario"), path, QStringLiteral("--chart"),
+                 QStringLiteral("grid"), QStringLiteral("--out"), out},
+                QStringList {QStringLiteral("chart"), QStringLiteral("--scenario"), path, QStringLiteral("--chart"),
+                    QStringLiteral("memory"), QStringLiteral("--out"), out},
+                QStringList {QStringLiteral("report"), QStringLiteral("--scenario"), path, QStringLiteral("--out"),
+                    folder.filePath(QStringLiteral("x.pdf"))}}) {
+            const auto run = runCommand(arguments);
+            QCOMPARE(run.code, 2);
+            QVERIFY2(QString::fromStdString(run.err).contains(QLatin1String("unknown GPU \"A100\"; the catalog has")),
+                run.err.c_str());
+            QVERIFY(!QFile::exists(out));
+        }
+    }
+
     void drawingCommandsAnswerHelp_data()
     {
         QTest::addColumn<QString>("command");
@@ -272,6 +301,11 @@ private Q_SLOTS:
         QVERIFY(page.contains(QLatin1String("TorchTitan, eager (torch.compile off)")));
         QVERIFY(page.contains(QLatin1String("Rowwise (torchao)")));
         QVERIFY(page.contains(QLatin1String("(ZeRO 3 / FSDP)")));
+        // The attention kernel moves the step time: the page names the one estimated.
+        QVERIFY(page.contains(QLatin1String("FlashAttention")));
+        s.training.attention = core::AttentionKind::Triton;
+        charts.document()->edit(s, QStringLiteral("triton"));
+        QVERIFY(scenarioPage().contains(QLatin1String("FlashAttention in Triton (2022)")));
         // TorchTitan waits for the combine only after its shared experts.
         QVERIFY(page.contains(
             QLatin1String("all-to-all (top-k copies), the forward combine partly hidden behind the shared experts")));

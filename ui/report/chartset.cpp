@@ -6,6 +6,7 @@
 #include "ui/mainwindow/panelregistry.h"
 #include "ui/panels/gridexplorerpanel.h"
 #include "ui/report/chartkinds.h"
+#include "ui/sweep/sweeprunner.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -82,6 +83,8 @@ bool ChartSet::waitForSweep(int timeoutMs)
     timeout.setSingleShot(true);
     connect(&timeout, &QTimer::timeout, &loop, &QEventLoop::quit);
     connect(grid(), &GridExplorerPanel::sweepFinished, &loop, &QEventLoop::quit);
+    // A sweep that fails never finishes: stop waiting at once (the caller reports what it has).
+    connect(grid()->runner(), &SweepRunner::failed, &loop, &QEventLoop::quit);
     timeout.start(timeoutMs);
     loop.exec();
     return m_sweepDone;

@@ -3,6 +3,7 @@
 
 #include <QRegularExpression>
 
+#include "core/evaluation/scenarioevaluation.h"
 #include "ui/document/scenariodocument.h"
 
 namespace clusterplanner::ui {
@@ -79,9 +80,14 @@ void applyLayoutOption(const QString& text, core::Scenario& scenario)
 
 core::Scenario scenarioOption(const QCommandLineParser& parser)
 {
-    core::Scenario scenario = loadScenarioFile(requiredValue(parser, QStringLiteral("scenario")));
+    const QString path = requiredValue(parser, QStringLiteral("scenario"));
+    core::Scenario scenario = loadScenarioFile(path);
     if (parser.isSet(QStringLiteral("layout")))
         applyLayoutOption(parser.value(QStringLiteral("layout")), scenario);
+    // A scenario the engine cannot evaluate at all (an unknown GPU, a field out of range) would give empty charts and
+    // a sweep that never finishes: refused here, by name. A layout that does not fit is still charted.
+    if (const auto error = core::evaluateScenario(scenario).error)
+        throw CommandUsageError(path.toStdString() + ": " + error->text());
     return scenario;
 }
 

@@ -189,8 +189,9 @@ std::vector<std::pair<QString, QString>> setupFacts(const core::Scenario& s)
         {reportTr("Layout"), layoutText(t.layout)},
         {reportTr("Batch"), reportTr("global %1 sequences, micro-batch %2").arg(t.globalBatch).arg(t.microBatch)},
         {reportTr("Precision"), precisionText(t, caps)}, {reportTr("Optimizer"), optimizerText(t, caps)},
-        {reportTr("Recompute"), enumLabel(t.recompute)}, {reportTr("Sharding"), shardingText(t, caps)},
-        {reportTr("Pipeline schedule"), enumLabel(t.schedule)}, {reportTr("Framework"), frameworkText(t, caps)},
+        {reportTr("Recompute"), enumLabel(t.recompute)}, {reportTr("Attention kernel"), enumLabel(t.attention)},
+        {reportTr("Sharding"), shardingText(t, caps)}, {reportTr("Pipeline schedule"), enumLabel(t.schedule)},
+        {reportTr("Framework"), frameworkText(t, caps)},
         {reportTr("Training tokens"), number(s.economics.trainingTokens / 1e9, 0) + reportTr(" B")}};
     if (s.model.moe)
         facts.insert(facts.end() - 1, {reportTr("Expert communication"), moeCommunicationText(s)});
