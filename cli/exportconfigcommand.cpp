@@ -5,9 +5,11 @@
 #include "cli/commandlist.h"
 #include "core/io/scenariojson.h"
 #include "core/launch/launchconfig.h"
+#include "core/model/gpucatalog.h"
 
 #include <fstream>
 #include <ostream>
+#include <stdexcept>
 
 namespace clusterplanner::cli {
 
@@ -40,6 +42,10 @@ int runExportConfig(const Args& args, std::ostream& out, std::ostream& err)
     const auto outPath = arguments.value("--out");
     arguments.finish();
     const Scenario scenario = readScenarioFile(readTextFile(path));
+    // The config's notes and refusals follow the estimate, which knows nothing of a GPU outside the catalog.
+    if (!GpuCatalog::builtin().find(scenario.cluster.gpuId))
+        throw std::runtime_error(
+            path + ": cluster.gpu: " + GpuCatalog::builtin().unknownIdText(scenario.cluster.gpuId));
     const launch::LaunchFile file = launch::makeLaunchConfig(scenario, framework);
     if (outPath) {
         writeFile(*outPath, file.text);

@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -798,6 +800,23 @@ private Q_SLOTS:
         const auto result = clitest::run({"export-config", "--scenario", scenario, "--framework", "torchtitan"});
         QCOMPARE(result.code, 1);
         QVERIFY2(result.err.find("ZeRO stage 1") != std::string::npos, result.err.c_str());
+    }
+
+    /// A scenario on a GPU the catalog does not know gets no config: the estimate behind its notes cannot run.
+    void commandRefusesAnUnknownGpu()
+    {
+        QTemporaryDir folder;
+        const std::string path = folder.filePath(QStringLiteral("h100.cplan.json")).toStdString();
+        Scenario s = readScenarioFile(
+            clitest::readFile(std::string(CLUSTERPLANNER_DATA_DIR) + "/scenarios/llama3-70b-256-h100.cplan.json"));
+        s.cluster.gpuId = "H100";
+        std::ofstream(path) << writeScenarioFile(s);
+        const auto result = clitest::run({"export-config", "--scenario", path, "--framework", "megatron"});
+        QCOMPARE(result.code, 1);
+        QVERIFY2(
+            result.err.find("cluster.gpu: unknown GPU \"H100\"; the catalog has H100-SXM-80GB") != std::string::npos,
+            result.err.c_str());
+        QVERIFY(result.out.empty());
     }
 
     void commandNamesBadFramework()

@@ -100,6 +100,7 @@ QWidget* GridExplorerPanel::createControls()
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("grid.status"));
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long texts must not widen the window
+    m_status->setWordWrap(true); // ...and wrap instead of being cut (a failed sweep's message is a sentence)
     // How far the figures below may be off: the validated error of the nearest family (core/validation/confidence.h),
     // shown, not hovered, since it qualifies every number in the panel.
     m_confidence = new QLabel;
