@@ -229,6 +229,9 @@ int runEstimate(const Args& args, std::ostream& out, std::ostream& err)
     const auto efficiency = efficiencyOption(efficiencyPath);
     const perf::EfficiencyTable& table = efficiencyTable(efficiency);
     const auto imported = hfConfig ? std::optional(hf::importHfConfigFile(*hfConfig)) : std::nullopt;
+    if (imported) // what the import approximated, as the GUI's import dialog says it; stdout stays parseable
+        for (const auto& note : imported->notes)
+            err << "note: " << *hfConfig << ": " << note << "\n";
     json list = json::array();
     int failed = 0;
     for (ValidationCase c : readCaseFile(path)) {

@@ -283,8 +283,12 @@ int runSweep(const Args& args, std::ostream& out, std::ostream& err)
     const std::string& format = o.format;
     SweepInput input = readSweepInput(o.path);
     applyFlags(o, input.constraints);
-    if (!o.hfConfigPath.empty())
-        input.scenario.model = hf::replaceModel(input.scenario.model, hf::importHfConfigFile(o.hfConfigPath));
+    if (!o.hfConfigPath.empty()) {
+        const hf::HfImport imported = hf::importHfConfigFile(o.hfConfigPath);
+        for (const auto& note : imported.notes) // what the import approximated; stdout stays parseable
+            err << "note: " << o.hfConfigPath << ": " << note << "\n";
+        input.scenario.model = hf::replaceModel(input.scenario.model, imported);
+    }
     const auto efficiency = efficiencyOption(o.efficiencyPath);
     spec.constraints = input.constraints;
     // A case's candidates carry what its published run would have set on each layout, as estimate's do.

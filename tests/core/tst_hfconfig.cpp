@@ -318,6 +318,23 @@ private Q_SLOTS:
             QCOMPARE(entry.at("params").get<double>(), 8'030'261'248.0);
     }
 
+    /// What an import approximates is said on the command line too (stderr; stdout stays the JSON).
+    void commandsSayWhatTheImportApproximated()
+    {
+        const std::string cases = hfFile("llama-case.json");
+        const std::string neox = hfFile("gpt-neox-20b.json");
+
+        // GPT-NeoX-20B does not fit the case's GPUs: the sweep fails, and says the notes all the same.
+        for (const char* command : {"estimate", "sweep"}) {
+            const auto result = clitest::run({command, "--case", cases, "--hf-config", neox});
+            QVERIFY2(result.err.find("note: " + neox + ": GPT-NeoX's parallel block keeps a LayerNorm per branch")
+                    != std::string::npos,
+                result.err.c_str());
+            QVERIFY(result.out.find("note: ") == std::string::npos);
+        }
+        QCOMPARE(clitest::run({"estimate", "--case", cases, "--hf-config", neox}).code, 0);
+    }
+
     void estimateNamesBadHfFile()
     {
         const std::string cases = hfFile("llama-case.json");
