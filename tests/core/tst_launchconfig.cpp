@@ -8,9 +8,6 @@
 #include "core/model/modelpresets.h"
 #include "tests/cli/clitesthelpers.h"
 
-#include <QDir>
-#include <QFile>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -18,7 +15,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -777,55 +773,6 @@ private Q_SLOTS:
             s.training.layout.virtualStages = 3;
         const QString message = QString::fromStdString(errorOf(s, LaunchFramework(framework)));
         QVERIFY2(message.contains(expected), qPrintable(message));
-    }
-
-    void commandWritesFileAndLaunchLine()
-    {
-        const QString out = QDir::temp().filePath(QStringLiteral("cp-launch-test.yaml"));
-        const std::string scenario = std::string(CLUSTERPLANNER_DATA_DIR) + "/scenarios/llama3-70b-256-h100.cplan.json";
-        const auto result = clitest::run(
-            {"export-config", "--scenario", scenario, "--framework", "nemo", "--out", out.toStdString()});
-        QVERIFY2(result.code == 0, result.err.c_str());
-        QVERIFY(result.out.find("--nnodes=32 --nproc-per-node=8") != std::string::npos);
-        const YAML::Node y = YAML::LoadFile(out.toStdString());
-        QCOMPARE(y["model"]["tensor_model_parallel_size"].as<int>(), 8);
-        QCOMPARE(y["model"]["virtual_pipeline_model_parallel_size"].as<int>(), 5); // interleaved, 5 chunks
-        QFile::remove(out);
-    }
-
-    void commandRefusesWhatTheFrameworkCannotRun()
-    {
-        // The sample runs ZeRO-1 (Megatron's distributed optimizer), which torchtitan does not offer.
-        const std::string scenario = std::string(CLUSTERPLANNER_DATA_DIR) + "/scenarios/llama3-70b-256-h100.cplan.json";
-        const auto result = clitest::run({"export-config", "--scenario", scenario, "--framework", "torchtitan"});
-        QCOMPARE(result.code, 1);
-        QVERIFY2(result.err.find("ZeRO stage 1") != std::string::npos, result.err.c_str());
-    }
-
-    /// A scenario on a GPU the catalog does not know gets no config: the estimate behind its notes cannot run.
-    void commandRefusesAnUnknownGpu()
-    {
-        QTemporaryDir folder;
-        const std::string path = folder.filePath(QStringLiteral("h100.cplan.json")).toStdString();
-        Scenario s = readScenarioFile(
-            clitest::readFile(std::string(CLUSTERPLANNER_DATA_DIR) + "/scenarios/llama3-70b-256-h100.cplan.json"));
-        s.cluster.gpuId = "H100";
-        std::ofstream(path) << writeScenarioFile(s);
-        const auto result = clitest::run({"export-config", "--scenario", path, "--framework", "megatron"});
-        QCOMPARE(result.code, 1);
-        QVERIFY2(
-            result.err.find("cluster.gpu: unknown GPU \"H100\"; the catalog has H100-SXM-80GB") != std::string::npos,
-            result.err.c_str());
-        QVERIFY(result.out.empty());
-    }
-
-    void commandNamesBadFramework()
-    {
-        const std::string scenario = std::string(CLUSTERPLANNER_DATA_DIR) + "/scenarios/llama3-70b-256-h100.cplan.json";
-        const auto result = clitest::run({"export-config", "--scenario", scenario, "--framework", "jax"});
-        QCOMPARE(result.code, 2);
-        QVERIFY(result.err.find("--framework: unknown value \"jax\" (one of megatron, nemo, torchtitan, deepspeed)")
-            != std::string::npos);
     }
 };
 
