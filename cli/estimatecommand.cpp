@@ -122,9 +122,8 @@ std::string predictionText(const CasePrediction& p, const std::vector<Confidence
         text << "\n";
     }
     // A GPU read otherwise than stated (a B200 four to a node is a GB200 tray, docs/methods-time.md §4.51).
-    for (const auto& choice : p.choices)
-        if (choice.rfind("GPU ", 0) == 0)
-            text << "  " << choice << "\n";
+    if (!p.gpuReading.empty())
+        text << "  " << p.gpuReading << "\n";
     for (const auto& b : bands)
         text << "  " << b.statement << "\n";
     return text.str();

@@ -187,12 +187,11 @@ std::vector<std::string> offeredWords(const std::string& text)
 std::vector<std::string> GpuCatalog::idsLike(const std::string& id) const
 {
     const auto wanted = chipWords(id);
+    // A chip word names the entries whose words start with it: "MI300" finds the MI300X, "L40" the L40S.
+    const auto startsWith = [](const std::string& word, const std::string& start) { return word.rfind(start, 0) == 0; };
     std::vector<std::string> like;
     for (const auto& gpu : m_gpus) {
         const auto offered = offeredWords(gpu.id + " " + gpu.name);
-        // A chip word names the entries whose words start with it: "MI300" finds the MI300X, "L40" the L40S.
-        const auto startsWith
-            = [](const std::string& word, const std::string& start) { return word.rfind(start, 0) == 0; };
         const bool named = std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) {
             return std::any_of(offered.begin(), offered.end(), [&](const std::string& o) { return startsWith(o, w); });
         });

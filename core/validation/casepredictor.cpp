@@ -358,6 +358,7 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
     if (!c.architecturePreset.empty())
         p.choices.push_back(c.architectureAdded + " (unstated, beyond the development-set schema: from the "
             + c.architecturePreset + " preset, whose shape the case has)");
+    p.gpuReading = c.gpuReading;
     if (!c.gpuReading.empty())
         p.choices.push_back(c.gpuReading);
     if (!choice.found) {

@@ -24,6 +24,7 @@ struct CasePrediction
     std::string error; ///< why ok is false (unknown GPU, invalid layout: every problem listed)
     TrainingConfig chosen; ///< the complete set-up the prediction is for
     std::vector<std::string> choices; ///< fields the planner filled, e.g. "tp 2"
+    std::string gpuReading; ///< how a stated GPU was read otherwise (also among choices); empty when as stated
     MemoryEstimate memory;
     std::vector<std::string> remedies; ///< when it does not fit
     double params = 0;
