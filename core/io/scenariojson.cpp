@@ -258,6 +258,7 @@ TrainingConfig readTraining(const JsonFields& r, int modelLayers)
     training.cpLoadBalance = optionalBoolean(r, "training.cp_load_balance", true);
     training.compile = optionalBoolean(r, "training.compile", true);
     training.compileLoss = optionalBoolean(r, "training.compile_loss", true);
+    training.fusedLoss = optionalBoolean(r, "training.fused_loss", false);
     training.asyncTp = optionalBoolean(r, "training.async_tp", false);
     training.fp8Recipe = choice<Fp8Recipe>(r, "training.fp8_recipe", Fp8Recipe::FrameworkDefault);
     training.optimizerStates = choice<OptimizerStates>(r, "training.optimizer_states", OptimizerStates::Fp32);
@@ -316,7 +317,7 @@ json trainingToJson(const TrainingConfig& t)
                 {"virtual_stages", l.virtualStages}, {"sequence_parallel", l.sequenceParallel},
                 {"rank_order", toString(l.rankOrder)}}},
         {"cp_load_balance", t.cpLoadBalance}, {"compile", t.compile}, {"compile_loss", t.compileLoss},
-        {"async_tp", t.asyncTp}, {"fp8_recipe", toString(t.fp8Recipe)},
+        {"fused_loss", t.fusedLoss}, {"async_tp", t.asyncTp}, {"fp8_recipe", toString(t.fp8Recipe)},
         {"optimizer_states", toString(t.optimizerStates)}, {"moe_dispatcher", toString(t.moeDispatcher)},
         {"moe_overlap", t.moeOverlap}, {"activation_offload_layers", t.activationOffloadLayers}};
 }

@@ -292,6 +292,8 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     t.compile = r.optional<bool>("compile", true);
     t.compileLoss = r.optional<bool>("compile_loss", false);
     u.compileLoss = !r.stated("compile_loss");
+    t.fusedLoss = r.optional<bool>("fused_loss", false);
+    u.fusedLoss = !r.stated("fused_loss");
     t.asyncTp = r.optional<bool>("async_tp", false);
     t.fp8Recipe = r.optionalChoice("fp8_recipe", Fp8Recipe::FrameworkDefault);
     t.optimizerStates = r.optionalChoice("optimizer_states", OptimizerStates::Fp32);
@@ -347,6 +349,8 @@ void applyDependentDefaults(ValidationCase& c)
         t.asyncTp = caps.defaultAsyncTp;
     if (c.unknown.compileLoss)
         t.compileLoss = caps.compiledLossInPublishedRuns;
+    if (c.unknown.fusedLoss)
+        t.fusedLoss = caps.fusedLossInPublishedRuns;
     if (c.unknown.expertTp)
         t.layout.expertTp = caps.expertTpInPublishedRuns;
     c.scenario.name = c.id;

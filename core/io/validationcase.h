@@ -25,6 +25,9 @@ struct UnknownFields
     /// Whether the loss was compiled with the model: unstated, what the framework's published runs did
     /// (FrameworkCapabilities::compiledLossInPublishedRuns; docs/methods-memory.md §3.12).
     bool compileLoss = false;
+    /// Whether the loss was a fused cross-entropy kernel: unstated, what the framework's published runs used
+    /// (FrameworkCapabilities::fusedLossInPublishedRuns; docs/methods-memory.md §3.21).
+    bool fusedLoss = false;
     /// Expert TP (parallelism.etp): unstated, what the framework's published runs set
     /// (FrameworkCapabilities::expertTpInPublishedRuns; docs/methods-time.md §4.48).
     bool expertTp = false;

@@ -334,10 +334,11 @@ LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
         return withPredictionHeads(l, ctx.params.mtpLayers, 4 * entries);
     }
     const FrameworkCapabilities& caps = frameworkCapabilities(t.framework);
-    if (compiledLossApplies(t, caps) && !(t.layout.tp > 1 && caps.dtensorLossParallel)) {
+    if (fusedLossApplies(t, caps) && !(t.layout.tp > 1 && caps.dtensorLossParallel)) {
         // Compiled cross-entropy (docs/methods-memory.md §3.12): Inductor fuses the upcast, log-softmax and their
         // gradients; the graph saves the logits (and a per-row log-sum-exp) and writes one 16-bit input gradient.
         // The saved logits outlive the caller's reference, so dropping it frees them only after the backward.
+        // A fused cross-entropy kernel (§3.21) saves and writes the same.
         l.forwardPeak = compute * entries;
         l.peak = 2 * compute * entries;
         l.held = caps.freesLogitsBeforeBackward && t.layout.pp == 1 ? 0 : compute * entries;

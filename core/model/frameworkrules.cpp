@@ -15,6 +15,11 @@ bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabili
     return caps.compileFuses && training.compile && training.compileLoss;
 }
 
+bool fusedLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    return training.fusedLoss || compiledLossApplies(training, caps);
+}
+
 AsyncTpObstacle asyncTpObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
     using O = AsyncTpObstacle;

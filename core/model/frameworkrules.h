@@ -30,6 +30,10 @@ inline Precision precisionInEffect(const TrainingConfig& training)
 /// torch.compile, and the loss asked to be compiled with it.
 bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
+/// Whether the loss runs as fused kernels that keep no fp32 copy of the logits (docs/methods-memory.md §3.21): a
+/// fused cross-entropy asked for (TrainingConfig::fusedLoss), or a compiled loss.
+bool fusedLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
+
 /// What keeps async TP, asked for, from applying (docs/methods-time.md §4.13): it needs a framework that offers it,
 /// TP > 1 with sequence parallelism (it pipelines the sequence-parallel collectives), and torch.compile on where
 /// async TP is a compiler pass (TorchTitan refuses enable_async_tensor_parallel without [compile] enable).

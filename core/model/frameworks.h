@@ -84,6 +84,10 @@ struct FrameworkCapabilities
     /// The framework's published runs compiled the loss with the model (TrainingConfig::compileLoss for a validation
     /// case that does not say): TorchTitan's 2024 runs did not, its loss compile arrived in 2025-04.
     bool compiledLossInPublishedRuns = false;
+    /// The framework's published runs used a fused cross-entropy kernel (TrainingConfig::fusedLoss for a validation
+    /// case that does not say): llm-foundry's benchmarks, entered as PyTorch FSDP, ran flash-attn's
+    /// (docs/methods-memory.md §3.21).
+    bool fusedLossInPublishedRuns = false;
     /// With TP > 1 the loss runs over vocabulary-sharded logits as PyTorch DTensor's loss_parallel composes it from
     /// unfused ops (TorchTitan, on by default): its backward materialises exp(log-probabilities) and a zeroed
     /// one-hot gradient beside the fused kernel's buffers (docs/methods-memory.md §3.10).

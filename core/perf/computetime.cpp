@@ -470,8 +470,9 @@ LayerTime headTime(const ModelConfig& m, const LayerShape& s, const ComputePeaks
     // module; TorchTitan's 2024 converter skipped "output", later ones by filter_fqns, which the launch config sets).
     const double gemmS = gemmTimeS(tokens, m.hidden, vocabShard, s.bytesPerActivation, sixteenBitPeaks(p));
     // Cross-entropy over fp32 logits: fused kernels read the logits once and write the gradient (≈ 8 B per logit
-    // with the 16-bit read); eager PyTorch upcasts, runs softmax and its gradient separately (≈ 20 B).
-    const double lossBytes = tokens * vocabShard * (s.fusedKernels ? 8.0 : 20.0);
+    // with the 16-bit read); eager PyTorch upcasts, runs softmax and its gradient separately (≈ 20 B). A fused loss
+    // kernel in an eager framework (flash-attn's cross-entropy; docs/methods-time.md §4.53) moves what fused ones do.
+    const double lossBytes = tokens * vocabShard * (s.fusedKernels || s.fusedLoss ? 8.0 : 20.0);
     const double embeddingBytes = 2.0 * tokens * m.hidden * s.bytesPerActivation;
     // Each multi-token-prediction module (docs/methods-time.md §4.47) embeds the shifted tokens, normalises them and
     // the hidden state, projects the pair (2h → h, split by TP) and runs the head and the loss again on its own

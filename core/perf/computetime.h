@@ -88,6 +88,8 @@ struct LayerShape
     /// SP (k·T with expert TP = TP, k·T/TP where EP folds over TP).
     double expertTensorParallel = 0;
     double expertTp() const { return expertTensorParallel > 0 ? expertTensorParallel : tensorParallel; }
+    /// The loss is a fused kernel even where the layers run eager (TrainingConfig::fusedLoss; a compiled loss).
+    bool fusedLoss = false;
 };
 
 /// Times of one layer for one micro-batch on one GPU, in seconds.

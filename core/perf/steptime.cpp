@@ -684,7 +684,7 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
         layoutSpans(l, c.fabric.domainGpus, order),
         LayerShape {double(tr.microBatch), double(l.tp), double(l.cp), sp, fused, autocast, caps.pythonGelu, beta,
             tr.attention, tr.cpLoadBalance, double(l.ep), moeDispatcherInEffect(tr, caps) == MoeDispatcher::DeepEp,
-            caps.moeProbsInActivation, double(expertTensorParallel(l))},
+            caps.moeProbsInActivation, double(expertTensorParallel(l)), fusedLossApplies(tr, caps)},
         withPowerCap(computePeaks(*c.gpu, precision, c.efficiency, fp8RecipeInEffect(tr, caps), fp8CastPath(caps)),
             c.cluster.gpuPowerLimitW, c.gpu->tdpW),
         m};

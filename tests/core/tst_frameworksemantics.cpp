@@ -236,6 +236,48 @@ private Q_SLOTS:
         QVERIFY(logitsBytes(ctx, t).peak > 4 * entries);
     }
 
+    /// A fused cross-entropy kernel in an eager framework (llm-foundry's default loss, flash-attn's; §3.21 of
+    /// docs/methods-memory.md): the logits and their 16-bit gradient only (4 bytes per logit), where the eager loss
+    /// holds 12 bytes of fp32 copies beside the logits (14); the caller keeps its logits (no "del pred" in FSDP). The
+    /// step moves 8 bytes per logit instead of 20 (docs/methods-time.md §4.53); Megatron's loss is fused already and
+    /// does not change.
+    void fusedCrossEntropyKeepsLogitsAndTheirGradientOnly()
+    {
+        Scenario s = torchtitan8b(Recompute::Full);
+        s.training.framework = Framework::Fsdp;
+        const MemoryContext ctx = makeMemoryContext(s.model, GpuCatalog::builtin().find(s.cluster.gpuId));
+        const double entries = 2.0 * 8192 * s.model.vocab;
+        TrainingConfig t = s.training;
+        const LogitsBytes eager = logitsBytes(ctx, t);
+        t.fusedLoss = true;
+        const LogitsBytes fused = logitsBytes(ctx, t);
+        QCOMPARE(fused.forwardPeak, 2 * entries);
+        QCOMPARE(fused.peak, 4 * entries);
+        QCOMPARE(fused.held, 2 * entries);
+        QCOMPARE(eager.peak - fused.peak, 10 * entries);
+
+        Scenario withFused = s;
+        withFused.training.fusedLoss = true;
+        const StepTimeResult plain = timeOf(s), quick = timeOf(withFused);
+        QVERIFY(plain.valid && quick.valid);
+        // 12 bytes per logit fewer, half in the forward and half in the backward, over the step's micro-batches.
+        const GpuSpec& gpu = *GpuCatalog::builtin().find(s.cluster.gpuId);
+        const EfficiencyParams& e = EfficiencyTable::builtin().forGpu(gpu.id);
+        const double microBatches = double(s.training.globalBatch) / (s.training.layout.dp * s.training.microBatch);
+        const double expectedS = microBatches * 12 * entries / (gpu.hbmTBs * 1e12 * e.hbmFraction);
+        const double savedS = plain.stepTimeS - quick.stepTimeS;
+        QVERIFY2(std::abs(savedS / expectedS - 1) < 1e-6,
+            qPrintable(QStringLiteral("saved %1 s, expected %2 s").arg(savedS).arg(expectedS)));
+
+        Scenario megatron = s;
+        megatron.training.framework = Framework::Megatron;
+        megatron.training.zeroStage = 1;
+        Scenario megatronFused = megatron;
+        megatronFused.training.fusedLoss = true;
+        QCOMPARE(timeOf(megatronFused).stepTimeS, timeOf(megatron).stepTimeS);
+        QCOMPARE(memoryOf(megatronFused).peakAllocatedBytes, memoryOf(megatron).peakAllocatedBytes);
+    }
+
     /// NeMo's performance recipes and Megatron-Bridge reduce gradients in bf16 (grad_reduce_in_fp32 = False): a 2 B
     /// gradient buffer plus the distributed optimizer's fp32 copy of its shard, where Megatron-LM keeps an fp32 buffer
     /// (its distributed-optimizer table: 18 bytes per parameter, 20 with 16-bit gradients; §4.27).

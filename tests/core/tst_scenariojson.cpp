@@ -44,6 +44,7 @@ private:
         s.training.moeOverlap = true;
         s.training.activationOffloadLayers = kActivationOffloadAuto;
         s.training.compileLoss = false;
+        s.training.fusedLoss = true;
         s.training.optimizer = Optimizer::SgdMomentum;
         s.training.recompute = Recompute::Full;
         s.training.zeroStage = 3;

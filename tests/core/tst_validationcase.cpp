@@ -200,6 +200,18 @@ private Q_SLOTS:
         QVERIFY(!training(R"(, "compile_loss": false)").compileLoss);
     }
 
+    /// fused_loss is optional: unstated, what the framework's published runs used (llm-foundry's benchmarks, read as
+    /// PyTorch FSDP: flash-attn's fused cross-entropy; Hugging Face: the eager loss); stated, as stated.
+    void fusedLossIsOptionalWithThePublishedRunsDefault()
+    {
+        const auto fsdp = [](const std::string& extra) { return trainingOf(R"("amp_bf16")", R"("fsdp")", extra); };
+        QVERIFY(fsdp("").fusedLoss);
+        QVERIFY(!fsdp(R"(, "fused_loss": false)").fusedLoss);
+        const auto hf = [](const std::string& extra) { return trainingOf(R"("amp_bf16")", R"("hf")", extra); };
+        QVERIFY(!hf("").fusedLoss);
+        QVERIFY(hf(R"(, "fused_loss": true)").fusedLoss);
+    }
+
     /// parallelism.etp is optional: unstated, what the framework's published runs set (NeMo's and Megatron-Bridge's
     /// MoE recipes: 1; Megatron-LM: Megatron-Core's default); stated, the degree; below 1 named.
     void expertTpIsOptionalWithThePublishedRunsDefault()

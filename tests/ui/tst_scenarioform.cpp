@@ -111,6 +111,7 @@ const std::vector<FieldCase>& fieldCases()
         {"training.schedule", "ZB-H1", int(core::PipelineSchedule::ZbH1), [](S s) { return int(s.training.schedule); }},
         {"training.compile", false, false, [](S s) { return s.training.compile; }},
         {"training.compile_loss", false, false, [](S s) { return s.training.compileLoss; }},
+        {"training.fused_loss", true, true, [](S s) { return s.training.fusedLoss; }},
         {"training.layout.dp", 16, 16, [](S s) { return s.training.layout.dp; }},
         {"training.layout.tp", 4, 4, [](S s) { return s.training.layout.tp; }},
         {"training.layout.pp", 8, 8, [](S s) { return s.training.layout.pp; }},

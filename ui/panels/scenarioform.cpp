@@ -15,6 +15,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
@@ -373,9 +374,16 @@ void ScenarioForm::createTrainingGroup()
     m_binder->enumField<core::PipelineSchedule>(
         form, "training.schedule", [](core::Scenario& s) -> core::PipelineSchedule& { return s.training.schedule; });
     m_binder->boolField(form, "training.compile", [](core::Scenario& s) -> bool& { return s.training.compile; });
-    // Read only by frameworks whose fusion comes from torch.compile, like the switch above (its tooltip says so).
-    m_binder->boolField(
-        form, "training.compile_loss", [](core::Scenario& s) -> bool& { return s.training.compileLoss; });
+    // The two loss switches share a row: the column stays short enough for a 1000 px window to show every field.
+    // Compiling the loss is read only by frameworks whose fusion comes from torch.compile, like the switch above;
+    // a fused cross-entropy only by eager ones (their tooltips say so).
+    auto* lossRow = new QHBoxLayout;
+    lossRow->addWidget(m_binder->boolField(
+        nullptr, "training.compile_loss", [](core::Scenario& s) -> bool& { return s.training.compileLoss; }));
+    lossRow->addWidget(m_binder->boolField(
+        nullptr, "training.fused_loss", [](core::Scenario& s) -> bool& { return s.training.fusedLoss; }));
+    lossRow->addStretch();
+    form->addRow(QString(), lossRow);
 }
 
 void ScenarioForm::createLayoutGroup()
