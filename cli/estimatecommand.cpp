@@ -242,7 +242,7 @@ int runEstimate(const Args& args, std::ostream& out, std::ostream& err)
         }
         const CasePrediction prediction = predictCase(c, &table);
         if (!prediction.ok) { // reported in the output too, but a script must not read exit 0 as success
-            err << "estimate: " << prediction.id << ": " << prediction.error << "\n";
+            err << "estimate: " << path << ": " << prediction.id << ": " << prediction.error << "\n";
             ++failed;
         }
         // Expected error of the nearest validated family (core/validation/confidence.h).

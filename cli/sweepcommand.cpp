@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <utility>
 
 namespace clusterplanner::cli {
@@ -297,7 +298,6 @@ int runSweep(const Args& args, std::ostream& out, std::ostream& err)
         input.validationCase->scenario = input.scenario; // the model as --hf-config left it
         adjust = publishedRunAdjuster(*input.validationCase);
     }
-    const TrainingLayoutEvaluator evaluator(input.scenario, &efficiencyTable(efficiency), std::move(adjust));
     int reported = 0; // tenths of the sweep already announced
     const SweepProgress progress = [&](double fraction, std::span<const LayoutResult>) {
         if (quiet || int(fraction * 10) <= reported)
@@ -305,7 +305,18 @@ int runSweep(const Args& args, std::ostream& out, std::ostream& err)
         reported = int(fraction * 10);
         err << "sweep: " << reported * 10 << " %\n";
     };
-    const SweepResult result = core::runSweep(input.scenario, spec, evaluator, {}, progress);
+    // What the engine refuses in the input (an unknown GPU, a field out of range) is named as a reader would name it:
+    // the file, and for a case file the case's id before the key.
+    const auto sweep = [&] {
+        try {
+            const TrainingLayoutEvaluator evaluator(input.scenario, &efficiencyTable(efficiency), std::move(adjust));
+            return core::runSweep(input.scenario, spec, evaluator, {}, progress);
+        } catch (const std::exception& error) {
+            const std::string where = input.validationCase ? input.validationCase->id + "." : std::string();
+            throw std::runtime_error(o.path + ": " + where + error.what());
+        }
+    };
+    const SweepResult result = sweep();
     if (format == "json")
         out << sweepJson(result).dump(2) << "\n";
     else if (format == "csv")

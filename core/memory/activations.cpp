@@ -334,7 +334,7 @@ LogitsBytes logitsBytes(const MemoryContext& ctx, const TrainingConfig& t)
         return withPredictionHeads(l, ctx.params.mtpLayers, 4 * entries);
     }
     const FrameworkCapabilities& caps = frameworkCapabilities(t.framework);
-    if (fusedLossApplies(t, caps) && !(t.layout.tp > 1 && caps.dtensorLossParallel)) {
+    if (fusedLossApplies(t, caps)) {
         // Compiled cross-entropy (docs/methods-memory.md §3.12): Inductor fuses the upcast, log-softmax and their
         // gradients; the graph saves the logits (and a per-row log-sum-exp) and writes one 16-bit input gradient.
         // The saved logits outlive the caller's reference, so dropping it frees them only after the backward.

@@ -17,6 +17,10 @@ bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabili
 
 bool fusedLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
+    // DTensor's loss parallelism composes its own fp32 ops over vocabulary-sharded logits (§3.10), and a model that
+    // upcasts its logits hands any loss kernel fp32 ones: neither takes a 16-bit fused cross-entropy.
+    if ((training.layout.tp > 1 && caps.dtensorLossParallel) || caps.upcastsLogitsBeforeLoss)
+        return false;
     return training.fusedLoss || compiledLossApplies(training, caps);
 }
 

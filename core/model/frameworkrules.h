@@ -31,7 +31,8 @@ inline Precision precisionInEffect(const TrainingConfig& training)
 bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
 /// Whether the loss runs as fused kernels that keep no fp32 copy of the logits (docs/methods-memory.md §3.21): a
-/// fused cross-entropy asked for (TrainingConfig::fusedLoss), or a compiled loss.
+/// fused cross-entropy asked for (TrainingConfig::fusedLoss), or a compiled loss; never over DTensor's
+/// loss-parallel logits (TP > 1 where the framework uses it) or logits the model upcasts (Hugging Face).
 bool fusedLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
 /// What keeps async TP, asked for, from applying (docs/methods-time.md §4.13): it needs a framework that offers it,

@@ -120,6 +120,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.compileFuses = entry.value("compile_fuses", false);
     caps.compiledLossInPublishedRuns = entry.value("compiled_loss_in_published_runs", false);
     caps.fusedLossInPublishedRuns = entry.value("fused_loss_in_published_runs", false);
+    caps.upcastsLogitsBeforeLoss = entry.value("upcasts_logits_before_loss", false);
     const auto attentionNames = [](const nlohmann::json& v, const std::string& at) {
         std::vector<AttentionKind> names;
         for (const auto& name : v)

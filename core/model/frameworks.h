@@ -88,6 +88,9 @@ struct FrameworkCapabilities
     /// case that does not say): llm-foundry's benchmarks, entered as PyTorch FSDP, ran flash-attn's
     /// (docs/methods-memory.md §3.21).
     bool fusedLossInPublishedRuns = false;
+    /// The framework's models upcast the logits to fp32 before the loss (Hugging Face's causal-LM heads: logits.float()
+    /// in forward, later in ForCausalLMLoss), so no loss kernel sees 16-bit logits (docs/methods-memory.md §3.21).
+    bool upcastsLogitsBeforeLoss = false;
     /// With TP > 1 the loss runs over vocabulary-sharded logits as PyTorch DTensor's loss_parallel composes it from
     /// unfused ops (TorchTitan, on by default): its backward materialises exp(log-probabilities) and a zeroed
     /// one-hot gradient beside the fused kernel's buffers (docs/methods-memory.md §3.10).

@@ -204,8 +204,8 @@ struct TrainingConfig
     bool compileLoss = true;
     /// The cross-entropy is one fused kernel over the 16-bit logits (flash-attn's cross_entropy, llm-foundry's default
     /// loss): it keeps only the logits and a per-row log-sum-exp and writes one 16-bit gradient, where PyTorch's eager
-    /// loss holds fp32 copies and moves about 20 bytes per logit. Read by frameworks without fused kernels of their
-    /// own (Megatron's vocab-parallel loss is fused already; docs/methods-memory.md §3.21).
+    /// loss holds fp32 copies and moves about 20 bytes per logit. Read by eager frameworks whose models hand the loss
+    /// 16-bit logits (core/model/frameworkrules.h fusedLossApplies; docs/methods-memory.md §3.21).
     bool fusedLoss = false;
     /// Asynchronous tensor parallelism: each sequence-parallel all-gather / reduce-scatter is split into TP chunks
     /// that move while the GEMM works on the previous one (TorchTitan async TP, Megatron --tp-comm-overlap).

@@ -205,8 +205,8 @@ const std::vector<ScenarioField>& table()
         {"training.fused_loss", K::Boolean, "", 0, 0, "false", "Fused cross-entropy",
             "The loss is one fused kernel over the 16-bit logits (flash-attn's cross-entropy, llm-foundry's default): "
             "it keeps only the logits and their 16-bit gradient and moves about 8 bytes per logit, where PyTorch's "
-            "eager loss holds fp32 copies and moves about 20. Changes eager frameworks (PyTorch FSDP, Hugging Face, "
-            "TorchTitan without a compiled loss)",
+            "eager loss holds fp32 copies and moves about 20. Changes PyTorch FSDP and TorchTitan without a compiled "
+            "loss (not with TP: DTensor's loss parallelism); Hugging Face models upcast their logits first",
             nullptr, true},
         {"training.async_tp", K::Boolean, "", 0, 0, "false", "Async TP",
             "Split each tensor-parallel all-gather and reduce-scatter into chunks that move while the GEMM computes "

@@ -328,7 +328,7 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
     p.modelFlopsPerToken = modelFlopsPerToken(s.model);
     const GpuSpec* gpu = GpuCatalog::builtin().find(s.cluster.gpuId);
     if (!gpu) {
-        p.error = GpuCatalog::builtin().unknownIdText(s.cluster.gpuId);
+        p.error = "cluster.gpu: " + GpuCatalog::builtin().unknownIdText(s.cluster.gpuId); // the case's key
         return p;
     }
     const MemoryContext ctx = makeMemoryContext(s.model, gpu);

@@ -256,6 +256,24 @@ private Q_SLOTS:
         QVERIFY2(folder.err.find("is a directory, not a file") != std::string::npos, folder.err.c_str());
     }
 
+    /// What the engine refuses in a case (a GPU the catalog lacks) is named with the file and the case's id, the way
+    /// the case reader names a bad field; estimate names both too.
+    void unknownGpuNamesTheFileAndTheCase()
+    {
+        json c = smallCase();
+        c["cluster"]["gpu"] = "A100-SXM-80G";
+        const std::string path = m_dir.filePath("typo.json").toStdString();
+        std::ofstream(path) << json::array({c}).dump();
+        const auto r = run({"sweep", "--case", path, "--quiet"});
+        QCOMPARE(r.code, 1); // as for a field out of range: the input is wrong, not the command line
+        const std::string named = path + ": small_gpt_16xa100.cluster.gpu: unknown GPU \"A100-SXM-80G\"";
+        QVERIFY2(r.err.find(named) != std::string::npos, r.err.c_str());
+        const auto e = run({"estimate", "--case", path});
+        QCOMPARE(e.code, 1);
+        const std::string estimated = "estimate: " + path + ": small_gpt_16xa100: cluster.gpu: unknown GPU";
+        QVERIFY2(e.err.find(estimated) == 0, e.err.c_str());
+    }
+
     void bestEqualsBruteForce()
     {
         const auto r = run({"sweep", "--case", m_casePath, "--json", "--top", "1", "--quiet", "--threads", "2"});

@@ -541,7 +541,8 @@ private Q_SLOTS:
         const std::string error = list[0]["error"].get<std::string>();
         QVERIFY2(error.find("TP 3 does not divide") != std::string::npos, error.c_str());
         QVERIFY2(error.find("but the cluster has 1 GPUs") != std::string::npos, error.c_str());
-        QVERIFY2(err.str().find("estimate: bad: invalid layout:") == 0
+        // stderr names the file and the case, as the case reader's errors do.
+        QVERIFY2(err.str().find("estimate: " + path + ": bad: invalid layout:") == 0
                 && err.str().find("TP 3 does not divide") != std::string::npos,
             err.str().c_str());
     }

@@ -255,6 +255,15 @@ private Q_SLOTS:
         QCOMPARE(fused.peak, 4 * entries);
         QCOMPARE(fused.held, 2 * entries);
         QCOMPARE(eager.peak - fused.peak, 10 * entries);
+        // Not over logits the model upcasts (Hugging Face), nor over DTensor's loss-parallel ones (TorchTitan, TP 2).
+        TrainingConfig other = t;
+        other.framework = Framework::HuggingFace;
+        QVERIFY(!fusedLossApplies(other, frameworkCapabilities(other.framework)));
+        other.framework = Framework::TorchTitan;
+        other.compile = false;
+        QVERIFY(fusedLossApplies(other, frameworkCapabilities(other.framework)));
+        other.layout.tp = 2;
+        QVERIFY(!fusedLossApplies(other, frameworkCapabilities(other.framework)));
 
         Scenario withFused = s;
         withFused.training.fusedLoss = true;
