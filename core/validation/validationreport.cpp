@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/validation/validationreport.h"
 
+#include "core/memory/memorymodel.h"
 #include "core/validation/casepredictor.h"
 
 #include <nlohmann/json.hpp>
@@ -47,6 +48,11 @@ void addCase(const ValidationCase& c, const ValidationTruth& t, const perf::Effi
     const CasePrediction p = predictCase(c, table);
     if (!p.ok)
         report.failures.push_back(c.id + ": " + p.error);
+    else {
+        ++report.evaluatedCases;
+        if (!p.memory.fits)
+            report.notFitting.push_back({c.id, p.memory.peakReservedBytes / kGiB, p.memory.usableBytes / kGiB});
+    }
     for (const Quantity& q : kQuantities) {
         const std::optional<double> measured = t.*(q.truth);
         if (!measured)
@@ -218,6 +224,29 @@ std::vector<FamilySummary> familySummaries(const ValidationReport& report)
     return families;
 }
 
+namespace {
+
+/// The runs the memory model reads as over their GPU, largest excess first.
+std::string notFittingMarkdown(const ValidationReport& report)
+{
+    std::string md = "\n## Runs read as not fitting their GPUs\n\nEvery run here was measured, so every one fitted. ";
+    if (report.notFitting.empty())
+        return md + "The memory model says so of all " + std::to_string(report.evaluatedCases) + " evaluated cases.\n";
+    std::vector<NotFittingRun> runs = report.notFitting;
+    std::stable_sort(runs.begin(), runs.end(), [](const NotFittingRun& a, const NotFittingRun& b) {
+        return a.peakReservedGiB / a.usableGiB > b.peakReservedGiB / b.usableGiB;
+    });
+    md += "The memory model reads " + std::to_string(runs.size()) + " of the " + std::to_string(report.evaluatedCases)
+        + " evaluated cases as over their GPU's usable memory (predicted reserved peak against it):\n\n"
+          "| case | reserved peak | usable | over by |\n|---|---:|---:|---:|\n";
+    for (const auto& r : runs)
+        md += "| `" + r.id + "` | " + number(r.peakReservedGiB, 1) + " GiB | " + number(r.usableGiB, 1) + " GiB | "
+            + number(100.0 * (r.peakReservedGiB / r.usableGiB - 1), 1) + " % |\n";
+    return md;
+}
+
+} // namespace
+
 std::string reportMarkdown(const ValidationReport& report)
 {
     std::string md = "## Summary\n\n| quantity | cases | no prediction | median abs. error | p90 abs. error |\n"
@@ -232,6 +261,7 @@ std::string reportMarkdown(const ValidationReport& report)
           "predicted too fast (too much memory).\n\nThroughput:\n\n"
         + familyTableMarkdown(families, "throughput") + "\nPeak memory:\n\n"
         + familyTableMarkdown(families, "peak_memory_gib");
+    md += notFittingMarkdown(report);
     md += "\n## Per case\n\n| case | quantity | predicted | measured | error |\n|---|---|---:|---:|---:|\n";
     for (const auto& r : report.rows)
         md += "| `" + r.id + "` | " + r.quantity + (r.note.empty() ? "" : " (" + r.note + ")") + " | "
@@ -253,7 +283,12 @@ std::string reportJson(const ValidationReport& report)
     for (const auto& s : report.summaries)
         summary.push_back({{"quantity", s.quantity}, {"count", s.count}, {"missing", s.missing},
             {"median_abs_error_percent", s.medianAbsPercent}, {"p90_abs_error_percent", s.p90AbsPercent}});
-    return nlohmann::json {{"summary", summary}, {"cases", rows}, {"failures", report.failures}}.dump(2);
+    nlohmann::json notFitting = nlohmann::json::array();
+    for (const auto& r : report.notFitting)
+        notFitting.push_back({{"id", r.id}, {"peak_reserved_gib", r.peakReservedGiB}, {"usable_gib", r.usableGiB}});
+    return nlohmann::json {
+        {"summary", summary}, {"cases", rows}, {"failures", report.failures}, {"not_fitting", notFitting}}
+        .dump(2);
 }
 
 } // namespace clusterplanner::core

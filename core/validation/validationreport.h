@@ -45,9 +45,20 @@ struct QuantitySummary
     double p90AbsPercent = 0; ///< nearest-rank 90th percentile
 };
 
+/// A measured run the memory model says would not fit its GPU. Every validated run ran, so each is a memory
+/// error that no measured peak is needed to see (the reserved peak read against what the GPU leaves usable).
+struct NotFittingRun
+{
+    std::string id;
+    double peakReservedGiB = 0;
+    double usableGiB = 0;
+};
+
 struct ValidationReport
 {
     std::vector<ValidationRow> rows;
+    std::vector<NotFittingRun> notFitting; ///< evaluated cases read as over their GPU's memory, in case order
+    int evaluatedCases = 0; ///< cases with a truth that the planner could evaluate
     std::vector<QuantitySummary> summaries; ///< one per quantity, in a fixed order
     std::vector<std::string> failures; ///< "id: error" for cases the planner could not evaluate
 };

@@ -149,6 +149,35 @@ private Q_SLOTS:
         QVERIFY(titled.str().find("--title \"Other set\"") != std::string::npos); // the command reproduces it
     }
 
+    /// A measured run that the memory model reads as over its GPU is listed with its reserved peak: every measured
+    /// run fitted, so each is a memory error seen without a measured peak. The development set's dev cases as they
+    /// are, and one of them given a micro-batch it cannot hold.
+    void runsReadAsNotFittingAreListed()
+    {
+        auto cases = readValidationCases(readFile(kCases));
+        const auto truths = readValidationTruths(readFile(kTruth));
+        const ValidationReport plain = buildValidationReport(cases, truths);
+        QCOMPARE(plain.evaluatedCases, int(cases.size()));
+        auto crowded = std::find_if(
+            cases.begin(), cases.end(), [](const ValidationCase& c) { return c.id == "megatron_core_h100_weak_1p7b"; });
+        QVERIFY(crowded != cases.end());
+        QVERIFY(std::none_of(plain.notFitting.begin(), plain.notFitting.end(),
+            [&](const NotFittingRun& r) { return r.id == crowded->id; }));
+        crowded->scenario.training.microBatch *= 64;
+        crowded->unknown.microBatch = false;
+        const ValidationReport report = buildValidationReport(cases, truths);
+        const auto listed = std::find_if(report.notFitting.begin(), report.notFitting.end(),
+            [&](const NotFittingRun& r) { return r.id == crowded->id; });
+        QVERIFY(listed != report.notFitting.end());
+        QVERIFY2(listed->peakReservedGiB > listed->usableGiB && listed->usableGiB > 70,
+            qPrintable(QStringLiteral("%1 of %2 GiB").arg(listed->peakReservedGiB).arg(listed->usableGiB)));
+        QCOMPARE(report.notFitting.size(), plain.notFitting.size() + 1);
+        const std::string md = reportMarkdown(report);
+        QVERIFY(md.find("## Runs read as not fitting their GPUs") != std::string::npos);
+        QVERIFY(md.find("| `" + crowded->id + "` | ") != std::string::npos);
+        QVERIFY(nlohmann::json::parse(reportJson(report))["not_fitting"].size() == report.notFitting.size());
+    }
+
     void externalCheckFilesAreReadable()
     {
         // data/checks holds public measurements outside the development set (docs/external-checks.md): every case
