@@ -171,4 +171,13 @@ Scenario reconcileEdit(const Scenario& before, Scenario after, const GpuCatalog&
     return after;
 }
 
+std::string trainingGpuField(const Scenario& scenario)
+{
+    const auto& groups = scenario.topology.groups;
+    for (std::size_t i = 0; i < groups.size(); ++i)
+        if (groups[i].name == scenario.trainingGroup)
+            return "cluster.node_groups[" + std::to_string(i) + "].gpu";
+    return "cluster.gpu";
+}
+
 } // namespace clusterplanner::core::cluster

@@ -6,6 +6,8 @@
 
 #include "core/cluster/clusterspec.h"
 
+#include <string>
+
 namespace clusterplanner::core {
 class GpuCatalog;
 struct ClusterConfig;
@@ -49,5 +51,9 @@ void writeViewIntoTopology(Scenario& scenario, const GpuCatalog& catalog);
 /// topology; when it changed only the topology or the training group (the topology panel), the view is synced from
 /// it. Returns the scenario to store.
 Scenario reconcileEdit(const Scenario& before, Scenario after, const GpuCatalog& catalog);
+
+/// Where a scenario file states the training run's GPU, for messages: the training group's `gpu` in a file with a
+/// topology ("cluster.node_groups[1].gpu"), else the engine view's "cluster.gpu" (a version-1 file, a case).
+std::string trainingGpuField(const Scenario& scenario);
 
 } // namespace clusterplanner::core::cluster

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/evaluation/scenarioevaluation.h"
 
+#include "core/cluster/trainingview.h"
 #include "core/memory/memorycontext.h"
 #include "core/memory/memorymodel.h"
 #include "core/perf/efficiencyparams.h"
@@ -79,7 +80,7 @@ std::optional<EvaluationError> scenarioError(const Scenario& s, const GpuSpec* g
     if (auto error = checkScenarioFields(s))
         return error;
     if (!gpu)
-        return EvaluationError {"cluster.gpu", GpuCatalog::builtin().unknownIdText(s.cluster.gpuId)};
+        return EvaluationError {cluster::trainingGpuField(s), GpuCatalog::builtin().unknownIdText(s.cluster.gpuId)};
     return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/sweep/layoutevaluator.h"
 
+#include "core/cluster/trainingview.h"
 #include "core/evaluation/evaluationerror.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/layoutcheck.h"
@@ -18,7 +19,8 @@ const GpuSpec& gpuOf(const Scenario& scenario)
         throw std::invalid_argument(error->text());
     const GpuSpec* gpu = GpuCatalog::builtin().find(scenario.cluster.gpuId);
     if (!gpu)
-        throw std::invalid_argument("cluster.gpu: " + GpuCatalog::builtin().unknownIdText(scenario.cluster.gpuId));
+        throw std::invalid_argument(
+            cluster::trainingGpuField(scenario) + ": " + GpuCatalog::builtin().unknownIdText(scenario.cluster.gpuId));
     return *gpu;
 }
 

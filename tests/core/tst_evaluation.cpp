@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The evaluation facade: the same figures as the models it calls, errors and reasons instead of exceptions, and a
 // pipeline view whose bubble is the step time's.
+#include "core/cluster/trainingview.h"
 #include "core/evaluation/scenarioevaluation.h"
 #include "core/memory/memorycontext.h"
 #include "core/memory/memorymodel.h"
@@ -96,6 +97,21 @@ private Q_SLOTS:
         QVERIFY(e.error && !e.valid());
         QCOMPARE(e.error->field, std::string("cluster.gpu"));
         QVERIFY(e.error->message.find("no such GPU") != std::string::npos);
+    }
+
+    /// A scenario with a topology states the GPU in its training group: the error names that key, as the file has it.
+    void unknownGpuOfATrainingGroupNamesTheGroup()
+    {
+        Scenario s;
+        cluster::adoptClusterView(s, GpuCatalog::builtin());
+        cluster::NodeGroup spare = s.topology.groups.front();
+        spare.name = "spare";
+        s.topology.groups.insert(s.topology.groups.begin(), spare); // the training group is now the second
+        s.topology.groups[1].gpuId = "no such GPU";
+        QVERIFY(cluster::syncTrainingView(s));
+        const ScenarioEvaluation e = evaluateScenario(s);
+        QVERIFY(e.error);
+        QCOMPARE(e.error->field, std::string("cluster.node_groups[1].gpu"));
     }
 
     void fieldOutOfRangeIsAnErrorOnTheField()

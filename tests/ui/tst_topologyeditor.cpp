@@ -185,6 +185,25 @@ private Q_SLOTS:
         QCOMPARE(doc.scenario().topology.fabric.tiers.size(), std::size_t(1));
     }
 
+    /// A group whose GPU id the catalog lacks (a typo in a file) shows that id in the GPU box, marked, rather than a
+    /// blank box; choosing a catalog GPU replaces it and the marked item goes.
+    void unknownGpuIdIsShownAsItIs()
+    {
+        ui::ScenarioDocument doc;
+        core::Scenario s = core::defaultScenario();
+        s.topology.groups.at(0).gpuId = "A100-SXM-80G";
+        doc.newDocument(s);
+        ui::TopologyPanel panel(&doc);
+        auto* gpu = child<QComboBox>(panel, "topology.group.gpu");
+        const int catalogItems = int(core::GpuCatalog::builtin().gpus().size());
+        QCOMPARE(gpu->count(), catalogItems + 1);
+        QVERIFY2(gpu->currentText().contains(QLatin1String("A100-SXM-80G (not in the catalog)")),
+            qPrintable(gpu->currentText()));
+        choose(gpu, QStringLiteral("A100-SXM-80GB"));
+        QCOMPARE(doc.scenario().topology.groups.at(0).gpuId, std::string("A100-SXM-80GB"));
+        QCOMPARE(gpu->count(), catalogItems);
+    }
+
     void formFitsItsPaneAtTheScreenshotSize()
     {
         // At 1600 x 1000 the form's right edge (the Remove button, the GPU name) was cut off: the side pane was

@@ -20,6 +20,7 @@ ChartPanel::ChartPanel(ScenarioDocument* document, ChartWidget* chart, QWidget* 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(chart, 1);
+    layout->addStretch(0); // where a panel hides its chart (nothing to draw), the summary stays at the top
     connect(m_document, &ScenarioDocument::scenarioChanged, this, &ChartPanel::onScenarioChanged);
 }
 

@@ -11,6 +11,7 @@
 #include "ui/panels/wheelguard.h"
 
 #include <QCheckBox>
+#include <QColor>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -135,9 +136,19 @@ void TopologyForm::addGroupFields(QFormLayout* form)
         const std::string id = gpu->itemData(index).toString().toStdString();
         changeGroup([id](core::cluster::NodeGroup& g) { g.gpuId = id; }, tr("Change GPU of node group"), gpuField);
     });
-    m_groupRefreshers.push_back([this, gpu](const core::Scenario& s) {
+    const int catalogItems = gpu->count();
+    m_groupRefreshers.push_back([this, gpu, catalogItems](const core::Scenario& s) {
         setBlocked<QComboBox>(gpu, [&](QComboBox* w) {
-            w->setCurrentIndex(w->findData(QString::fromStdString(s.topology.groups[std::size_t(m_group)].gpuId)));
+            while (w->count() > catalogItems)
+                w->removeItem(w->count() - 1);
+            const QString id = QString::fromStdString(s.topology.groups[std::size_t(m_group)].gpuId);
+            int index = w->findData(id);
+            if (index < 0) { // a file's id the catalog lacks is shown as it is, so the user sees what to replace
+                w->addItem(tr("%1 (not in the catalog)").arg(id), id);
+                index = w->count() - 1;
+                w->setItemData(index, QColor(0xc0, 0x30, 0x30), Qt::ForegroundRole);
+            }
+            w->setCurrentIndex(index);
         });
     });
     using G = core::cluster::NodeGroup;
