@@ -65,4 +65,15 @@ std::optional<EvaluationError> checkScenarioFields(const Scenario& scenario)
     }
 }
 
+std::optional<EvaluationError> precisionError(const Scenario& scenario, const GpuSpec& gpu)
+{
+    if (scenario.training.precision != Precision::Fp8 || gpu.fp8Tflops)
+        return std::nullopt;
+    // Planning it at the 16-bit rate would give figures for a run that cannot start.
+    return EvaluationError {"training.precision",
+        "fp8 needs FP8 tensor cores, which the " + gpu.name
+            + " does not have (Transformer Engine and torchao refuse FP8 below compute capability 8.9); choose "
+              "mixed BF16, or a GPU with FP8 (H100, H200, B200, L40S, MI300X, Gaudi 3)"};
+}
+
 } // namespace clusterplanner::core

@@ -2,6 +2,7 @@
 // The engine's error value: which input is wrong and why, returned instead of thrown (docs/methods-model.md, Errors).
 #pragma once
 
+#include "core/model/gpucatalog.h"
 #include "core/model/scenario.h"
 
 #include <optional>
@@ -23,5 +24,9 @@ struct EvaluationError
 /// The reader's verdict on a scenario (core/io/scenariojson.h is the one definition of a valid field): nullopt
 /// when every field is in range, else the first field at fault. Never throws.
 std::optional<EvaluationError> checkScenarioFields(const Scenario& scenario);
+
+/// A precision the scenario's GPU cannot train in: FP8 on a GPU without FP8 tensor cores (A100, V100, MI250X, TPU
+/// v4), which Transformer Engine and torchao refuse (compute capability 8.9 or later). nullopt when it can.
+std::optional<EvaluationError> precisionError(const Scenario& scenario, const GpuSpec& gpu);
 
 } // namespace clusterplanner::core

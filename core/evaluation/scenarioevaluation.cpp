@@ -81,7 +81,7 @@ std::optional<EvaluationError> scenarioError(const Scenario& s, const GpuSpec* g
         return error;
     if (!gpu)
         return EvaluationError {cluster::trainingGpuField(s), GpuCatalog::builtin().unknownIdText(s.cluster.gpuId)};
-    return std::nullopt;
+    return precisionError(s, *gpu);
 }
 
 ScenarioEvaluation evaluateTraining(const Scenario& s, const TrainingConfig& training, const EvaluationOptions& o)

@@ -21,6 +21,8 @@ const GpuSpec& gpuOf(const Scenario& scenario)
     if (!gpu)
         throw std::invalid_argument(
             cluster::trainingGpuField(scenario) + ": " + GpuCatalog::builtin().unknownIdText(scenario.cluster.gpuId));
+    if (const auto error = precisionError(scenario, *gpu))
+        throw std::invalid_argument(error->text());
     return *gpu;
 }
 

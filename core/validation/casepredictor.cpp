@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Predicts one case: the open layout fields chosen by the sweep (best fitting by tokens/s), then memory and time.
 #include "core/validation/casepredictor.h"
+#include "core/evaluation/evaluationerror.h"
 
 #include "core/memory/layoutchooser.h"
 #include "core/memory/memorymodel.h"
@@ -329,6 +330,10 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
     const GpuSpec* gpu = GpuCatalog::builtin().find(s.cluster.gpuId);
     if (!gpu) {
         p.error = "cluster.gpu: " + GpuCatalog::builtin().unknownIdText(s.cluster.gpuId); // the case's key
+        return p;
+    }
+    if (const auto error = precisionError(s, *gpu)) {
+        p.error = error->text();
         return p;
     }
     const MemoryContext ctx = makeMemoryContext(s.model, gpu);

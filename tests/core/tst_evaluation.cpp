@@ -99,6 +99,24 @@ private Q_SLOTS:
         QVERIFY(e.error->message.find("no such GPU") != std::string::npos);
     }
 
+    /// FP8 on a GPU without FP8 tensor cores cannot start (Transformer Engine and torchao refuse it): the scenario is
+    /// refused on its precision, naming the GPU and what to choose, rather than planned at the 16-bit rate.
+    void fp8WithoutFp8TensorCoresIsAnErrorOnThePrecision()
+    {
+        Scenario s;
+        s.training.precision = Precision::Fp8;
+        QVERIFY(!evaluateScenario(s).error); // the default H100 has them
+        s.cluster.gpuId = "A100-SXM-80GB";
+        const ScenarioEvaluation e = evaluateScenario(s);
+        QVERIFY(e.error && !e.valid());
+        QCOMPARE(e.error->field, std::string("training.precision"));
+        QVERIFY2(e.error->message.find("A100") != std::string::npos
+                && e.error->message.find("mixed BF16") != std::string::npos,
+            e.error->message.c_str());
+        s.training.precision = Precision::AmpBf16;
+        QVERIFY(!evaluateScenario(s).error);
+    }
+
     /// A scenario with a topology states the GPU in its training group: the error names that key, as the file has it.
     void unknownGpuOfATrainingGroupNamesTheGroup()
     {

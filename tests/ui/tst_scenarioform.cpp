@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ScenarioForm: every field edits the document through the undo stack and follows it back.
+#include "core/cluster/trainingview.h"
+#include "core/model/gpucatalog.h"
 #include "core/model/scenario.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/panels/columnflow.h"
@@ -466,6 +468,23 @@ private Q_SLOTS:
         // attention greys out (the parallel block the experts too).
         QCOMPARE(wheeled, int(fieldCases().size()) - 4);
         QCOMPARE(m_doc->undoStack()->count(), 0);
+    }
+
+    /// On a GPU without FP8 tensor cores the FP8 item says so before it is chosen (the engine refuses the scenario).
+    void fp8ItemSaysWhenTheGpuHasNoFp8()
+    {
+        auto* precision = field<QComboBox>("training.precision");
+        const int index = precision->findText(QStringLiteral("FP8"), Qt::MatchStartsWith);
+        QVERIFY(index >= 0);
+        Scenario s = startScenario();
+        core::cluster::writeViewIntoTopology(s, core::GpuCatalog::builtin());
+        m_doc->newDocument(s);
+        const QString onH100 = precision->itemText(index);
+        QVERIFY2(!onH100.contains(QLatin1String("no FP8")), qPrintable(onH100));
+        s.cluster.gpuId = "A100-SXM-80GB";
+        core::cluster::writeViewIntoTopology(s, core::GpuCatalog::builtin());
+        m_doc->newDocument(s);
+        QCOMPARE(precision->itemText(index), QStringLiteral("FP8: the A100-SXM-80GB has no FP8 tensor cores"));
     }
 
     void pureBf16ItemSaysWhenTheFrameworkPlansItAsMixed()

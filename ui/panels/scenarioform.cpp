@@ -316,6 +316,14 @@ void ScenarioForm::createTrainingGroup()
         = int(std::find(precisions.begin(), precisions.end(), core::Precision::Bf16) - precisions.begin());
     const int mixedBf16Item
         = int(std::find(precisions.begin(), precisions.end(), core::Precision::AmpBf16) - precisions.begin());
+    const int fp8Item = int(std::find(precisions.begin(), precisions.end(), core::Precision::Fp8) - precisions.begin());
+    m_binder->addRefresher([this, precision, fp8Item](core::Scenario&) {
+        // FP8 on a GPU without FP8 tensor cores is refused by the engine; the item says so before it is chosen.
+        const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(m_document->scenario().cluster.gpuId);
+        precision->setItemText(fp8Item,
+            gpu && !gpu->fp8Tflops ? tr("FP8: the %1 has no FP8 tensor cores").arg(QString::fromStdString(gpu->id))
+                                   : enumLabel(core::Precision::Fp8));
+    });
     m_binder->addRefresher([this, precision, bf16Item, mixedBf16Item](core::Scenario&) {
         // Pure bf16 is a Hugging Face mode; elsewhere the engine plans the framework's own bf16 (fp32 master
         // weights), and the item says so rather than letting the figures quietly disagree with the label. Mixed
