@@ -309,6 +309,20 @@ private Q_SLOTS:
         // TorchTitan waits for the combine only after its shared experts.
         QVERIFY(page.contains(
             QLatin1String("all-to-all (top-k copies), the forward combine partly hidden behind the shared experts")));
+        // The loss kernel moves memory and time: eager TorchTitan runs PyTorch's, a fused kernel keeps 16-bit buffers.
+        QVERIFY(page.contains(QLatin1String("PyTorch cross-entropy: fp32 copies")));
+        s.training.fusedLoss = true; // not over DTensor's loss-parallel logits (TP 2 here)
+        charts.document()->edit(s, QStringLiteral("fused loss"));
+        QVERIFY(scenarioPage().contains(QLatin1String("PyTorch cross-entropy: fp32 copies")));
+        s.training.layout.tp = 1;
+        s.training.layout.dp *= 2;
+        s.training.layout.sequenceParallel = false;
+        charts.document()->edit(s, QStringLiteral("no TP"));
+        QVERIFY(scenarioPage().contains(QLatin1String("fused cross-entropy kernel: the 16-bit logits")));
+        s.training.framework = core::Framework::Megatron;
+        s.training.zeroStage = 1;
+        charts.document()->edit(s, QStringLiteral("megatron"));
+        QVERIFY(scenarioPage().contains(QLatin1String("fused in the framework (its own cross-entropy kernel)")));
     }
 
     /// The scenario page names group-limited routing when the model has it, and says nothing of it otherwise.

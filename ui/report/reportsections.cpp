@@ -136,6 +136,19 @@ QString frameworkText(const core::TrainingConfig& t, const core::FrameworkCapabi
     return text;
 }
 
+/// The loss kernel as the estimate applies it (docs/methods-memory.md §3.12, §3.21): compiled or fused over the 16-bit
+/// logits, the framework's own fused loss, or PyTorch's, which keeps fp32 copies of the logits.
+QString lossText(const core::TrainingConfig& t, const core::FrameworkCapabilities& caps)
+{
+    if (core::fusedKernelsApply(t, caps) && !caps.compileFuses) // Megatron's: the switches below are not read
+        return reportTr("fused in the framework (its own cross-entropy kernel)");
+    if (core::compiledLossApplies(t, caps))
+        return reportTr("compiled with the model: the 16-bit logits and their gradient");
+    if (core::fusedLossApplies(t, caps))
+        return reportTr("fused cross-entropy kernel: the 16-bit logits and their gradient");
+    return reportTr("PyTorch cross-entropy: fp32 copies of the logits and their gradients");
+}
+
 /// The MoE dispatcher and what hides its all-to-alls as the estimate applies them (a setting the framework does not
 /// offer, or one its rules rule out, is not what was estimated; docs/methods-time.md §4.25, §4.39).
 QString moeCommunicationText(const core::Scenario& s)
@@ -190,8 +203,8 @@ std::vector<std::pair<QString, QString>> setupFacts(const core::Scenario& s)
         {reportTr("Batch"), reportTr("global %1 sequences, micro-batch %2").arg(t.globalBatch).arg(t.microBatch)},
         {reportTr("Precision"), precisionText(t, caps)}, {reportTr("Optimizer"), optimizerText(t, caps)},
         {reportTr("Recompute"), enumLabel(t.recompute)}, {reportTr("Attention kernel"), enumLabel(t.attention)},
-        {reportTr("Sharding"), shardingText(t, caps)}, {reportTr("Pipeline schedule"), enumLabel(t.schedule)},
-        {reportTr("Framework"), frameworkText(t, caps)},
+        {reportTr("Loss"), lossText(t, caps)}, {reportTr("Sharding"), shardingText(t, caps)},
+        {reportTr("Pipeline schedule"), enumLabel(t.schedule)}, {reportTr("Framework"), frameworkText(t, caps)},
         {reportTr("Training tokens"), number(s.economics.trainingTokens / 1e9, 0) + reportTr(" B")}};
     if (s.model.moe)
         facts.insert(facts.end() - 1, {reportTr("Expert communication"), moeCommunicationText(s)});
