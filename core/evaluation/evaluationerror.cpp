@@ -70,10 +70,12 @@ std::optional<EvaluationError> precisionError(const Scenario& scenario, const Gp
     if (scenario.training.precision != Precision::Fp8 || gpu.fp8Tflops)
         return std::nullopt;
     // Planning it at the 16-bit rate would give figures for a run that cannot start.
+    const std::string instead = gpu.bf16Tflops ? "mixed BF16" : "mixed FP16";
     return EvaluationError {"training.precision",
         "fp8 needs FP8 tensor cores, which the " + gpu.name
-            + " does not have (Transformer Engine and torchao refuse FP8 below compute capability 8.9); choose "
-              "mixed BF16, or a GPU with FP8 (H100, H200, B200, L40S, MI300X, Gaudi 3)"};
+            + " does not have (NVIDIA Hopper, Ada and Blackwell, AMD MI300 and Intel Gaudi 3 do; the FP8 libraries "
+              "refuse other GPUs); choose "
+            + instead + ", or a GPU with FP8"};
 }
 
 } // namespace clusterplanner::core

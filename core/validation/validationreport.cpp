@@ -229,19 +229,22 @@ namespace {
 /// The runs the memory model reads as over their GPU, largest excess first.
 std::string notFittingMarkdown(const ValidationReport& report)
 {
-    std::string md = "\n## Runs read as not fitting their GPUs\n\nEvery run here was measured, so every one fitted. ";
+    std::string md
+        = "\n## Runs read as not fitting their GPUs\n\nEach of these runs really ran, so each fitted its GPU: "
+          "a row below is the memory model over-estimating. Reserved peak: the predicted peak of PyTorch's "
+          "caching allocator (allocated memory plus fragmentation); usable: the GPU's memory less the CUDA "
+          "context, NCCL buffers and the driver's reserve. ";
     if (report.notFitting.empty())
-        return md + "The memory model says so of all " + std::to_string(report.evaluatedCases) + " evaluated cases.\n";
+        return md + "None of the " + std::to_string(report.evaluatedCases) + " evaluated cases is read as over.\n";
     std::vector<NotFittingRun> runs = report.notFitting;
     std::stable_sort(runs.begin(), runs.end(), [](const NotFittingRun& a, const NotFittingRun& b) {
         return a.peakReservedGiB / a.usableGiB > b.peakReservedGiB / b.usableGiB;
     });
-    md += "The memory model reads " + std::to_string(runs.size()) + " of the " + std::to_string(report.evaluatedCases)
-        + " evaluated cases as over their GPU's usable memory (predicted reserved peak against it):\n\n"
-          "| case | reserved peak | usable | over by |\n|---|---:|---:|---:|\n";
+    md += std::to_string(runs.size()) + " of the " + std::to_string(report.evaluatedCases)
+        + " evaluated cases are read as over:\n\n| case | reserved peak | usable | over by |\n|---|---:|---:|---:|\n";
     for (const auto& r : runs)
-        md += "| `" + r.id + "` | " + number(r.peakReservedGiB, 1) + " GiB | " + number(r.usableGiB, 1) + " GiB | "
-            + number(100.0 * (r.peakReservedGiB / r.usableGiB - 1), 1) + " % |\n";
+        md += "| `" + r.id + "` | " + number(r.peakReservedGiB, 2) + " GiB | " + number(r.usableGiB, 2) + " GiB | "
+            + number(100.0 * (r.peakReservedGiB / r.usableGiB - 1), 2) + " % |\n";
     return md;
 }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of `clusterplanner export-config`: the command's files, launch line and refusals (the writers themselves are
 // tested in tests/core/tst_launchconfig.cpp).
+#include "core/cluster/trainingview.h"
 #include "core/io/scenariojson.h"
+#include "core/model/gpucatalog.h"
 #include "tests/cli/clitesthelpers.h"
 
 #include <QDir>
@@ -59,10 +61,30 @@ private Q_SLOTS:
         std::ofstream(path) << writeScenarioFile(s);
         const auto result = clitest::run({"export-config", "--scenario", path, "--framework", "megatron"});
         QCOMPARE(result.code, 1);
-        QVERIFY2(
-            result.err.find("cluster.gpu: unknown GPU \"H100\"; the catalog has H100-SXM-80GB") != std::string::npos,
+        // Named where the file states it: the training group's GPU.
+        QVERIFY2(result.err.find("cluster.node_groups[0].gpu: unknown GPU \"H100\"; the catalog has H100-SXM-80GB")
+                != std::string::npos,
             result.err.c_str());
         QVERIFY(result.out.empty());
+    }
+
+    /// FP8 on a GPU without FP8 tensor cores gets no launch flags: the estimate refuses it, and so does the config.
+    void commandRefusesFp8WithoutFp8TensorCores()
+    {
+        QTemporaryDir folder;
+        const std::string path = folder.filePath(QStringLiteral("a100-fp8.cplan.json")).toStdString();
+        Scenario s = readScenarioFile(clitest::readFile(kLlama70b));
+        s.cluster.gpuId = "A100-SXM-80GB";
+        cluster::writeViewIntoTopology(s, GpuCatalog::builtin());
+        s.training.precision = Precision::Fp8;
+        std::ofstream(path) << writeScenarioFile(s);
+        for (const char* framework : {"megatron", "nemo", "torchtitan"}) {
+            const auto result = clitest::run({"export-config", "--scenario", path, "--framework", framework});
+            QCOMPARE(result.code, 1);
+            QVERIFY2(result.err.find("training.precision: fp8 needs FP8 tensor cores") != std::string::npos,
+                result.err.c_str());
+            QVERIFY(result.out.empty());
+        }
     }
 
     void commandNamesBadFramework()

@@ -309,11 +309,16 @@ private Q_SLOTS:
         // TorchTitan waits for the combine only after its shared experts.
         QVERIFY(page.contains(
             QLatin1String("all-to-all (top-k copies), the forward combine partly hidden behind the shared experts")));
-        // The loss kernel moves memory and time: eager TorchTitan runs PyTorch's, a fused kernel keeps 16-bit buffers.
-        QVERIFY(page.contains(QLatin1String("PyTorch cross-entropy: fp32 copies")));
-        s.training.fusedLoss = true; // not over DTensor's loss-parallel logits (TP 2 here)
+        // The loss kernel moves memory and time: TorchTitan at TP 2 runs DTensor's loss parallelism in fp32 ops, a
+        // fused kernel (at TP 1) keeps 16-bit buffers.
+        QVERIFY(page.contains(QLatin1String("DTensor loss parallelism: fp32 ops")));
+        s.training.fusedLoss = true; // not over DTensor's loss-parallel logits (TP 2 here), compiled or not
         charts.document()->edit(s, QStringLiteral("fused loss"));
-        QVERIFY(scenarioPage().contains(QLatin1String("PyTorch cross-entropy: fp32 copies")));
+        QVERIFY(scenarioPage().contains(QLatin1String("DTensor loss parallelism: fp32 ops")));
+        s.training.compile = true;
+        charts.document()->edit(s, QStringLiteral("compiled"));
+        QVERIFY(scenarioPage().contains(QLatin1String("DTensor loss parallelism: fp32 ops")));
+        s.training.compile = false;
         s.training.layout.tp = 1;
         s.training.layout.dp *= 2;
         s.training.layout.sequenceParallel = false;

@@ -142,7 +142,9 @@ QString lossText(const core::TrainingConfig& t, const core::FrameworkCapabilitie
 {
     if (core::fusedKernelsApply(t, caps) && !caps.compileFuses) // Megatron's: the switches below are not read
         return reportTr("fused in the framework (its own cross-entropy kernel)");
-    if (core::compiledLossApplies(t, caps))
+    if (t.layout.tp > 1 && caps.dtensorLossParallel) // what the memory model holds (methods-memory.md §3.10)
+        return reportTr("DTensor loss parallelism: fp32 ops over the vocabulary-sharded logits");
+    if (core::compiledLossApplies(t, caps) && core::fusedLossApplies(t, caps))
         return reportTr("compiled with the model: the 16-bit logits and their gradient");
     if (core::fusedLossApplies(t, caps))
         return reportTr("fused cross-entropy kernel: the 16-bit logits and their gradient");
