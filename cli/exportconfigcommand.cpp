@@ -3,7 +3,6 @@
 // scenario's layout for Megatron-LM, Megatron-Bridge (NeMo), torchtitan or DeepSpeed.
 #include "cli/arguments.h"
 #include "cli/commandlist.h"
-#include "core/cluster/trainingview.h"
 #include "core/evaluation/evaluationerror.h"
 #include "core/io/scenariojson.h"
 #include "core/launch/launchconfig.h"
@@ -47,8 +46,7 @@ int runExportConfig(const Args& args, std::ostream& out, std::ostream& err)
     // The config's notes and refusals follow the estimate, which knows nothing of a GPU outside the catalog.
     const GpuSpec* gpu = GpuCatalog::builtin().find(scenario.cluster.gpuId);
     if (!gpu)
-        throw std::runtime_error(path + ": " + cluster::trainingGpuField(scenario) + ": "
-            + GpuCatalog::builtin().unknownIdText(scenario.cluster.gpuId));
+        throw std::runtime_error(path + ": " + unknownGpuError(scenario).text());
     // Nor does a launch config for a precision the GPU cannot run (FP8 without FP8 tensor cores) get written.
     if (const auto error = precisionError(scenario, *gpu))
         throw std::runtime_error(path + ": " + error->text());

@@ -2,7 +2,7 @@
 // `clusterplanner cost --scenario FILE`: capex range, opex, TCO, cloud alternative, run cost and energy.
 #include "core/cost/scenariocost.h"
 
-#include "core/cluster/trainingview.h"
+#include "core/evaluation/evaluationerror.h"
 #include "core/io/scenariojson.h"
 #include "core/model/gpucatalog.h"
 #include "core/perf/efficiencyparams.h"
@@ -102,8 +102,7 @@ ScenarioCost scenarioCost(const std::string& path, const std::string& text, doub
     c.years = years;
     const GpuSpec* gpu = GpuCatalog::builtin().find(c.scenario.cluster.gpuId);
     if (!gpu)
-        throw std::runtime_error(path + ": " + cluster::trainingGpuField(c.scenario) + ": "
-            + GpuCatalog::builtin().unknownIdText(c.scenario.cluster.gpuId));
+        throw std::runtime_error(path + ": " + unknownGpuError(c.scenario).text());
     const auto& efficiency = perf::EfficiencyTable::builtin().forGpu(gpu->id);
     c.run = perf::estimateStepTime(c.scenario, *gpu, efficiency);
     if (!c.run.valid)

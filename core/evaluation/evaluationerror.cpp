@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/evaluation/evaluationerror.h"
 
+#include "core/cluster/trainingview.h"
 #include "core/io/scenariojson.h"
 #include "core/model/scenariofields.h"
 
@@ -65,9 +66,14 @@ std::optional<EvaluationError> checkScenarioFields(const Scenario& scenario)
     }
 }
 
+EvaluationError unknownGpuError(const Scenario& scenario)
+{
+    return {cluster::trainingGpuField(scenario), GpuCatalog::builtin().unknownIdText(scenario.cluster.gpuId)};
+}
+
 std::optional<EvaluationError> precisionError(const Scenario& scenario, const GpuSpec& gpu)
 {
-    if (scenario.training.precision != Precision::Fp8 || gpu.fp8Tflops)
+    if (scenario.training.precision != Precision::Fp8 || hasFp8TensorCores(gpu))
         return std::nullopt;
     // Planning it at the 16-bit rate would give figures for a run that cannot start.
     const std::string instead = gpu.bf16Tflops ? "mixed BF16" : "mixed FP16";
@@ -76,6 +82,15 @@ std::optional<EvaluationError> precisionError(const Scenario& scenario, const Gp
             + " does not have (NVIDIA Hopper, Ada and Blackwell, AMD MI300 and Intel Gaudi 3 do; the FP8 libraries "
               "refuse other GPUs); choose "
             + instead + ", or a GPU with FP8"};
+}
+
+std::optional<EvaluationError> scenarioInputError(const Scenario& scenario, const GpuSpec* gpu)
+{
+    if (auto error = checkScenarioFields(scenario))
+        return error;
+    if (!gpu)
+        return unknownGpuError(scenario);
+    return precisionError(scenario, *gpu);
 }
 
 } // namespace clusterplanner::core

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/evaluation/scenarioevaluation.h"
 
-#include "core/cluster/trainingview.h"
 #include "core/memory/memorycontext.h"
 #include "core/memory/memorymodel.h"
 #include "core/perf/efficiencyparams.h"
@@ -74,22 +73,12 @@ MemoryView memoryView(const Scenario& s, const TrainingConfig& training, const G
     return view;
 }
 
-/// Step 1: the scenario's fields and GPU; an error here ends the evaluation.
-std::optional<EvaluationError> scenarioError(const Scenario& s, const GpuSpec* gpu)
-{
-    if (auto error = checkScenarioFields(s))
-        return error;
-    if (!gpu)
-        return EvaluationError {cluster::trainingGpuField(s), GpuCatalog::builtin().unknownIdText(s.cluster.gpuId)};
-    return precisionError(s, *gpu);
-}
-
 ScenarioEvaluation evaluateTraining(const Scenario& s, const TrainingConfig& training, const EvaluationOptions& o)
 {
     ScenarioEvaluation e;
     e.training = training;
     e.gpu = GpuCatalog::builtin().find(s.cluster.gpuId);
-    if ((e.error = scenarioError(s, e.gpu)))
+    if ((e.error = scenarioInputError(s, e.gpu)))
         return e;
     e.problems = checkLayout(s.model, training, s.cluster.gpuCount);
     if (e.problems != 0) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/sweep/layoutevaluator.h"
 
-#include "core/cluster/trainingview.h"
 #include "core/evaluation/evaluationerror.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/layoutcheck.h"
@@ -15,13 +14,9 @@ namespace {
 
 const GpuSpec& gpuOf(const Scenario& scenario)
 {
-    if (const auto error = checkScenarioFields(scenario)) // the models divide by fields the reader keeps >= 1
-        throw std::invalid_argument(error->text());
+    // The models divide by fields the reader keeps >= 1, and need the GPU and a precision it can train in.
     const GpuSpec* gpu = GpuCatalog::builtin().find(scenario.cluster.gpuId);
-    if (!gpu)
-        throw std::invalid_argument(
-            cluster::trainingGpuField(scenario) + ": " + GpuCatalog::builtin().unknownIdText(scenario.cluster.gpuId));
-    if (const auto error = precisionError(scenario, *gpu))
+    if (const auto error = scenarioInputError(scenario, gpu))
         throw std::invalid_argument(error->text());
     return *gpu;
 }

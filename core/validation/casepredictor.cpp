@@ -329,7 +329,7 @@ CasePrediction predictCase(const ValidationCase& c, const perf::EfficiencyTable*
     p.modelFlopsPerToken = modelFlopsPerToken(s.model);
     const GpuSpec* gpu = GpuCatalog::builtin().find(s.cluster.gpuId);
     if (!gpu) {
-        p.error = "cluster.gpu: " + GpuCatalog::builtin().unknownIdText(s.cluster.gpuId); // the case's key
+        p.error = unknownGpuError(s).text(); // a case has no topology: its key, cluster.gpu
         return p;
     }
     if (const auto error = precisionError(s, *gpu)) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/scenarioform.h"
 
+#include "core/evaluation/evaluationerror.h"
 #include "core/evaluation/layoutrefit.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/gpucatalog.h"
@@ -321,8 +322,9 @@ void ScenarioForm::createTrainingGroup()
         // FP8 on a GPU without FP8 tensor cores is refused by the engine; the item says so before it is chosen.
         const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(m_document->scenario().cluster.gpuId);
         precision->setItemText(fp8Item,
-            gpu && !gpu->fp8Tflops ? tr("FP8: the %1 has no FP8 tensor cores").arg(QString::fromStdString(gpu->id))
-                                   : enumLabel(core::Precision::Fp8));
+            gpu && !core::hasFp8TensorCores(*gpu)
+                ? tr("FP8: the %1 has no FP8 tensor cores").arg(QString::fromStdString(gpu->id))
+                : enumLabel(core::Precision::Fp8));
     });
     m_binder->addRefresher([this, precision, bf16Item, mixedBf16Item](core::Scenario&) {
         // Pure bf16 is a Hugging Face mode; elsewhere the engine plans the framework's own bf16 (fp32 master
