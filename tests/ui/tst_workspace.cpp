@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/cluster/trainingview.h"
 #include "core/evaluation/scenarioevaluation.h"
 #include "core/model/modelpresets.h"
 #include "core/sweep/layoutspace.h"
@@ -145,6 +146,15 @@ private Q_SLOTS:
         QVERIFY(finished.wait(60000));
         QCOMPARE(confidence->text(), QString::fromStdString(core::confidenceBands(edited).front().statement));
         QVERIFY2(!confidence->text().contains(QStringLiteral("deepspeed")), qPrintable(confidence->text()));
+        // A sweep that fails (FP8 on an A100 is refused) says why, with no error band for figures it has not got.
+        QSignalSpy failed(panel.runner(), &SweepRunner::failed);
+        edited.cluster.gpuId = "A100-SXM-80GB";
+        core::cluster::writeViewIntoTopology(edited, core::GpuCatalog::builtin());
+        edited.training.precision = core::Precision::Fp8;
+        document.edit(edited, QStringLiteral("FP8 on A100"));
+        QVERIFY(failed.wait(60000));
+        QVERIFY2(status->text().contains(QStringLiteral("fp8 needs FP8 tensor cores")), qPrintable(status->text()));
+        QVERIFY(confidence->text().isEmpty());
     }
 
     void guiThreadKeepsTickingDuringARealSweep()

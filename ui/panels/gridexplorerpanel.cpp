@@ -179,6 +179,7 @@ void GridExplorerPanel::connectSignals()
     connect(m_runner, &SweepRunner::progress, m_progress, [this](int permille) { m_progress->setValue(permille); });
     connect(m_runner, &SweepRunner::failed, this, [this](const QString& message) {
         m_status->setText(tr("Sweep failed: %1").arg(message));
+        m_confidence->clear(); // no figures for an error band to qualify
         m_cancel->setEnabled(false);
     });
     connect(m_cancel, &QPushButton::clicked, this, [this] {
