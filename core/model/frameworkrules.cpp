@@ -24,6 +24,13 @@ bool fusedLossApplies(const TrainingConfig& training, const FrameworkCapabilitie
     return training.fusedLoss || compiledLossApplies(training, caps);
 }
 
+bool recomputeStopsEarly(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    if (training.recompute != Recompute::Full || !caps.checkpointStopsEarly)
+        return false;
+    return precisionInEffect(training, caps) != Precision::Fp8 || (caps.compileFuses && training.compile);
+}
+
 AsyncTpObstacle asyncTpObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
     using O = AsyncTpObstacle;

@@ -35,6 +35,13 @@ bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabili
 /// loss-parallel logits (TP > 1 where the framework uses it) or logits the model upcasts (Hugging Face).
 bool fusedLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
+/// Full recompute stops before a dense block's last matmul (docs/methods-time.md §4.54): the framework checkpoints with
+/// PyTorch's non-reentrant checkpoint, whose early stop ends the recomputed forward once the last saved tensors (that
+/// matmul's inputs) are packed again, which autograd does before the op runs. FP8 linear layers (Transformer Engine,
+/// torchao's Float8Linear) are autograd Functions that pack after computing, so under FP8 only a compiled block,
+/// whose graph leaves out what the backward does not read, skips it.
+bool recomputeStopsEarly(const TrainingConfig& training, const FrameworkCapabilities& caps);
+
 /// What keeps async TP, asked for, from applying (docs/methods-time.md §4.13): it needs a framework that offers it,
 /// TP > 1 with sequence parallelism (it pipelines the sequence-parallel collectives), and torch.compile on where
 /// async TP is a compiler pass (TorchTitan refuses enable_async_tensor_parallel without [compile] enable).

@@ -99,6 +99,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.defaultAttentionByGeneration = byGeneration<AttentionKind>(entry, "default_attention_by_generation", where,
         [](const nlohmann::json& v, const std::string& at) { return parseName<AttentionKind>(v, at); });
     caps.zero3GathersOnRecompute = entry.at("zero3_gathers_on_recompute").get<bool>();
+    caps.checkpointStopsEarly = entry.value("checkpoint_early_stop", false);
     caps.gradReduceFp32 = entry.at("grad_reduce_fp32").get<bool>();
     caps.fusedKernels = entry.at("fused_kernels").get<bool>();
     caps.autocast = entry.at("autocast").get<bool>();

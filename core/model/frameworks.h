@@ -49,6 +49,10 @@ struct FrameworkCapabilities
     /// The kernel a published run that names `named` ran on this generation.
     AttentionKind publishedRunAttention(AttentionKind named, const std::string& generation) const;
     bool zero3GathersOnRecompute = false; ///< a recomputed forward gathers ZeRO-3 parameters once more
+    /// Full recompute is PyTorch's non-reentrant checkpoint, which stops recomputing once every tensor the backward
+    /// saved is back (torch.utils.checkpoint early stop, on by default): a dense block's last matmul, whose inputs
+    /// are its last saved tensors, and the collective after it do not run again (docs/methods-time.md §4.54).
+    bool checkpointStopsEarly = false;
     bool autocast = false; ///< 16-bit training is torch.autocast over fp32 parameters (else 16-bit parameters)
     /// Pure bf16 (16-bit weights, gradients and optimizer states) is a mode of the framework: a Hugging Face model
     /// loaded in bf16. Where false, the framework's bf16 keeps fp32 master weights and optimizer states whatever

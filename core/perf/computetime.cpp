@@ -437,6 +437,7 @@ LayerTime layerTime(
     lt.attentionCoreForwardS = attentionS + merge.forwardS;
     lt.ringStepForwardS = s.contextParallel > 1 ? attentionS / s.contextParallel : 0.0;
     lt.gemmForwardS = gemmsS;
+    lt.lastGemmForwardS = moe ? 0.0 : mlpGemmTimes(m, tokens, f, t, beta, p, denseInput).secondS;
     lt.sharedExpertForward = moe ? sharedExpertGemmTimes(m, s, tokens, beta, p) : MlpGemmTimes {};
     lt.elementwiseForwardS = elementS;
     // Every kernel takes at least kernelLaunchS on the GPU (backward runs about twice as many kernels). Fused

@@ -103,6 +103,9 @@ struct LayerTime
     /// KV block's transfer (docs/methods-time.md §4.10); 0 without CP.
     double ringStepForwardS = 0;
     double gemmForwardS = 0; ///< the forward's matmuls (op-level checkpointing recomputes every other one)
+    /// A dense layer's last forward matmul (the MLP's down projection), which a checkpoint that stops early does not
+    /// run again (docs/methods-time.md §4.54); 0 in a MoE layer, which ends in the combine.
+    double lastGemmForwardS = 0;
     /// MoE layers: the forward GEMMs of the shared experts (part of gemmForwardS), the work that can run beside the
     /// expert all-to-alls (docs/methods-time.md §4.39); 0 without shared experts.
     MlpGemmTimes sharedExpertForward;

@@ -196,7 +196,10 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     // A parallel block's attention and MLP take one gathered (or all-reduced-gradient) input and add their outputs
     // before one reduction: one collective per pass where the sequential block has two (§4.50).
     const double perPass = m.parallelBlock ? 1.0 : 2.0;
-    const double tpCount = perPass * (full ? 3 : 2);
+    // A checkpoint that stops early (§4.54) does not run the last matmul again, nor the collective that follows it.
+    const bool stopsEarly = recomputeStopsEarly(s.tr, s.caps);
+    const double recomputeCollectives = full ? perPass - (stopsEarly ? 1.0 : 0.0) : 0.0;
+    const double tpCount = 2 * perPass + recomputeCollectives;
     // CP ring: cp−1 KV block passes forward, twice that backward (KV and dKV) (docs/methods-time.md §4.3). Each
     // pass runs under one ring step's attention and shows where it outlasts it (§4.10).
     const double kvBytes = tokens * (kvWidth(m) + valueWidth(m)) * beta / s.shape.tensorParallel;
@@ -238,8 +241,10 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const double selectiveS
         = s.caps.selectiveIsOpLevel ? 0.5 * lt.gemmForwardS + lt.elementwiseForwardS : lt.attentionCoreForwardS;
     const double partialRecomputeS = selective ? selectiveS : modulesS;
-    st.recomputeS += n * (full ? forwardWithCommS : partialRecomputeS);
-    st.computeRecomputeS += n * (full ? lt.forwardS : partialRecomputeS);
+    const double skippedS = stopsEarly ? lt.lastGemmForwardS : 0.0;
+    const double fullRecomputeS = forwardWithCommS - skippedS - (stopsEarly ? tpForwardExposedOne : 0.0);
+    st.recomputeS += n * (full ? fullRecomputeS : partialRecomputeS);
+    st.computeRecomputeS += n * (full ? lt.forwardS - skippedS : partialRecomputeS);
     // Eager host: the backward issues about twice the forward's ops; full recompute (checkpointing) issues the
     // forward's ops again inside the backward, plus its per-layer bookkeeping.
     const double checkpointS = s.shape.fusedKernels ? 0.0 : e.recomputeLayerOverheadEagerS;

@@ -110,6 +110,52 @@ private Q_SLOTS:
         QVERIFY(op.recomputeS > 0.3 * full.recomputeS);
     }
 
+    void nonReentrantCheckpointStopsEarly()
+    {
+        // PyTorch's non-reentrant checkpoint (TorchTitan, FSDP's checkpoint_wrapper) stops recomputing once the last
+        // saved tensors, the down projection's inputs, are packed again; the reentrant ones rerun the whole layer.
+        TrainingConfig t = torchtitan8b(Recompute::Full).training;
+        QVERIFY(recomputeStopsEarly(t, frameworkCapabilities(Framework::TorchTitan)));
+        QVERIFY(recomputeStopsEarly(t, frameworkCapabilities(Framework::Fsdp)));
+        for (Framework f : {Framework::Megatron, Framework::NeMo, Framework::DeepSpeed, Framework::HuggingFace})
+            QVERIFY(!recomputeStopsEarly(t, frameworkCapabilities(f)));
+        // FP8 linear layers are autograd Functions, which pack their inputs after computing: only a compiled block
+        // leaves the matmul out.
+        t.precision = Precision::Fp8;
+        QVERIFY(recomputeStopsEarly(t, frameworkCapabilities(Framework::TorchTitan)));
+        QVERIFY(!recomputeStopsEarly(t, frameworkCapabilities(Framework::Fsdp)));
+        t.compile = false;
+        QVERIFY(!recomputeStopsEarly(t, frameworkCapabilities(Framework::TorchTitan)));
+        t.recompute = Recompute::Selective;
+        t.precision = Precision::AmpBf16;
+        QVERIFY(!recomputeStopsEarly(t, frameworkCapabilities(Framework::TorchTitan)));
+    }
+
+    void earlyStopSkipsTheDownProjectionAndItsCollective()
+    {
+        // FP8 compiled (stops early) against FP8 eager (reruns the layer): the forward that is not run again grows by
+        // the down projection, a quarter of Llama 3 8B's layer matmuls (4096 x 14336 of 4096 x 58,368 weights).
+        Scenario compiled = torchtitan8b(Recompute::Full);
+        compiled.training.precision = Precision::Fp8;
+        Scenario eager = compiled;
+        eager.training.compile = false;
+        const StepTimeResult stop = timeOf(compiled), rerun = timeOf(eager);
+        QVERIFY(stop.valid && rerun.valid);
+        const double stopGap = 1 - stop.recomputeS / stop.computeForwardS;
+        const double rerunGap = 1 - rerun.recomputeS / rerun.computeForwardS; // the embedding, head and loss only
+        QVERIFY2(stopGap - rerunGap > 0.12 && stopGap - rerunGap < 0.35,
+            qPrintable(QString("%1 vs %2").arg(stopGap).arg(rerunGap)));
+        // With TP and sequence parallelism, the reduce-scatter after the down projection is not run again either:
+        // five collectives per layer and micro-batch instead of six (four without recompute).
+        Scenario tp = torchtitan8b(Recompute::Full);
+        tp.training.layout = ParallelLayout {4, 2, 1, 1, 1, 1, true};
+        Scenario none = tp;
+        none.training.recompute = Recompute::None;
+        const StepTimeResult full = timeOf(tp), plain = timeOf(none);
+        QVERIFY(full.valid && plain.valid && plain.tpTotalS > 0);
+        QCOMPARE(full.tpTotalS / plain.tpTotalS, 5.0 / 4.0);
+    }
+
     void compileFusesOnlyWhereTheFrameworkSaysSo()
     {
         QVERIFY(frameworkCapabilities(Framework::TorchTitan).compileFuses);
