@@ -35,16 +35,49 @@ struct SweepInput
     std::optional<ValidationCase> validationCase; ///< when the file is a case: what it leaves unstated
 };
 
+/// ": a, b, c" for an error message, the first few ids of a case file.
+std::string caseIdList(const std::vector<ValidationCase>& cases)
+{
+    constexpr std::size_t kShown = 5;
+    std::string text = " (";
+    for (std::size_t i = 0; i < cases.size() && i < kShown; ++i)
+        text += (i ? ", " : "") + cases[i].id;
+    if (cases.size() > kShown)
+        text += ", … " + std::to_string(cases.size() - kShown) + " more";
+    return text + ")";
+}
+
+/// The case of a case file that the sweep evaluates: the one named by id, or the only one. A file of several cases
+/// without an id is refused rather than swept on its first case unannounced.
+const ValidationCase& chosenCase(
+    const std::vector<ValidationCase>& cases, const std::string& path, const std::string& id)
+{
+    if (!id.empty()) {
+        for (const auto& c : cases)
+            if (c.id == id)
+                return c;
+        throw std::runtime_error(path + ": no case with id \"" + id + "\"" + caseIdList(cases));
+    }
+    if (cases.size() > 1)
+        throw std::runtime_error(path + " holds " + std::to_string(cases.size())
+            + " cases and a sweep evaluates one: name it with --case-id" + caseIdList(cases));
+    return cases.front();
+}
+
 /// A *.cplan.json scenario (all dimensions free) or a validation case (its stated layout fields fixed).
-SweepInput readSweepInput(const std::string& path)
+SweepInput readSweepInput(const std::string& path, const std::string& caseId)
 {
     const std::string text = readTextFile(path);
     const json document
         = parseJsonText(text, path, [](const std::string& message) { throw std::runtime_error(message); });
-    if (document.is_object() && document.contains("format"))
-        return {readScenarioFile(text), {}};
-    const auto cases = readCaseText(text, path);
-    return {cases.front().scenario, caseConstraints(cases.front()), cases.front()};
+    if (document.is_object() && document.contains("format")) {
+        if (!caseId.empty())
+            throw std::runtime_error(path + " is a scenario, not a case file: --case-id applies to case files");
+        return {readScenarioFile(text), {}, std::nullopt};
+    }
+    const std::vector<ValidationCase> cases = readCaseText(text, path);
+    const ValidationCase& chosen = chosenCase(cases, path, caseId);
+    return {chosen.scenario, caseConstraints(chosen), chosen};
 }
 
 template <typename Enum>
@@ -60,6 +93,7 @@ std::vector<std::string> enumNames()
 struct SweepOptions
 {
     std::string path;
+    std::string caseId; ///< which case of a case file of several
     bool json = false;
     std::string format = "text";
     SweepSpec spec;
@@ -79,6 +113,7 @@ void addOutputOptions(CLI::App& app, SweepOptions& o)
            "(its stated layout fields fixed)")
         ->required()
         ->type_name("FILE");
+    app.add_option("--case-id", o.caseId, "which case to sweep when the case file holds several")->type_name("ID");
     app.add_flag("--json", o.json, "same as --format json");
     app.add_option("--format", o.format, "output: text (summary, top N, Pareto front), csv (top N) or json")
         ->check(oneOf({"text", "csv", "json"}));
@@ -282,7 +317,7 @@ int runSweep(const Args& args, std::ostream& out, std::ostream& err)
     spec.keepAll = false;
     const bool quiet = o.quiet;
     const std::string& format = o.format;
-    SweepInput input = readSweepInput(o.path);
+    SweepInput input = readSweepInput(o.path, o.caseId);
     applyFlags(o, input.constraints);
     if (!o.hfConfigPath.empty()) {
         const hf::HfImport imported = hf::importHfConfigFile(o.hfConfigPath);

@@ -274,6 +274,32 @@ private Q_SLOTS:
         QVERIFY2(e.err.find(estimated) == 0, e.err.c_str());
     }
 
+    /// A case file of several cases names the one to sweep; without --case-id the sweep refuses to pick the first
+    /// silently and lists the ids it could take.
+    void severalCasesNeedAnId()
+    {
+        json other = smallCase();
+        other["id"] = "small_gpt_pp4";
+        other["parallelism"]["pp"] = 4;
+        const std::string path = m_dir.filePath("two.json").toStdString();
+        std::ofstream(path) << json::array({smallCase(), other}).dump();
+        const auto ambiguous = run({"sweep", "--case", path, "--quiet"});
+        QCOMPARE(ambiguous.code, 1);
+        QVERIFY2(ambiguous.err.find("holds 2 cases") != std::string::npos, ambiguous.err.c_str());
+        QVERIFY2(ambiguous.err.find("small_gpt_16xa100, small_gpt_pp4") != std::string::npos, ambiguous.err.c_str());
+        QVERIFY(ambiguous.out.empty());
+        // The second case's stated pp 4 is what every layout of its sweep carries.
+        const auto chosen = run({"sweep", "--case", path, "--case-id", "small_gpt_pp4", "--json", "--quiet"});
+        QCOMPARE(chosen.code, 0);
+        const json top = json::parse(chosen.out).at("top");
+        QVERIFY(!top.empty());
+        for (const auto& row : top)
+            QCOMPARE(row.at("layout").at("pp").get<int>(), 4);
+        const auto unknown = run({"sweep", "--case", path, "--case-id", "nope", "--quiet"});
+        QCOMPARE(unknown.code, 1);
+        QVERIFY2(unknown.err.find("no case with id \"nope\"") != std::string::npos, unknown.err.c_str());
+    }
+
     void bestEqualsBruteForce()
     {
         const auto r = run({"sweep", "--case", m_casePath, "--json", "--top", "1", "--quiet", "--threads", "2"});
