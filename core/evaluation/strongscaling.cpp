@@ -51,7 +51,8 @@ StrongScaling strongScaling(const Scenario& scenario)
     StrongScaling result;
     const ParallelLayout& l = scenario.training.layout;
     const long long modelParallel = 1LL * l.tp * l.pp * l.cp;
-    if (evaluateScenario(scenario, EvaluationOptions {false, false, 0}).error || modelParallel < 1)
+    result.error = evaluateScenario(scenario, EvaluationOptions {false, false, 0}).error;
+    if (result.error || modelParallel < 1)
         return result;
     for (long long dp = 1; int(result.points.size()) < kMaxPoints && dp <= scenario.training.globalBatch
          && dp * modelParallel <= kMaxGpus;

@@ -2,8 +2,10 @@
 // Strong scaling of a scenario's layout: the global batch fixed, data parallelism doubled, with Amdahl's fit.
 #pragma once
 
+#include "core/evaluation/evaluationerror.h"
 #include "core/model/scenario.h"
 
+#include <optional>
 #include <vector>
 
 namespace clusterplanner::core {
@@ -21,6 +23,9 @@ struct StrongScaling
 {
     std::vector<ScalingPoint> points; ///< by increasing GPU count; at least 2 for a fit
     double amdahlParallelFraction = 0; ///< least-squares fit on the speed-ups, 0..1; 0 with fewer than 2 points
+    /// Why there are no points at all: the scenario itself cannot be evaluated (an unknown GPU, a field out of range,
+    /// a precision the GPU lacks). Empty where the scenario reads, even if fewer than two of its layouts are valid.
+    std::optional<EvaluationError> error;
 };
 
 /// Keeps the scenario's TP, PP, CP and EP and doubles DP from 1 while the global batch divides DP × micro-batch,

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The panels draw the facade's figures: the Pipeline panel's bubble is the step-time engine's for every schedule,
 // and panels refresh only when a part of the scenario they depend on changes.
+#include "core/cluster/trainingview.h"
 #include "core/perf/efficiencyparams.h"
 #include "core/perf/steptime.h"
 #include "ui/document/scenariodocument.h"
 #include "ui/panels/memorypanel.h"
 #include "ui/panels/pipelinepanel.h"
+#include "ui/panels/scalingpanel.h"
 #include "ui/panels/steptimepanel.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -65,6 +68,39 @@ private Q_SLOTS:
         QVERIFY(std::isnan(panel.bubbleFraction()));
         ui::StepTimePanel step(&doc);
         QVERIFY2(step.summaryText().contains(QStringLiteral("256 GPUs")), qPrintable(step.summaryText()));
+    }
+
+    /// A scenario the engine refuses (FP8 on an A100) leaves no figures: each panel says why under one heading and
+    /// hides its chart instead of drawing axes scaled to nothing; a scenario that reads again brings the charts back.
+    void unevaluableScenarioHidesTheCharts()
+    {
+        ui::ScenarioDocument doc;
+        ui::PipelinePanel pipeline(&doc);
+        ui::StepTimePanel step(&doc);
+        ui::ScalingPanel scaling(&doc);
+        auto* gantt = pipeline.findChild<QWidget*>(QStringLiteral("pipeline-gantt"));
+        auto* bars = step.findChild<QWidget*>(QStringLiteral("step-time-breakdown"));
+        auto* curve = scaling.findChild<QWidget*>(QStringLiteral("scaling"));
+        QVERIFY(gantt && bars && curve);
+        QVERIFY(gantt->isVisibleTo(&pipeline) && bars->isVisibleTo(&step) && curve->isVisibleTo(&scaling));
+        const core::Scenario valid = doc.scenario();
+        core::Scenario fp8 = valid;
+        fp8.cluster.gpuId = "A100-SXM-80GB";
+        core::cluster::writeViewIntoTopology(fp8, core::GpuCatalog::builtin());
+        fp8.training.precision = core::Precision::Fp8;
+        doc.edit(fp8, QStringLiteral("FP8 on A100"));
+        const QString reason = QStringLiteral("fp8 needs FP8 tensor cores");
+        for (const QString& text : {step.summaryText(), scaling.summaryText()}) {
+            QVERIFY2(text.contains(QStringLiteral("This scenario cannot be evaluated:")), qPrintable(text));
+            QVERIFY2(text.contains(reason), qPrintable(text));
+        }
+        auto* pipelineSummary = pipeline.findChild<QLabel*>(QStringLiteral("pipeline.summary"));
+        QVERIFY(pipelineSummary);
+        QVERIFY2(pipelineSummary->text().contains(reason), qPrintable(pipelineSummary->text()));
+        QVERIFY(!gantt->isVisibleTo(&pipeline) && !bars->isVisibleTo(&step) && !curve->isVisibleTo(&scaling));
+        doc.edit(valid, QStringLiteral("back"));
+        QVERIFY(gantt->isVisibleTo(&pipeline) && bars->isVisibleTo(&step) && curve->isVisibleTo(&scaling));
+        QVERIFY2(step.summaryText().contains(QStringLiteral("Step")), qPrintable(step.summaryText()));
     }
 
     void hugeGlobalBatchIsDrawn()

@@ -155,6 +155,12 @@ private Q_SLOTS:
         QVERIFY(failed.wait(60000));
         QVERIFY2(status->text().contains(QStringLiteral("fp8 needs FP8 tensor cores")), qPrintable(status->text()));
         QVERIFY(confidence->text().isEmpty());
+        // No heatmap with a colour scale of nothing: the views go until a sweep has results again.
+        auto* heatmap = panel.findChild<QWidget*>(QStringLiteral("grid-heatmap"));
+        QVERIFY(heatmap && !heatmap->isVisibleTo(&panel));
+        edited.training.precision = core::Precision::AmpBf16;
+        document.edit(edited, QStringLiteral("BF16 on A100"));
+        QVERIFY(heatmap->isVisibleTo(&panel));
     }
 
     void guiThreadKeepsTickingDuringARealSweep()

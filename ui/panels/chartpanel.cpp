@@ -42,4 +42,15 @@ void ChartPanel::setSummary(const QString& text)
     m_summary->setText(text);
 }
 
+void ChartPanel::showWithoutChart(const QString& heading, const QString& reason)
+{
+    setSummary(tr("<b>%1</b><br>%2").arg(heading.toHtmlEscaped(), reason.toHtmlEscaped()));
+    m_chart->setVisible(false);
+}
+
+void ChartPanel::showChart()
+{
+    m_chart->setVisible(true);
+}
+
 } // namespace clusterplanner::ui

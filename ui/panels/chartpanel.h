@@ -37,6 +37,10 @@ protected:
         return static_cast<Chart*>(m_chart);
     }
     void setSummary(const QString& text);
+    /// Nothing to draw: the summary states the heading in bold and the reason under it, and the chart is hidden, since
+    /// an empty frame would draw axes scaled to nothing. showChart() brings it back with the next figures.
+    void showWithoutChart(const QString& heading, const QString& reason);
+    void showChart();
     /// The parts of the scenario the panel's figures depend on; others (the name, the notes) do not refresh it.
     virtual ScenarioChanges dependencies() const { return kEngineInputs; }
 

@@ -77,6 +77,7 @@ GridExplorerPanel::GridExplorerPanel(ScenarioDocument* document, QWidget* parent
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(createControls());
     layout->addWidget(createViews(), 1);
+    layout->addStretch(0); // with the views hidden (a failed sweep) the controls and the reason stay at the top
     connectSignals();
     rebuildGrid();
     onScenarioChanged();
@@ -164,6 +165,7 @@ QWidget* GridExplorerPanel::createViews()
     tabs->addTab(tablePage, tr("Top layouts"));
     tabs->addTab(m_scatter, tr("Memory vs throughput"));
     auto* splitter = new QSplitter(Qt::Horizontal);
+    m_views = splitter;
     splitter->addWidget(m_heatmap);
     splitter->addWidget(tabs);
     splitter->setStretchFactor(0, 1);
@@ -179,6 +181,7 @@ void GridExplorerPanel::connectSignals()
     connect(m_runner, &SweepRunner::progress, m_progress, [this](int permille) { m_progress->setValue(permille); });
     connect(m_runner, &SweepRunner::failed, this, [this](const QString& message) {
         m_status->setText(tr("Sweep failed: %1").arg(message));
+        m_views->setVisible(false); // an empty heatmap would show a colour scale of nothing
         m_confidence->clear(); // no figures for an error band to qualify
         m_cancel->setEnabled(false);
     });
@@ -217,6 +220,7 @@ void GridExplorerPanel::restartSweep()
     m_progress->setValue(0);
     m_cancel->setEnabled(true);
     m_status->setText(tr("Sweeping…"));
+    m_views->setVisible(true);
     // The framework bounds the free dimensions; say which, so a missing schedule or ZeRO stage is explained.
     m_status->setToolTip(frameworkOptionsText(m_document->scenario().training.framework));
     const auto bands = core::confidenceBands(m_document->scenario()); // throughput first, then memory

@@ -74,6 +74,7 @@ private:
     QLabel* m_status;
     QLabel* m_confidence;
     HeatmapChart* m_heatmap;
+    QWidget* m_views = nullptr; ///< the heatmap beside the tables, hidden while a failed sweep has nothing to show
     ScatterChart* m_scatter;
     QTableView* m_table;
     QLineEdit* m_filter;

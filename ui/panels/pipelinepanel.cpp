@@ -43,6 +43,7 @@ PipelinePanel::PipelinePanel(ScenarioDocument* document, QWidget* parent)
     setObjectName(QStringLiteral("pipelinePanel"));
     m_chart->setObjectName(QStringLiteral("pipeline-gantt"));
     m_schedule->setObjectName(QStringLiteral("pipeline.schedule"));
+    m_summary->setObjectName(QStringLiteral("pipeline.summary"));
     createLayout();
     connect(m_document, &ScenarioDocument::scenarioChanged, this, &PipelinePanel::onScenarioChanged);
     connect(m_schedule, &QComboBox::activated, this, &PipelinePanel::chooseSchedule);
@@ -56,6 +57,7 @@ void PipelinePanel::createLayout()
     m_schedule->setToolTip(tr("Pipeline schedule of the scenario (an undoable edit)"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_summary->setWordWrap(true); // a refusal is a sentence or two: wrapped, not cut at the panel's edge
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Schedule:"), this));
     top->addWidget(m_schedule);
@@ -63,6 +65,7 @@ void PipelinePanel::createLayout()
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_chart, 1);
+    layout->addStretch(0); // with the chart hidden (nothing to schedule) the schedule and the reason stay at the top
     m_chart->setTimeAxisLabel(tr("time within one step (ms)"));
 }
 
@@ -105,9 +108,15 @@ void PipelinePanel::refresh()
         pipelineLegend(splitBackward, evaluation.valid() ? evaluation.pipeline.params.chunks : 1, dualPipe));
     if (!evaluation.valid()) {
         m_chart->setBars({});
-        m_summary->setText(tr("Cannot schedule this layout: %1").arg(QString::fromStdString(evaluation.firstReason())));
+        m_chart->setVisible(false); // empty stage rows on a time axis of nothing
+        const QString heading
+            = evaluation.error ? tr("This scenario cannot be evaluated:") : tr("Cannot schedule this layout:");
+        m_summary->setText(
+            tr("<b>%1</b> %2")
+                .arg(heading.toHtmlEscaped(), QString::fromStdString(evaluation.firstReason()).toHtmlEscaped()));
         return;
     }
+    m_chart->setVisible(true);
     m_chart->setBars(pipelineBars(inMilliseconds(evaluation.pipeline.ops), evaluation.pipeline.params.chunks));
     m_summary->setText(summary(evaluation.pipeline));
 }

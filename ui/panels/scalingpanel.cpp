@@ -32,9 +32,15 @@ void ScalingPanel::refresh()
     const double parallelFraction = scaling.amdahlParallelFraction;
     if (points.size() < 2) {
         m_chart->setSeries({});
-        setSummary(tr("Not enough valid GPU counts to draw a scaling curve for this layout."));
+        if (scaling.error)
+            showWithoutChart(tr("This scenario cannot be evaluated:"), QString::fromStdString(scaling.error->text()));
+        else
+            showWithoutChart(tr("No scaling curve:"),
+                tr("fewer than two GPU counts give a valid layout when data parallelism doubles from 1 with this "
+                   "layout's TP, PP, CP and EP."));
         return;
     }
+    showChart();
     LineSeries throughput {tr("tokens/s (model)"), categoryColor(0), {}, {}, false, false};
     LineSeries ideal {tr("linear scaling"), categoryColor(7), {}, {}, true, false};
     LineSeries amdahl {tr("Amdahl fit"), categoryColor(5), {}, {}, true, false};

@@ -63,11 +63,13 @@ void StepTimePanel::refresh()
     const core::ScenarioEvaluation evaluation
         = core::evaluateScenario(scenario, core::EvaluationOptions {false, false, 0});
     if (!evaluation.valid()) {
-        setSummary(
-            tr("This layout cannot run: %1").arg(QString::fromStdString(evaluation.firstReason()).toHtmlEscaped()));
+        // A scenario the engine cannot read (an unknown GPU, FP8 on a GPU without it) has no layout to judge yet.
+        showWithoutChart(evaluation.error ? tr("This scenario cannot be evaluated:") : tr("This layout cannot run:"),
+            QString::fromStdString(evaluation.firstReason()));
         m_chart->setData({}, {});
         return;
     }
+    showChart();
     const core::perf::StepTimeResult& result = evaluation.time;
     QStringList names;
     QVector<double> milliseconds;
