@@ -152,7 +152,8 @@ private Q_SLOTS:
     }
 
     /// A scenario the engine cannot evaluate (an unknown GPU) is refused by name at once: no empty chart, and no wait
-    /// for a sweep that fails instead of finishing.
+    /// for a sweep that fails instead of finishing. Wrong input, not a wrong command line: exit 1, as cost and
+    /// estimate give; a path that is no file is a usage error (2).
     void drawingCommandsRefuseAnUnknownGpu()
     {
         QTemporaryDir folder;
@@ -172,11 +173,24 @@ private Q_SLOTS:
                 QStringList {QStringLiteral("report"), QStringLiteral("--scenario"), path, QStringLiteral("--out"),
                     folder.filePath(QStringLiteral("x.pdf"))}}) {
             const auto run = runCommand(arguments);
-            QCOMPARE(run.code, 2);
+            QCOMPARE(run.code, 1);
             QVERIFY2(QString::fromStdString(run.err).contains(QLatin1String("unknown GPU \"A100\"; the catalog has")),
                 run.err.c_str());
             QVERIFY(!QFile::exists(out));
         }
+        const auto missing = runCommand({QStringLiteral("report"), QStringLiteral("--scenario"),
+            folder.filePath(QStringLiteral("absent.cplan.json")), QStringLiteral("--out"),
+            folder.filePath(QStringLiteral("x.pdf"))});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(QString::fromStdString(missing.err).contains(QLatin1String("cannot read")), missing.err.c_str());
+        QFile broken(folder.filePath(QStringLiteral("broken.cplan.json")));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"format\": ");
+        broken.close();
+        const auto corrupt = runCommand({QStringLiteral("chart"), QStringLiteral("--scenario"), broken.fileName(),
+            QStringLiteral("--chart"), QStringLiteral("memory"), QStringLiteral("--out"), out});
+        QCOMPARE(corrupt.code, 1);
+        QVERIFY(!QFile::exists(out));
     }
 
     void drawingCommandsAnswerHelp_data()

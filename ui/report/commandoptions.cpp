@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/report/commandoptions.h"
 
+#include <QFileInfo>
 #include <QRegularExpression>
+
+#include <stdexcept>
 
 #include "core/evaluation/scenarioevaluation.h"
 #include "ui/document/scenariodocument.h"
@@ -49,9 +52,16 @@ int integerValue(const QCommandLineParser& parser, const QString& name, int fall
 
 core::Scenario loadScenarioFile(const QString& path)
 {
+    // As in the engine's commands (README, "Subcommands"): a path that leads to no readable file is a usage error
+    // (exit 2), a file that reads but holds no scenario the engine can use is wrong input (exit 1).
+    const QFileInfo file(path);
+    if (file.isDir())
+        throw CommandUsageError(path.toStdString() + " is a directory, not a file");
+    if (!file.isFile() || !file.isReadable())
+        throw CommandUsageError("cannot read " + path.toStdString());
     ScenarioDocument document;
     if (const QString error = document.load(path); !error.isEmpty())
-        throw CommandUsageError(error.toStdString());
+        throw std::runtime_error(error.toStdString());
     return document.scenario();
 }
 
@@ -87,7 +97,7 @@ core::Scenario scenarioOption(const QCommandLineParser& parser)
     // A scenario the engine cannot evaluate at all (an unknown GPU, a field out of range) would give empty charts and
     // a sweep that never finishes: refused here, by name. A layout that does not fit is still charted.
     if (const auto error = core::evaluateScenario(scenario).error)
-        throw CommandUsageError(path.toStdString() + ": " + error->text());
+        throw std::runtime_error(path.toStdString() + ": " + error->text());
     return scenario;
 }
 

@@ -32,7 +32,8 @@ void parseCommand(QCommandLineParser& parser, const QStringList& arguments, cons
 QString requiredValue(const QCommandLineParser& parser, const QString& name);
 /// An integer option in [min, max], or fallback when absent.
 int integerValue(const QCommandLineParser& parser, const QString& name, int fallback, int min, int max);
-/// Reads a *.cplan.json file; throws naming the file and problem.
+/// Reads a *.cplan.json file; throws naming the file and problem: CommandUsageError where the path leads to no
+/// readable file (exit 2), std::runtime_error where the file holds no usable scenario (exit 1).
 core::Scenario loadScenarioFile(const QString& path);
 /// Applies "--layout dp,tp,pp[,cp[,ep]]" to the scenario; throws naming the option when it is malformed.
 void applyLayoutOption(const QString& text, core::Scenario& scenario);
