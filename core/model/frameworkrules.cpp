@@ -24,6 +24,19 @@ bool fusedLossApplies(const TrainingConfig& training, const FrameworkCapabilitie
     return training.fusedLoss || compiledLossApplies(training, caps);
 }
 
+bool compileLossIsRead(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    return caps.compileFuses && training.compile;
+}
+
+bool fusedLossIsRead(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    const bool eagerLoss = !caps.fusedKernels || caps.compileFuses; // Megatron-style stacks run their own loss kernels
+    if (!eagerLoss || caps.upcastsLogitsBeforeLoss || (training.layout.tp > 1 && caps.dtensorLossParallel))
+        return false;
+    return !compiledLossApplies(training, caps);
+}
+
 bool recomputeStopsEarly(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
     if (training.recompute != Recompute::Full || !caps.checkpointStopsEarly)

@@ -35,6 +35,12 @@ bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabili
 /// loss-parallel logits (TP > 1 where the framework uses it) or logits the model upcasts (Hugging Face).
 bool fusedLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
+/// Whether the settings change a figure at all, for a form to grey out what the framework does not read: a compiled
+/// loss needs a framework whose fusion is torch.compile, with compile on; a fused cross-entropy an eager loss (not a
+/// hand-fused stack's own loss kernels, not a compiled loss) over 16-bit logits that DTensor does not shard.
+bool compileLossIsRead(const TrainingConfig& training, const FrameworkCapabilities& caps);
+bool fusedLossIsRead(const TrainingConfig& training, const FrameworkCapabilities& caps);
+
 /// Full recompute stops before a dense block's last matmul (docs/methods-time.md §4.54): the framework checkpoints with
 /// PyTorch's non-reentrant checkpoint, whose early stop ends the recomputed forward once the last saved tensors (that
 /// matmul's inputs) are packed again, which autograd does before the op runs. FP8 linear layers (Transformer Engine,

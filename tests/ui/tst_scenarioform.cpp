@@ -465,8 +465,9 @@ private Q_SLOTS:
             ++wheeled;
         }
         // Every field but the KV heads, the head dimension, the QK norm and the parallel block, which latent
-        // attention greys out (the parallel block the experts too).
-        QCOMPARE(wheeled, int(fieldCases().size()) - 4);
+        // attention greys out (the parallel block the experts too), and torch.compile and the two loss switches,
+        // which Megatron does not read.
+        QCOMPARE(wheeled, int(fieldCases().size()) - 7);
         QCOMPARE(m_doc->undoStack()->count(), 0);
     }
 
@@ -644,6 +645,35 @@ private Q_SLOTS:
         QVERIFY(!field("training.moe_overlap")->isEnabled());
         field<QCheckBox>("model.moe")->setChecked(true);
         QVERIFY(field("training.moe_dispatcher")->isEnabled() && field("training.moe_overlap")->isEnabled());
+    }
+
+    /// The two loss switches are greyed out where nothing reads them: Megatron runs its own loss kernels, Hugging Face
+    /// upcasts the logits, a compiled loss leaves no eager one to fuse, and compiling the loss needs compile on.
+    void lossSwitchesFollowTheFramework()
+    {
+        auto* compileLoss = field<QCheckBox>("training.compile_loss");
+        auto* fusedLoss = field<QCheckBox>("training.fused_loss");
+        QCOMPARE(m_doc->scenario().training.framework, core::Framework::Megatron);
+        QVERIFY(!compileLoss->isEnabled() && !fusedLoss->isEnabled());
+        QVERIFY(!field("training.compile")->isEnabled()); // Megatron's kernels are fused by hand
+        auto* framework = field<QComboBox>("training.framework");
+        const auto choose = [&](core::Framework f) {
+            framework->setCurrentIndex(int(f)); // the items follow the enumeration
+            QCOMPARE(m_doc->scenario().training.framework, f);
+        };
+        choose(core::Framework::Fsdp);
+        QVERIFY(!compileLoss->isEnabled() && fusedLoss->isEnabled());
+        choose(core::Framework::HuggingFace);
+        QVERIFY(!fusedLoss->isEnabled());
+        choose(core::Framework::TorchTitan);
+        QVERIFY(field("training.compile")->isEnabled());
+        field<QCheckBox>("training.compile")->setChecked(true);
+        compileLoss->setChecked(true);
+        QVERIFY(compileLoss->isEnabled() && !fusedLoss->isEnabled()); // the compiled loss is fused already
+        compileLoss->setChecked(false);
+        QVERIFY(fusedLoss->isEnabled() == (m_doc->scenario().training.layout.tp == 1));
+        field<QCheckBox>("training.compile")->setChecked(false);
+        QVERIFY(!compileLoss->isEnabled());
     }
 
     /// Activation offload: its lowest value reads "auto", it stops one layer short of the model's layers (Megatron-

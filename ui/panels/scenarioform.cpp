@@ -383,17 +383,28 @@ void ScenarioForm::createTrainingGroup()
         form, "training.framework", [](core::Scenario& s) -> core::Framework& { return s.training.framework; });
     m_binder->enumField<core::PipelineSchedule>(
         form, "training.schedule", [](core::Scenario& s) -> core::PipelineSchedule& { return s.training.schedule; });
-    m_binder->boolField(form, "training.compile", [](core::Scenario& s) -> bool& { return s.training.compile; });
+    QCheckBox* compile
+        = m_binder->boolField(form, "training.compile", [](core::Scenario& s) -> bool& { return s.training.compile; });
     // The two loss switches share a row: the column stays short enough for a 1000 px window to show every field.
     // Compiling the loss is read only by frameworks whose fusion comes from torch.compile, like the switch above;
     // a fused cross-entropy only by eager ones (their tooltips say so).
     auto* lossRow = new QHBoxLayout;
-    lossRow->addWidget(m_binder->boolField(
-        nullptr, "training.compile_loss", [](core::Scenario& s) -> bool& { return s.training.compileLoss; }));
-    lossRow->addWidget(m_binder->boolField(
-        nullptr, "training.fused_loss", [](core::Scenario& s) -> bool& { return s.training.fusedLoss; }));
+    QCheckBox* compileLoss = m_binder->boolField(
+        nullptr, "training.compile_loss", [](core::Scenario& s) -> bool& { return s.training.compileLoss; });
+    QCheckBox* fusedLoss = m_binder->boolField(
+        nullptr, "training.fused_loss", [](core::Scenario& s) -> bool& { return s.training.fusedLoss; });
+    lossRow->addWidget(compileLoss);
+    lossRow->addWidget(fusedLoss);
     lossRow->addStretch();
     form->addRow(QString(), lossRow);
+    m_binder->addRefresher([this, compile, compileLoss, fusedLoss](core::Scenario&) {
+        // Greyed out where the framework, its compile switch or the layout leave the setting unread.
+        const core::TrainingConfig& t = m_document->scenario().training;
+        const core::FrameworkCapabilities& caps = core::frameworkCapabilities(t.framework);
+        compile->setEnabled(caps.compileFuses); // hand-fused stacks (Megatron, NeMo) do not compile
+        compileLoss->setEnabled(core::compileLossIsRead(t, caps));
+        fusedLoss->setEnabled(core::fusedLossIsRead(t, caps));
+    });
 }
 
 void ScenarioForm::createLayoutGroup()
