@@ -294,6 +294,8 @@ void readTraining(const NullableReader& r, ValidationCase& c)
     u.compileLoss = !r.stated("compile_loss");
     t.fusedLoss = r.optional<bool>("fused_loss", false);
     u.fusedLoss = !r.stated("fused_loss");
+    t.checkpointEarlyStop = r.optional<bool>("checkpoint_early_stop", true);
+    u.checkpointEarlyStop = !r.stated("checkpoint_early_stop");
     t.asyncTp = r.optional<bool>("async_tp", false);
     t.fp8Recipe = r.optionalChoice("fp8_recipe", Fp8Recipe::FrameworkDefault);
     t.optimizerStates = r.optionalChoice("optimizer_states", OptimizerStates::Fp32);
@@ -351,6 +353,8 @@ void applyDependentDefaults(ValidationCase& c)
         t.compileLoss = caps.compiledLossInPublishedRuns;
     if (c.unknown.fusedLoss)
         t.fusedLoss = caps.fusedLossInPublishedRuns;
+    if (c.unknown.checkpointEarlyStop)
+        t.checkpointEarlyStop = caps.checkpointStopsEarlyInPublishedRuns;
     if (c.unknown.expertTp)
         t.layout.expertTp = caps.expertTpInPublishedRuns;
     c.scenario.name = c.id;

@@ -28,6 +28,9 @@ struct UnknownFields
     /// Whether the loss was a fused cross-entropy kernel: unstated, what the framework's published runs used
     /// (FrameworkCapabilities::fusedLossInPublishedRuns; docs/methods-memory.md §3.21).
     bool fusedLoss = false;
+    /// Whether full recompute stopped early (training.checkpoint_early_stop): unstated, what the framework's
+    /// published runs' PyTorch did (FrameworkCapabilities::checkpointStopsEarlyInPublishedRuns; methods-time §4.54).
+    bool checkpointEarlyStop = false;
     /// Expert TP (parallelism.etp): unstated, what the framework's published runs set
     /// (FrameworkCapabilities::expertTpInPublishedRuns; docs/methods-time.md §4.48).
     bool expertTp = false;

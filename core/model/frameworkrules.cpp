@@ -39,7 +39,7 @@ bool fusedLossIsRead(const TrainingConfig& training, const FrameworkCapabilities
 
 bool recomputeStopsEarly(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
-    if (training.recompute != Recompute::Full || !caps.checkpointStopsEarly)
+    if (training.recompute != Recompute::Full || !caps.checkpointStopsEarly || !training.checkpointEarlyStop)
         return false;
     return precisionInEffect(training, caps) != Precision::Fp8 || (caps.compileFuses && training.compile);
 }

@@ -100,6 +100,8 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
         [](const nlohmann::json& v, const std::string& at) { return parseName<AttentionKind>(v, at); });
     caps.zero3GathersOnRecompute = entry.at("zero3_gathers_on_recompute").get<bool>();
     caps.checkpointStopsEarly = entry.value("checkpoint_early_stop", false);
+    caps.checkpointStopsEarlyInPublishedRuns
+        = entry.value("checkpoint_early_stop_in_published_runs", caps.checkpointStopsEarly);
     caps.gradReduceFp32 = entry.at("grad_reduce_fp32").get<bool>();
     caps.fusedKernels = entry.at("fused_kernels").get<bool>();
     caps.autocast = entry.at("autocast").get<bool>();

@@ -53,6 +53,9 @@ struct FrameworkCapabilities
     /// saved is back (torch.utils.checkpoint early stop, on by default): a dense block's last matmul, whose inputs
     /// are its last saved tensors, and the collective after it do not run again (docs/methods-time.md §4.54).
     bool checkpointStopsEarly = false;
+    /// Whether the framework's published runs had that early stop (a case that does not say): false where they
+    /// predate PyTorch 2.1 (llm-foundry's 2023 tables) or an older framework default (Hugging Face before 2026-01).
+    bool checkpointStopsEarlyInPublishedRuns = false;
     bool autocast = false; ///< 16-bit training is torch.autocast over fp32 parameters (else 16-bit parameters)
     /// Pure bf16 (16-bit weights, gradients and optimizer states) is a mode of the framework: a Hugging Face model
     /// loaded in bf16. Where false, the framework's bf16 keeps fp32 master weights and optimizer states whatever

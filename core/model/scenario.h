@@ -228,6 +228,11 @@ struct TrainingConfig
     /// kActivationOffloadAuto = the fewest that make the layout fit. Needs a framework that offers it, PP 1 and no
     /// recompute, and fewer layers than the model has (docs/methods-memory.md §3.11, docs/methods-time.md §4.32).
     int activationOffloadLayers = 0;
+    /// Full recompute runs on a PyTorch whose non-reentrant checkpoint stops early (2.1 and later, where it is the
+    /// default): read only by frameworks that checkpoint that way (FrameworkCapabilities::checkpointStopsEarly).
+    /// Not a scenario key (a plan is for today's software); a validation case takes what its framework's published
+    /// runs ran, older PyTorch included (docs/methods-time.md §4.54).
+    bool checkpointEarlyStop = true;
     /// Optimizer states split over the data-parallel ranks: ZeRO ≥ 1 or Megatron's distributed optimizer.
     bool shardsOptimizerStates() const { return zeroStage >= 1 || distributedOptimizer; }
     bool operator==(const TrainingConfig&) const = default;

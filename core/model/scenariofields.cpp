@@ -153,8 +153,8 @@ const std::vector<ScenarioField>& table()
         {"training.recompute", K::Choice, "", 0, 0, R"("selective")", "Recomputation",
             "Activation checkpointing: what is recomputed in backward. Selective: the attention core (Megatron) or "
             "every "
-            "other matmul and the memory-bound work (TorchTitan); full: each layer's forward again (PyTorch's "
-            "non-reentrant checkpoint in TorchTitan and FSDP stops before its last matmul)",
+            "other matmul and the memory-bound work (TorchTitan); full: each layer's forward again (PyTorch 2.1's "
+            "non-reentrant checkpoint, in TorchTitan, FSDP and Hugging Face, stops before its last matmul)",
             &names<Recompute>},
         {"training.zero_stage", K::Integer, "", 0, 3, "1", "ZeRO stage",
             "0 none, 1 optimizer states, 2 + gradients, 3 + parameters"},

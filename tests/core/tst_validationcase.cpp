@@ -212,6 +212,22 @@ private Q_SLOTS:
         QVERIFY(hf(R"(, "fused_loss": true)").fusedLoss);
     }
 
+    /// checkpoint_early_stop is optional: unstated, what the framework's published runs' PyTorch did (TorchTitan's:
+    /// stops early; llm-foundry's 2023 tables, read as PyTorch FSDP, and Hugging Face's: reran the layer); stated, as
+    /// stated. A scenario is planned for today's software, which stops early.
+    void checkpointEarlyStopIsOptionalWithThePublishedRunsDefault()
+    {
+        const auto of = [](const std::string& framework, const std::string& extra) {
+            return trainingOf(R"("amp_bf16")", framework, extra).checkpointEarlyStop;
+        };
+        QVERIFY(of(R"("torchtitan")", ""));
+        QVERIFY(!of(R"("fsdp")", ""));
+        QVERIFY(!of(R"("hf")", ""));
+        QVERIFY(of(R"("fsdp")", R"(, "checkpoint_early_stop": true)"));
+        QVERIFY(!of(R"("torchtitan")", R"(, "checkpoint_early_stop": false)"));
+        QVERIFY(TrainingConfig {}.checkpointEarlyStop);
+    }
+
     /// parallelism.etp is optional: unstated, what the framework's published runs set (NeMo's and Megatron-Bridge's
     /// MoE recipes: 1; Megatron-LM: Megatron-Core's default); stated, the degree; below 1 named.
     void expertTpIsOptionalWithThePublishedRunsDefault()
