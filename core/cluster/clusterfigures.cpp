@@ -178,7 +178,8 @@ ClusterFigures clusterFigures(const ClusterSpec& spec, const GpuCatalog& catalog
         f.racks += (g.nodeCount + g.nodesPerRack - 1) / std::max(1, g.nodesPerRack);
         f.scaleUpDomains += (gpus + g.scaleUpDomainGpus - 1) / std::max(1, g.scaleUpDomainGpus);
         f.peakPflopsBf16 += gpus * gpu->peakFlops(Precision::AmpBf16) / 1e15;
-        f.peakPflopsFp8 += gpus * gpu->peakFlops(Precision::Fp8) / 1e15;
+        // Only GPUs with FP8 tensor cores count: an A100's BF16 rate is not an FP8 capability.
+        f.peakPflopsFp8 += gpus * (gpu->hasFp8TensorCores() ? gpu->peakFlops(Precision::Fp8) : 0.0) / 1e15;
         f.peakPflopsFp32 += gpus * gpu->peakFlops(Precision::Fp32) / 1e15;
         f.hbmTotalTB += gpus * gpu->memoryGB / 1000;
         const double nodeW = nodePowerW(g, gpu->tdpW);

@@ -42,7 +42,7 @@ struct ClusterFigures
     long long gpus = 0;
     long long racks = 0;
     double peakPflopsBf16 = 0; ///< dense
-    double peakPflopsFp8 = 0; ///< dense; falls back to BF16 where the GPU has no FP8
+    double peakPflopsFp8 = 0; ///< dense, of the GPUs with FP8 tensor cores (0 for an all-A100 cluster)
     double peakPflopsFp32 = 0;
     double hbmTotalTB = 0; ///< datasheet GB / 1000, summed
     std::vector<TierFigures> tiers;

@@ -73,7 +73,7 @@ EvaluationError unknownGpuError(const Scenario& scenario)
 
 std::optional<EvaluationError> precisionError(const Scenario& scenario, const GpuSpec& gpu)
 {
-    if (scenario.training.precision != Precision::Fp8 || hasFp8TensorCores(gpu))
+    if (scenario.training.precision != Precision::Fp8 || gpu.hasFp8TensorCores())
         return std::nullopt;
     // Planning it at the 16-bit rate would give figures for a run that cannot start.
     const std::string instead = gpu.bf16Tflops ? "mixed BF16" : "mixed FP16";

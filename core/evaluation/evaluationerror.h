@@ -28,12 +28,6 @@ std::optional<EvaluationError> checkScenarioFields(const Scenario& scenario);
 /// The scenario's GPU is not in the catalog: named at the key its file states it (cluster::trainingGpuField).
 EvaluationError unknownGpuError(const Scenario& scenario);
 
-/// Whether the GPU has FP8 tensor cores (a catalog FP8 rate): what training in FP8 needs.
-inline bool hasFp8TensorCores(const GpuSpec& gpu)
-{
-    return gpu.fp8Tflops.has_value();
-}
-
 /// A precision the scenario's GPU cannot train in: FP8 on a GPU without FP8 tensor cores (A100, V100, MI250X, TPU
 /// v4), which Transformer Engine and torchao refuse (compute capability 8.9 or later). nullopt when it can.
 std::optional<EvaluationError> precisionError(const Scenario& scenario, const GpuSpec& gpu);

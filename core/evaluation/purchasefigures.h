@@ -30,7 +30,9 @@ struct PurchaseFigures
     TrainingRunFigures run;
 };
 
-/// The one function the topology panel, the purchase panel, the report and `cost --json` call.
+/// The one function the topology panel, the purchase panel, the report and `cost --json` call. An error where the
+/// cluster cannot be read (a field out of range, a GPU the catalog lacks); a training run the engine refuses (FP8 on
+/// a GPU without it) keeps the cluster's figures, with the refusal as the run's whyNot.
 Expected<PurchaseFigures> purchaseFigures(const Scenario& scenario);
 
 } // namespace clusterplanner::core::evaluation

@@ -61,6 +61,9 @@ struct GpuSpec
     double peakFlops(Precision precision) const;
     /// The measured share of the BF16 peak a large matmul reaches (mamfBf16Tflops / bf16Tflops); empty when unknown.
     std::optional<double> achievableMatmulFraction() const;
+    /// Whether the GPU has FP8 tensor cores (a catalog FP8 rate): what training in FP8 needs, and what an FP8 peak
+    /// counts.
+    bool hasFp8TensorCores() const { return fp8Tflops.has_value(); }
 };
 
 class GpuCatalog

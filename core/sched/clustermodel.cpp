@@ -85,7 +85,7 @@ ClusterTotals clusterTotals(const ClusterModel& model, const GpuCatalog& catalog
         totals.peakPflopsFp32 += gpus * gpu->peakFlops(Precision::Fp32) / 1e15;
         totals.peakPflopsBf16 += gpus * gpu->peakFlops(Precision::AmpBf16) / 1e15;
         totals.peakPflopsFp16 += gpus * gpu->peakFlops(Precision::AmpFp16) / 1e15;
-        totals.peakPflopsFp8 += gpus * gpu->peakFlops(Precision::Fp8) / 1e15;
+        totals.peakPflopsFp8 += gpus * (gpu->hasFp8TensorCores() ? gpu->peakFlops(Precision::Fp8) : 0.0) / 1e15;
         totals.powerKw += gpus * gpu->tdpW / 1000.0 + group.count * type->overheadKw;
         if (auto price = gpu->purchaseUsd.midUsd())
             totals.purchaseUsd += gpus * *price;

@@ -196,7 +196,20 @@ private Q_SLOTS:
         QVERIFY(close(f.cloudEquivalentUsd, 32 * 2.0 * 8760 * 5));
         // Peaks and memory from the catalog: 32 × 989.4 TFLOP/s bf16, 32 × 80 GB.
         QVERIFY(close(f.peakPflopsBf16, 32 * 989.4 / 1000));
+        QVERIFY(
+            close(f.peakPflopsFp8, 32 * GpuCatalog::builtin().find("H100-SXM-80GB")->peakFlops(Precision::Fp8) / 1e15));
         QVERIFY(close(f.hbmTotalTB, 32 * 80 / 1000.0));
+    }
+
+    /// The FP8 peak counts GPUs with FP8 tensor cores only: an A100 cluster has none, where the catalog's FP8 rate
+    /// lookup would fall back to BF16 and show an FP8 capability the GPUs lack.
+    void fp8PeakCountsOnlyFp8TensorCores()
+    {
+        auto spec = hgxH100(2, 1, true);
+        spec.groups[0].gpuId = "A100-SXM-80GB";
+        const auto f = clusterFigures(spec, GpuCatalog::builtin());
+        QVERIFY(f.peakPflopsBf16 > 0);
+        QCOMPARE(f.peakPflopsFp8, 0.0);
     }
 
     void unknownGpuIsNamed()

@@ -185,6 +185,24 @@ private Q_SLOTS:
         QCOMPARE(doc.scenario().topology.fabric.tiers.size(), std::size_t(1));
     }
 
+    /// A training setting the engine refuses (FP8 on an A100) leaves the cluster's figures standing: the price, power
+    /// and fabric do not depend on it; the summary gives the run's refusal instead of its time to train.
+    void refusedTrainingKeepsTheClusterFigures()
+    {
+        ui::ScenarioDocument doc;
+        core::Scenario s = core::defaultScenario();
+        s.topology.groups.at(0).gpuId = "A100-SXM-80GB";
+        s.cluster.gpuId = "A100-SXM-80GB";
+        s.training.precision = core::Precision::Fp8;
+        doc.newDocument(s);
+        ui::TopologyPanel panel(&doc);
+        QVERIFY(!panel.figures()->valueText(QStringLiteral("cluster.gpus")).isEmpty());
+        QVERIFY2(panel.summaryText().contains(QLatin1String("no training run: training.precision: fp8 needs")),
+            qPrintable(panel.summaryText()));
+        const auto figures = core::evaluation::purchaseFigures(doc.scenario());
+        QVERIFY(figures && !figures->run.fits && figures->cluster.gpus > 0);
+    }
+
     /// A group whose GPU id the catalog lacks (a typo in a file) shows that id in the GPU box, marked, rather than a
     /// blank box; choosing a catalog GPU replaces it and the marked item goes.
     void unknownGpuIdIsShownAsItIs()

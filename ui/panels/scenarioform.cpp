@@ -322,7 +322,7 @@ void ScenarioForm::createTrainingGroup()
         // FP8 on a GPU without FP8 tensor cores is refused by the engine; the item says so before it is chosen.
         const core::GpuSpec* gpu = core::GpuCatalog::builtin().find(m_document->scenario().cluster.gpuId);
         precision->setItemText(fp8Item,
-            gpu && !core::hasFp8TensorCores(*gpu)
+            gpu && !gpu->hasFp8TensorCores()
                 ? tr("FP8: the %1 has no FP8 tensor cores").arg(QString::fromStdString(gpu->id))
                 : enumLabel(core::Precision::Fp8));
     });

@@ -164,7 +164,7 @@ void TopologyPanel::refresh()
         const QString training = run.fits ? tr(" · the run trains in %1 days at %2 per M tokens")
                                                 .arg(run.timeToTrainDays, 0, 'f', 1)
                                                 .arg(formatUsd(run.ownedUsdPerMillionTokens))
-                                          : tr(" · the run does not fit: %1").arg(QString::fromStdString(run.whyNot));
+                                          : tr(" · no training run: %1").arg(QString::fromStdString(run.whyNot));
         const QString problems = issues == 0 ? tr("buildable as drawn")
                                              : tr("<span style='color:#d03030'><b>%1</b> marked in red</span>")
                                                    .arg(issues == 1 ? tr("1 problem") : tr("%1 problems").arg(issues));
