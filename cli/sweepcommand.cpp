@@ -35,7 +35,7 @@ struct SweepInput
     std::optional<ValidationCase> validationCase; ///< when the file is a case: what it leaves unstated
 };
 
-/// ": a, b, c" for an error message, the first few ids of a case file.
+/// " (a, b, c, … N more)" for an error message: the first few ids of a case file.
 std::string caseIdList(const std::vector<ValidationCase>& cases)
 {
     constexpr std::size_t kShown = 5;
@@ -48,7 +48,8 @@ std::string caseIdList(const std::vector<ValidationCase>& cases)
 }
 
 /// The case of a case file that the sweep evaluates: the one named by id, or the only one. A file of several cases
-/// without an id is refused rather than swept on its first case unannounced.
+/// without an id is refused rather than swept on its first case unannounced (a usage error: the command line must
+/// say which).
 const ValidationCase& chosenCase(
     const std::vector<ValidationCase>& cases, const std::string& path, const std::string& id)
 {
@@ -56,10 +57,10 @@ const ValidationCase& chosenCase(
         for (const auto& c : cases)
             if (c.id == id)
                 return c;
-        throw std::runtime_error(path + ": no case with id \"" + id + "\"" + caseIdList(cases));
+        throw UsageError("--case-id: " + path + " has no case with id \"" + id + "\"" + caseIdList(cases));
     }
     if (cases.size() > 1)
-        throw std::runtime_error(path + " holds " + std::to_string(cases.size())
+        throw UsageError(path + " holds " + std::to_string(cases.size())
             + " cases and a sweep evaluates one: name it with --case-id" + caseIdList(cases));
     return cases.front();
 }
@@ -72,7 +73,7 @@ SweepInput readSweepInput(const std::string& path, const std::string& caseId)
         = parseJsonText(text, path, [](const std::string& message) { throw std::runtime_error(message); });
     if (document.is_object() && document.contains("format")) {
         if (!caseId.empty())
-            throw std::runtime_error(path + " is a scenario, not a case file: --case-id applies to case files");
+            throw UsageError("--case-id: " + path + " is a scenario, not a case file");
         return {readScenarioFile(text), {}, std::nullopt};
     }
     const std::vector<ValidationCase> cases = readCaseText(text, path);

@@ -14,7 +14,7 @@ namespace clusterplanner::core::evaluation {
 
 struct TrainingRunFigures
 {
-    bool fits = false; ///< the scenario's layout fits and is valid on the training group
+    bool fits = false; ///< the scenario's layout fits and is valid on the training group, in a precision it has
     std::string whyNot; ///< set when !fits
     double tokensPerS = 0;
     double mfu = 0;
@@ -30,7 +30,7 @@ struct PurchaseFigures
     TrainingRunFigures run;
 };
 
-/// The one function the topology panel, the purchase panel, the report and `cost --json` call. An error where the
+/// The one function the topology panel, the purchase panel and `cost` call. An error where the
 /// cluster cannot be read (a field out of range, a GPU the catalog lacks); a training run the engine refuses (FP8 on
 /// a GPU without it) keeps the cluster's figures, with the refusal as the run's whyNot.
 Expected<PurchaseFigures> purchaseFigures(const Scenario& scenario);

@@ -26,6 +26,10 @@ bool fusedLossApplies(const TrainingConfig& training, const FrameworkCapabilitie
 
 bool compileLossIsRead(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
+    // The same two gates as fusedLossApplies: DTensor's loss parallelism and logits the model upcasts take no fused
+    // or compiled loss.
+    if (caps.upcastsLogitsBeforeLoss || (training.layout.tp > 1 && caps.dtensorLossParallel))
+        return false;
     return caps.compileFuses && training.compile;
 }
 

@@ -180,6 +180,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const bool selective = s.tr.recompute == Recompute::Selective;
     const double modulesS = moduleRecomputeS(s, lt, moe);
     // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed
+    // (fewer where the recompute stops early, below)
     // (a parallel block: one of each, below), one of each pair on the attention side (a MoE layer's MLP side:
     // moeMlpTensorParallelS). Under MLA (docs/methods-time.md §4.37) that side's gather (SP) or input-gradient
     // all-reduce carries the latents instead of the hidden state, the output side the hidden state: its collective is
@@ -196,9 +197,11 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     // A parallel block's attention and MLP take one gathered (or all-reduced-gradient) input and add their outputs
     // before one reduction: one collective per pass where the sequential block has two (§4.50).
     const double perPass = m.parallelBlock ? 1.0 : 2.0;
-    // A checkpoint that stops early (§4.54) does not run the last matmul again, nor the collective that follows it.
-    const bool stopsEarly = recomputeStopsEarly(s.tr, s.caps);
-    const double recomputeCollectives = full ? perPass - (stopsEarly ? 1.0 : 0.0) : 0.0;
+    // A checkpoint that stops early (§4.54) does not run a dense layer's last matmul again, nor the reduction after
+    // it: the all-reduce, or with sequence parallelism the reduce-scatter, half of an all-gather/reduce-scatter pair.
+    const bool stopsEarly = !moe && recomputeStopsEarly(s.tr, s.caps);
+    const double skippedCollectives = stopsEarly ? (s.shape.sequenceParallel ? 0.5 : 1.0) : 0.0;
+    const double recomputeCollectives = full ? perPass - skippedCollectives : 0.0;
     const double tpCount = 2 * perPass + recomputeCollectives;
     // CP ring: cp−1 KV block passes forward, twice that backward (KV and dKV) (docs/methods-time.md §4.3). Each
     // pass runs under one ring step's attention and shows where it outlasts it (§4.10).
@@ -242,7 +245,7 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
         = s.caps.selectiveIsOpLevel ? 0.5 * lt.gemmForwardS + lt.elementwiseForwardS : lt.attentionCoreForwardS;
     const double partialRecomputeS = selective ? selectiveS : modulesS;
     const double skippedS = stopsEarly ? lt.lastGemmForwardS : 0.0;
-    const double fullRecomputeS = forwardWithCommS - skippedS - (stopsEarly ? tpForwardExposedOne : 0.0);
+    const double fullRecomputeS = forwardWithCommS - skippedS - skippedCollectives * tpForwardExposedOne;
     st.recomputeS += n * (full ? fullRecomputeS : partialRecomputeS);
     st.computeRecomputeS += n * (full ? lt.forwardS - skippedS : partialRecomputeS);
     // Eager host: the backward issues about twice the forward's ops; full recompute (checkpointing) issues the

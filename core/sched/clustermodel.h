@@ -70,7 +70,7 @@ struct ClusterTotals
     double peakPflopsFp32 = 0; ///< dense peak, GpuSpec::peakFlops
     double peakPflopsBf16 = 0;
     double peakPflopsFp16 = 0;
-    double peakPflopsFp8 = 0;
+    double peakPflopsFp8 = 0; ///< of the GPUs with FP8 tensor cores only
     double powerKw = 0; ///< Σ GPU TDP + node overhead, IT power before PUE
     double purchaseUsd = 0; ///< GPUs at the catalog price midpoint
     int unpricedGpus = 0; ///< GPUs whose catalog entry has no price (not in purchaseUsd)

@@ -153,6 +153,18 @@ private Q_SLOTS:
         r = run({"cost", "--scenario", dir.filePath("missing.json").toStdString()});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.find("cannot read") != std::string::npos, r.err.c_str());
+
+        // A run the engine refuses (FP8 on the sample's A100s) is not priced at the 16-bit rate instead.
+        std::string fp8 = readFile(kGpt3);
+        const auto precision = fp8.find("\"precision\": \"amp_fp16\"");
+        QVERIFY(precision != std::string::npos);
+        fp8.replace(precision, std::string("\"precision\": \"amp_fp16\"").size(), "\"precision\": \"fp8\"");
+        const std::string fp8Path = dir.filePath("fp8.cplan.json").toStdString();
+        std::ofstream(fp8Path) << fp8;
+        r = run({"cost", "--scenario", fp8Path, "--json"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("training.precision: fp8 needs FP8 tensor cores") != std::string::npos, r.err.c_str());
+        QVERIFY(r.out.empty());
     }
 
     void jsonReportsTheWholeClusterAndTheRun()

@@ -284,7 +284,7 @@ private Q_SLOTS:
         const std::string path = m_dir.filePath("two.json").toStdString();
         std::ofstream(path) << json::array({smallCase(), other}).dump();
         const auto ambiguous = run({"sweep", "--case", path, "--quiet"});
-        QCOMPARE(ambiguous.code, 1);
+        QCOMPARE(ambiguous.code, 2); // the command line must say which: a usage error
         QVERIFY2(ambiguous.err.find("holds 2 cases") != std::string::npos, ambiguous.err.c_str());
         QVERIFY2(ambiguous.err.find("small_gpt_16xa100, small_gpt_pp4") != std::string::npos, ambiguous.err.c_str());
         QVERIFY(ambiguous.out.empty());
@@ -296,7 +296,7 @@ private Q_SLOTS:
         for (const auto& row : top)
             QCOMPARE(row.at("layout").at("pp").get<int>(), 4);
         const auto unknown = run({"sweep", "--case", path, "--case-id", "nope", "--quiet"});
-        QCOMPARE(unknown.code, 1);
+        QCOMPARE(unknown.code, 2);
         QVERIFY2(unknown.err.find("no case with id \"nope\"") != std::string::npos, unknown.err.c_str());
     }
 
