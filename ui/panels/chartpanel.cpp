@@ -42,9 +42,12 @@ void ChartPanel::setSummary(const QString& text)
     m_summary->setText(text);
 }
 
-void ChartPanel::showWithoutChart(const QString& heading, const QString& reason)
+void ChartPanel::showWithoutChart(const QString& heading, const QStringList& reasons)
 {
-    setSummary(tr("<b>%1</b><br>%2").arg(heading.toHtmlEscaped(), reason.toHtmlEscaped()));
+    QStringList lines;
+    for (const QString& reason : reasons)
+        lines << reason.toHtmlEscaped();
+    setSummary(tr("<b>%1</b><br>%2").arg(heading.toHtmlEscaped(), lines.join(QStringLiteral("<br>"))));
     m_chart->setVisible(false);
 }
 

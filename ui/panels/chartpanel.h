@@ -5,6 +5,7 @@
 
 #include "ui/document/scenariochange.h"
 
+#include <QStringList>
 #include <QWidget>
 
 class QLabel;
@@ -39,7 +40,12 @@ protected:
     void setSummary(const QString& text);
     /// Nothing to draw: the summary states the heading in bold and the reason under it, and the chart is hidden, since
     /// an empty frame would draw axes scaled to nothing. showChart() brings it back with the next figures.
-    void showWithoutChart(const QString& heading, const QString& reason);
+    void showWithoutChart(const QString& heading, const QString& reason)
+    {
+        showWithoutChart(heading, QStringList {reason});
+    }
+    /// The same, one line per reason.
+    void showWithoutChart(const QString& heading, const QStringList& reasons);
     void showChart();
     /// The parts of the scenario the panel's figures depend on; others (the name, the notes) do not refresh it.
     virtual ScenarioChanges dependencies() const { return kEngineInputs; }

@@ -69,7 +69,7 @@ void MemoryPanel::refresh()
         showProblems(evaluation);
         return;
     }
-    m_chart->setVisible(true);
+    showChart();
     const core::MemoryEstimate& estimate = evaluation.memory.estimate;
     const int pp = s.training.layout.pp;
     const bool twoStages = pp > 1 && estimate.last.stage != estimate.first.stage;
@@ -95,16 +95,14 @@ void MemoryPanel::showProblems(const core::ScenarioEvaluation& evaluation)
 {
     QStringList lines;
     if (evaluation.error)
-        lines << QString::fromStdString(evaluation.error->text()).toHtmlEscaped();
+        lines << QString::fromStdString(evaluation.error->text());
     for (const auto& line : evaluation.reasons)
-        lines << QString::fromStdString(line).toHtmlEscaped();
+        lines << QString::fromStdString(line);
     // A scenario the engine cannot read (an unknown GPU, a field out of range) has no layout to judge yet.
-    const QString heading
-        = evaluation.error ? tr("This scenario cannot be evaluated:") : tr("This layout is not valid:");
-    setSummary(tr("<b>%1</b><br>%2").arg(heading, lines.join(QStringLiteral("<br>"))));
+    showWithoutChart(
+        evaluation.error ? tr("This scenario cannot be evaluated:") : tr("This layout is not valid:"), lines);
     m_chart->setData({}, {});
     m_chart->setLimit(std::nullopt, QString()); // no GPU, or none judged: no capacity line left from the last one
-    m_chart->setVisible(false); // an empty frame would draw an axis scaled to nothing
 }
 
 QString MemoryPanel::summary(const core::MemoryView& memory) const

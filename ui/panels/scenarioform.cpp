@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/scenarioform.h"
 
-#include "core/evaluation/evaluationerror.h"
 #include "core/evaluation/layoutrefit.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/gpucatalog.h"
