@@ -15,6 +15,7 @@
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
@@ -220,6 +221,46 @@ private Q_SLOTS:
         choose(gpu, QStringLiteral("A100-SXM-80GB"));
         QCOMPARE(doc.scenario().topology.groups.at(0).gpuId, std::string("A100-SXM-80GB"));
         QCOMPARE(gpu->count(), catalogItems);
+    }
+
+    /// A cluster the engine cannot read (a second node group whose GPU id the catalog lacks) shows its whole error
+    /// in place of the figures, wrapped to the list's width, where one row cut it at the column's edge; mended, the
+    /// figures come back.
+    void unreadableClusterShowsItsWholeErrorWrapped()
+    {
+        ui::ScenarioDocument doc;
+        core::Scenario s = core::defaultScenario();
+        QVERIFY(!s.topology.groups.empty());
+        core::cluster::NodeGroup spare = s.topology.groups.front();
+        spare.name = "spare";
+        spare.gpuId = "A100-SXM-80G";
+        s.topology.groups.push_back(spare);
+        doc.newDocument(s);
+        ui::TopologyPanel panel(&doc);
+        panel.resize(1600, 1000);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const auto result = core::evaluation::purchaseFigures(doc.scenario());
+        QVERIFY(!result);
+        const QString expected = QStringLiteral("No figures: ") + QString::fromStdString(result.error().text());
+        QCOMPARE(panel.figures()->errorText(), expected);
+        auto* label = panel.figures()->findChild<QLabel*>(QStringLiteral("figures.error"));
+        QVERIFY(label && label->isVisible() && label->wordWrap());
+        const QRect viewport = panel.figures()->viewport()->rect();
+        QVERIFY2(label->width() <= viewport.width() && label->heightForWidth(label->width()) <= label->height(),
+            qPrintable(QStringLiteral("%1 x %2 in %3 x %4")
+                           .arg(label->width())
+                           .arg(label->heightForWidth(label->width()))
+                           .arg(viewport.width())
+                           .arg(label->height())));
+        QCOMPARE(panel.figures()->topLevelItemCount(), 0);
+
+        core::Scenario mended = doc.scenario();
+        mended.topology.groups.back().gpuId = "A100-SXM-80GB";
+        doc.edit(mended, QStringLiteral("mend"));
+        QVERIFY(panel.figures()->errorText().isEmpty());
+        QVERIFY(!label->isVisible());
+        QVERIFY(!panel.figures()->valueText(QStringLiteral("cluster.gpus")).isEmpty());
     }
 
     void formFitsItsPaneAtTheScreenshotSize()

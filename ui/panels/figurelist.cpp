@@ -2,6 +2,8 @@
 #include "ui/panels/figurelist.h"
 
 #include <QHeaderView>
+#include <QLabel>
+#include <QResizeEvent>
 
 namespace clusterplanner::ui {
 
@@ -13,7 +15,15 @@ constexpr int kKeyRole = Qt::UserRole + 1;
 
 FigureList::FigureList(QWidget* parent)
     : QTreeWidget(parent)
+    , m_error(new QLabel(viewport()))
 {
+    m_error->setObjectName(QStringLiteral("figures.error"));
+    m_error->setWordWrap(true);
+    m_error->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_error->setMargin(6);
+    m_error->setTextFormat(Qt::PlainText);
+    m_error->setStyleSheet(QStringLiteral("color: #d03030"));
+    m_error->hide();
     setColumnCount(2);
     setHeaderLabels({tr("Figure"), tr("Value")});
     setRootIsDecorated(false);
@@ -27,6 +37,9 @@ FigureList::FigureList(QWidget* parent)
 void FigureList::setRows(const std::vector<FigureRow>& rows)
 {
     clear();
+    m_error->hide();
+    m_error->clear();
+    header()->show();
     QTreeWidgetItem* section = nullptr;
     for (const auto& row : rows) {
         if (!section || section->text(0) != row.section) {
@@ -49,10 +62,21 @@ void FigureList::setRows(const std::vector<FigureRow>& rows)
 void FigureList::showError(const QString& message)
 {
     clear();
-    auto* item = new QTreeWidgetItem(this, {message});
-    item->setFirstColumnSpanned(true);
-    item->setForeground(0, QColor(0xD0, 0x30, 0x30));
-    item->setToolTip(0, message);
+    header()->hide();
+    m_error->setText(message);
+    m_error->setGeometry(viewport()->rect());
+    m_error->show();
+}
+
+QString FigureList::errorText() const
+{
+    return m_error->isHidden() ? QString() : m_error->text();
+}
+
+void FigureList::resizeEvent(QResizeEvent* event)
+{
+    QTreeWidget::resizeEvent(event);
+    m_error->setGeometry(viewport()->rect());
 }
 
 QString FigureList::valueText(const QString& key) const
