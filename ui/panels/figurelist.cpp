@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/figurelist.h"
 
+#include "ui/panels/topologyitems.h"
+
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
-#include <QResizeEvent>
 
 namespace clusterplanner::ui {
 
@@ -22,7 +24,9 @@ FigureList::FigureList(QWidget* parent)
     m_error->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_error->setMargin(6);
     m_error->setTextFormat(Qt::PlainText);
-    m_error->setStyleSheet(QStringLiteral("color: #d03030"));
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The diagram's colour for what is wrong; a style sheet, as the application's own style sheet outranks a palette.
+    m_error->setStyleSheet(QStringLiteral("color: %1").arg(topologycolors::issue().name()));
     m_error->hide();
     setColumnCount(2);
     setHeaderLabels({tr("Figure"), tr("Value")});
@@ -73,10 +77,13 @@ QString FigureList::errorText() const
     return m_error->isHidden() ? QString() : m_error->text();
 }
 
-void FigureList::resizeEvent(QResizeEvent* event)
+// The viewport changes size without the list doing so (the header hidden or shown, a scroll bar gone after clear()):
+// the message follows the viewport, not the list.
+bool FigureList::viewportEvent(QEvent* event)
 {
-    QTreeWidget::resizeEvent(event);
-    m_error->setGeometry(viewport()->rect());
+    if (event->type() == QEvent::Resize)
+        m_error->setGeometry(viewport()->rect());
+    return QTreeWidget::viewportEvent(event);
 }
 
 QString FigureList::valueText(const QString& key) const

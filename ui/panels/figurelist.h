@@ -26,7 +26,7 @@ public:
     QString errorText() const;
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
 
 private:
     QLabel* m_error;
