@@ -101,11 +101,9 @@ ScenarioCost scenarioCost(const std::string& path, const std::string& text, doub
     c.scenario = readScenario(path, text);
     c.years = years;
     const GpuSpec* gpu = GpuCatalog::builtin().find(c.scenario.cluster.gpuId);
-    if (!gpu)
-        throw std::runtime_error(path + ": " + unknownGpuError(c.scenario).text());
-    // The step-time model itself does not check the precision (FP8 falls back to the 16-bit rate on a GPU without
-    // it): a run the engine refuses is not priced.
-    if (const auto refused = precisionError(c.scenario, *gpu))
+    // The step-time model itself checks neither the GPU nor the precision (FP8 falls back to the 16-bit rate on a GPU
+    // without it): a run the engine refuses is not priced.
+    if (const auto refused = scenarioInputError(c.scenario, gpu))
         throw std::runtime_error(path + ": " + refused->text());
     const auto& efficiency = perf::EfficiencyTable::builtin().forGpu(gpu->id);
     c.run = perf::estimateStepTime(c.scenario, *gpu, efficiency);

@@ -15,30 +15,33 @@ bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabili
     return caps.compileFuses && training.compile && training.compileLoss;
 }
 
+namespace {
+
+/// DTensor's loss parallelism composes its own fp32 ops over vocabulary-sharded logits (§3.10), and a model that
+/// upcasts its logits hands any loss kernel fp32 ones: neither takes a 16-bit fused or compiled cross-entropy.
+bool lossTakesNo16BitKernel(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    return (training.layout.tp > 1 && caps.dtensorLossParallel) || caps.upcastsLogitsBeforeLoss;
+}
+
+} // namespace
+
 bool fusedLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
-    // DTensor's loss parallelism composes its own fp32 ops over vocabulary-sharded logits (§3.10), and a model that
-    // upcasts its logits hands any loss kernel fp32 ones: neither takes a 16-bit fused cross-entropy.
-    if ((training.layout.tp > 1 && caps.dtensorLossParallel) || caps.upcastsLogitsBeforeLoss)
+    if (lossTakesNo16BitKernel(training, caps))
         return false;
     return training.fusedLoss || compiledLossApplies(training, caps);
 }
 
 bool compileLossIsRead(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
-    // The same two gates as fusedLossApplies: DTensor's loss parallelism and logits the model upcasts take no fused
-    // or compiled loss.
-    if (caps.upcastsLogitsBeforeLoss || (training.layout.tp > 1 && caps.dtensorLossParallel))
-        return false;
-    return caps.compileFuses && training.compile;
+    return !lossTakesNo16BitKernel(training, caps) && caps.compileFuses && training.compile;
 }
 
 bool fusedLossIsRead(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
     const bool eagerLoss = !caps.fusedKernels || caps.compileFuses; // Megatron-style stacks run their own loss kernels
-    if (!eagerLoss || caps.upcastsLogitsBeforeLoss || (training.layout.tp > 1 && caps.dtensorLossParallel))
-        return false;
-    return !compiledLossApplies(training, caps);
+    return eagerLoss && !lossTakesNo16BitKernel(training, caps) && !compiledLossApplies(training, caps);
 }
 
 bool recomputeStopsEarly(const TrainingConfig& training, const FrameworkCapabilities& caps)

@@ -180,11 +180,10 @@ void addLayers(StageTimes& st, const Setup& s, double n, bool moe)
     const bool selective = s.tr.recompute == Recompute::Selective;
     const double modulesS = moduleRecomputeS(s, lt, moe);
     // TP: 2 all-reduces (or RS + AG with SP, same volume) forward, 2 backward, 2 more when the forward is recomputed
-    // (fewer where the recompute stops early, below)
-    // (a parallel block: one of each, below), one of each pair on the attention side (a MoE layer's MLP side:
-    // moeMlpTensorParallelS). Under MLA (docs/methods-time.md §4.37) that side's gather (SP) or input-gradient
-    // all-reduce carries the latents instead of the hidden state, the output side the hidden state: its collective is
-    // the mean of the two widths, and tpOne the mean of the two sides.
+    // (fewer where the recompute stops early; a parallel block: one of each, below), one of each pair on the attention
+    // side (a MoE layer's MLP side: moeMlpTensorParallelS). Under MLA (docs/methods-time.md §4.37) that side's gather
+    // (SP) or input-gradient all-reduce carries the latents instead of the hidden state, the output side the hidden
+    // state: its collective is the mean of the two widths, and tpOne the mean of the two sides.
     const double hiddenS = groupCollectiveS(Collective::AllReduce, tokens * m.hidden * beta, s.spans.tp, s.c.fabric);
     const double mlp = moe ? moeMlpTensorParallelS(s, tokens, hiddenS) : hiddenS;
     // Without a query latent the queries are projected from the gathered hidden state: that side stays h wide.

@@ -67,8 +67,7 @@ void FigureList::showError(const QString& message)
 {
     clear();
     header()->hide();
-    m_error->setText(message);
-    m_error->setGeometry(viewport()->rect());
+    m_error->setText(message); // viewportEvent keeps it over the whole viewport
     m_error->show();
 }
 
