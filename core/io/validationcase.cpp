@@ -80,6 +80,24 @@ public:
         return integer(key, fallback, 1, max, wasNull);
     }
 
+    /// A whole number of at least 1 that the case must state: nothing sensible stands in for a null model shape or
+    /// GPU count (read as 1, a null head count surfaced as a complaint about kv_heads).
+    int requiredPositive(const char* key, long long max = kMaxCaseCount) const
+    {
+        if (field(key).is_null())
+            fail(key, "is required (a whole number of at least 1), got null");
+        return integer(key, 1, 1, max);
+    }
+
+    /// A string that the case must state, non-empty.
+    std::string requiredText(const char* key) const
+    {
+        const auto text = get<std::string>(key, "");
+        if (text.empty())
+            fail(key, field(key).is_null() ? "is required, got null" : "is required, got an empty string");
+        return text;
+    }
+
     [[noreturn]] void fail(const char* key, const std::string& problem) const
     {
         throw std::runtime_error(m_path + "." + key + ": " + problem);
@@ -154,8 +172,8 @@ std::optional<MoeConfig> readMoe(const NullableReader& r, int hidden)
         return std::nullopt;
     const auto moe = r.object("moe");
     MoeConfig config;
-    config.experts = moe.positive("experts", 8);
-    config.topK = moe.positive("top_k", 2);
+    config.experts = moe.requiredPositive("experts");
+    config.topK = moe.requiredPositive("top_k");
     config.expertFfnHidden = moe.positive("expert_ffn_hidden", 4 * hidden);
     config.sharedExperts = moe.integer("shared_experts", 0, 0, kMaxCaseCount);
     config.moeLayers = moe.integer("moe_layers", 0, 0, kMaxCaseCount);
@@ -237,13 +255,13 @@ void readModel(const NullableReader& r, ValidationCase& c)
     ModelConfig& m = c.scenario.model;
     UnknownFields& u = c.unknown;
     m.name = r.get<std::string>("name", "unnamed");
-    m.layers = r.positive("layers", 1);
-    m.hidden = r.positive("hidden", 1);
-    m.heads = r.positive("heads", 1);
+    m.layers = r.requiredPositive("layers");
+    m.hidden = r.requiredPositive("hidden");
+    m.heads = r.requiredPositive("heads");
     m.kvHeads = r.positive("kv_heads", m.heads);
     m.headDim = r.optionalInteger("head_dim", 0, 0, kMaxDim / m.heads); // absent or null = hidden / heads
-    m.vocab = r.positive("vocab", 1);
-    m.seqLen = r.positive("seq_len", 1);
+    m.vocab = r.requiredPositive("vocab");
+    m.seqLen = r.requiredPositive("seq_len");
     m.mlp = r.choice("mlp", MlpKind::Gelu, &u.mlp);
     m.norm = r.choice("norm", m.mlp == MlpKind::SwiGlu ? NormKind::RmsNorm : NormKind::LayerNorm, &u.norm);
     m.ffnHidden = r.positive("ffn_hidden", 4 * m.hidden, &u.ffnHidden);
@@ -392,8 +410,8 @@ ValidationCase readCase(const json& object)
     const NullableReader root(object, c.id);
     auto& cluster = c.scenario.cluster;
     const auto clusterReader = root.object("cluster");
-    cluster.gpuId = GpuCatalog::builtin().currentId(clusterReader.get<std::string>("gpu", ""));
-    cluster.gpuCount = clusterReader.positive("num_gpus", 1);
+    cluster.gpuId = GpuCatalog::builtin().currentId(clusterReader.requiredText("gpu"));
+    cluster.gpuCount = clusterReader.requiredPositive("num_gpus");
     cluster.gpusPerNode
         = clusterReader.positive("gpus_per_node", std::min(8, cluster.gpuCount), &c.unknown.gpusPerNode);
     readBlackwellTray(c);

@@ -3,6 +3,7 @@
 #include "core/model/frameworks.h"
 #include "tests/cli/clitesthelpers.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -485,6 +486,48 @@ private Q_SLOTS:
         std::string text = tinyCase(R"("bf16")", R"("torchtitan")", "");
         text.replace(text.find("H100-SXM-80GB"), 13, "H100-SXM-96GB-HBM2e");
         QCOMPARE(readValidationCases(text).front().scenario.cluster.gpuId, std::string("H100-SXM-96GB"));
+    }
+
+    /// A model shape, the GPU or the GPU count stated as null is refused by name: read as 1 (or an empty GPU id) it
+    /// gave a nonsense case or a complaint about another field (a null head count read "kv_heads must be at most 1").
+    void nullEssentialsAreRequiredByName_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("path");
+        for (const char* key : {"layers", "hidden", "heads", "vocab", "seq_len"})
+            QTest::newRow(key) << QString::fromLatin1(key) << QStringLiteral("p.model.%1").arg(QLatin1String(key));
+        QTest::newRow("gpu") << QStringLiteral("gpu") << QStringLiteral("p.cluster.gpu");
+        for (const char* key : {"experts", "top_k"})
+            QTest::newRow(key) << QString::fromLatin1(key) << QStringLiteral("p.model.moe.%1").arg(QLatin1String(key));
+        QTest::newRow("num_gpus") << QStringLiteral("num_gpus") << QStringLiteral("p.cluster.num_gpus");
+    }
+
+    void nullEssentialsAreRequiredByName()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, path);
+        auto text = QString::fromStdString(tinyCase(R"("bf16")", R"("torchtitan")", ""));
+        text.replace(QStringLiteral("\"moe\": null"),
+            QStringLiteral("\"moe\": {\"experts\": 8, \"top_k\": 2, \"expert_ffn_hidden\": null, "
+                           "\"shared_experts\": null, \"moe_layers\": null}"));
+        QVERIFY(!readValidationCases(text.toStdString()).front().scenario.model.moe->sharedExperts);
+        const QRegularExpression value(QStringLiteral("\"%1\": (\"[^\"]*\"|\\d+)").arg(field));
+        QVERIFY2(value.match(text).hasMatch(), qPrintable(field));
+        text.replace(value, QStringLiteral("\"%1\": null").arg(field));
+        try {
+            readValidationCases(text.toStdString());
+            QFAIL("a null essential field was accepted");
+        } catch (const std::runtime_error& error) {
+            QCOMPARE(QString::fromUtf8(error.what()),
+                path + QStringLiteral(": is required")
+                    + (field == QLatin1String("gpu") ? QStringLiteral(", got null")
+                                                     : QStringLiteral(" (a whole number of at least 1), got null")));
+        }
+        // An empty GPU id is named the same way.
+        if (field == QLatin1String("gpu")) {
+            text.replace(QStringLiteral("\"gpu\": null"), QStringLiteral("\"gpu\": \"\""));
+            QVERIFY_THROWS_EXCEPTION(std::runtime_error, readValidationCases(text.toStdString()));
+        }
     }
 
     void badCaseNamesIdAndField()
