@@ -234,6 +234,8 @@ ParallelLayout readLayout(const JsonFields& r)
     layout.expertTp
         = optionalInteger(r, "training.layout.expert_tp", kExpertTpDefault, std::numeric_limits<int>::max());
     layout.virtualStages = integer(r, "training.layout.virtual_stages");
+    // Older files shard over all of DP.
+    layout.dpShard = optionalInteger(r, "training.layout.dp_shard", kDpShardAll, std::numeric_limits<int>::max());
     layout.sequenceParallel = boolean(r, "training.layout.sequence_parallel");
     // Older files mean Megatron's default order.
     layout.rankOrder = choice<RankOrdering>(r, "training.layout.rank_order", RankOrdering::TpCpEpDpPp);
@@ -314,7 +316,7 @@ json trainingToJson(const TrainingConfig& t)
         {"schedule", toString(t.schedule)}, {"framework", toString(t.framework)},
         {"layout",
             {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"expert_tp", l.expertTp},
-                {"virtual_stages", l.virtualStages}, {"sequence_parallel", l.sequenceParallel},
+                {"dp_shard", l.dpShard}, {"virtual_stages", l.virtualStages}, {"sequence_parallel", l.sequenceParallel},
                 {"rank_order", toString(l.rankOrder)}}},
         {"cp_load_balance", t.cpLoadBalance}, {"compile", t.compile}, {"compile_loss", t.compileLoss},
         {"fused_loss", t.fusedLoss}, {"async_tp", t.asyncTp}, {"fp8_recipe", toString(t.fp8Recipe)},

@@ -344,6 +344,8 @@ void readParallelism(const NullableReader& r, ValidationCase& c)
     const long long modelParallel = static_cast<long long>(l.tp) * l.pp * l.cp;
     const auto dataParallel = std::max(1LL, c.scenario.cluster.gpuCount / modelParallel);
     l.dp = r.positive("dp", static_cast<int>(dataParallel), &u.dp);
+    // Beyond the development-set schema: hybrid sharding's shard degree within DP (absent or null: all of DP).
+    l.dpShard = r.optionalInteger("dp_shard", kDpShardAll, 0, kMaxCaseCount);
     auto& schedule = c.scenario.training.schedule;
     schedule = r.choice(
         "schedule", l.virtualStages > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB, &u.schedule);

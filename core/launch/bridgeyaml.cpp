@@ -104,6 +104,12 @@ void writeBridgeTraining(const LaunchPlan& p, std::ostream& y)
         y << "  use_precision_aware_optimizer: true\n  main_grads_dtype: torch.bfloat16\n"
           << "  exp_avg_dtype: torch.bfloat16\n  exp_avg_sq_dtype: torch.bfloat16\n";
     y << "ddp:\n  use_distributed_optimizer: " << yamlBool(distributed) << "\n";
+    // Hybrid sharding: the distributed optimizer (or Megatron-FSDP) shards within each of the DP groups' copies.
+    const int copies = p.layout().shardReplicas();
+    if (distributed && copies > 1)
+        y << "  num_distributed_optimizer_instances: " << copies << "\n";
+    if (fsdp && copies > 1)
+        y << "  outer_dp_sharding_strategy: no_shard\n";
     if (fsdp)
         y << "  use_megatron_fsdp: true\n  data_parallel_sharding_strategy: optim_grads_params\n"
           << "checkpoint:\n  ckpt_format: fsdp_dtensor\n";

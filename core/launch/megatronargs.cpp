@@ -179,6 +179,13 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
     } else if (t.zeroStage >= 1 && t.distributedOptimizer) {
         a.push_back({"--use-distributed-optimizer", ""});
     }
+    if (const int copies = p.layout().shardReplicas(); copies > 1 && (t.zeroStage >= 3 || t.distributedOptimizer)) {
+        // Hybrid sharding: the distributed optimizer (or Megatron-FSDP) shards within each of `copies` DP groups;
+        // Megatron-FSDP keeps the outer groups unsharded, their gradients all-reduced.
+        a.push_back({"--num-distributed-optimizer-instances", std::to_string(copies)});
+        if (t.zeroStage >= 3)
+            a.push_back({"--outer-dp-sharding-strategy", "no_shard"});
+    }
     // Megatron's "adam" is AdamW (decoupled weight decay).
     const bool sgd = t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum;
     a.push_back({"--optimizer", sgd ? "sgd" : "adam"});

@@ -52,11 +52,12 @@ void writeParallelism(const LaunchPlan& p, std::ostream& t)
 {
     const ParallelLayout& l = p.layout();
     const int zero = p.training().zeroStage;
-    // ZeRO-2/3 are FSDP2 sharding over DP (ZeRO-2 keeps parameters gathered after the forward); ZeRO-0 is DDP.
+    // ZeRO-2/3 are FSDP2 sharding over DP (ZeRO-2 keeps parameters gathered after the forward), over shard groups
+    // of shardDp ranks copied shardReplicas times under hybrid sharding (HSDP); ZeRO-0 is DDP.
     const bool sharded = zero >= 2;
     t << "[parallelism]\n";
-    t << "data_parallel_replicate_degree = " << (sharded ? 1 : l.dp) << "\n";
-    t << "data_parallel_shard_degree = " << (sharded ? l.dp : 1) << "\n";
+    t << "data_parallel_replicate_degree = " << (sharded ? l.shardReplicas() : l.dp) << "\n";
+    t << "data_parallel_shard_degree = " << (sharded ? l.shardDp() : 1) << "\n";
     if (zero == 2)
         t << "fsdp_reshard_after_forward = \"never\"\n";
     t << "tensor_parallel_degree = " << l.tp << "\n";

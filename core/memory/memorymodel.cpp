@@ -65,7 +65,7 @@ StageParams rankParams(const MemoryContext& ctx, const ParallelLayout& layout, c
 void applyCastCache(const MemoryContext& ctx, const TrainingConfig& t, const StageInputs& in, const StageParams& params,
     const LogitsBytes& logits, MemoryBreakdown& b)
 {
-    const double all = 2 * params.matmul / (t.zeroStage >= 3 ? std::max(1, t.layout.dp * t.layout.cp) : 1);
+    const double all = 2 * params.matmul / (t.zeroStage >= 3 ? std::max(1, t.layout.shardDp() * t.layout.cp) : 1);
     if (t.recompute != Recompute::Full) {
         b.castCacheBytes = all;
         return;

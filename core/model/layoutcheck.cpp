@@ -86,7 +86,30 @@ LayoutProblems checkRankOrder(const ParallelLayout& l)
     return expertDataParallel(l) != l.dp ? bit(LayoutProblem::EpPipelineOrder) : 0;
 }
 
+/// Hybrid sharding splits DP into shard groups of dpShard ranks and their copies; the copies replicate the routed
+/// experts' shards as well, so they must divide the experts' DP group too. Without sharded states (ZeRO 0, no
+/// distributed optimizer) there is nothing to split and the setting is not read.
+LayoutProblems checkHybridShard(const TrainingConfig& t)
+{
+    const bool sharded = t.zeroStage >= 1 || t.distributedOptimizer;
+    return !sharded || hybridShardFits(t.layout, t.layout.dpShard) ? 0 : bit(LayoutProblem::DpShard);
+}
+
 } // namespace
+
+bool hybridShardFits(const ParallelLayout& layout, int dpShard)
+{
+    if (dpShard == kDpShardAll || dpShard == layout.dp)
+        return true;
+    if (dpShard < 1 || dpShard > layout.dp || layout.dp % dpShard != 0)
+        return false;
+    return expertDataParallel(layout) % (layout.dp / dpShard) == 0;
+}
+
+int fittingDpShard(const ParallelLayout& layout, int dpShard)
+{
+    return hybridShardFits(layout, dpShard) ? dpShard : kDpShardAll;
+}
 
 LayoutProblems checkLayout(const ModelConfig& model, const TrainingConfig& t, int gpuCount)
 {
@@ -99,6 +122,7 @@ LayoutProblems checkLayout(const ModelConfig& model, const TrainingConfig& t, in
         return p; // the remaining rules divide by these
     if (t.globalBatch % (1LL * t.layout.dp * t.microBatch) != 0)
         p |= bit(LayoutProblem::GlobalBatch);
+    p |= checkHybridShard(t);
     if (model.heads < 1 || model.kvHeads < 1 || model.layers < 1)
         return p;
     return p | checkModelSplit(model, t) | checkExperts(model, t.layout) | checkRankOrder(t.layout);
@@ -114,7 +138,8 @@ const char* layoutProblemSummary(LayoutProblems p)
         "EP on a dense model", "global batch must be a multiple of DP × micro-batch", "ZeRO stage outside 0..3",
         "micro-batch and global batch must be at least 1",
         "rank order tp-cp-ep-pp-dp with PP: the experts' DP must equal DP", "DualPipe: PP must be even",
-        "DualPipe: micro-batches per step must be even and at least 2 × PP", "expert TP × EP must divide DP × CP × TP"};
+        "DualPipe: micro-batches per step must be even and at least 2 × PP", "expert TP × EP must divide DP × CP × TP",
+        "hybrid sharding: the shard degree must divide DP, and its copies the experts' DP"};
     for (std::size_t bitIndex = 0; bitIndex < std::size(summaries); ++bitIndex)
         if (p & (1u << bitIndex))
             return summaries[bitIndex];
@@ -126,6 +151,20 @@ int microBatchesPerStep(const TrainingConfig& t)
     const long long perPass = std::max(1LL, 1LL * std::max(1, t.layout.dp) * std::max(1, t.microBatch));
     return int(std::max(1LL, (t.globalBatch + perPass - 1) / perPass));
 }
+
+namespace {
+
+std::string dpShardProblem(const TrainingConfig& t)
+{
+    const ParallelLayout& l = t.layout;
+    const std::string head = "hybrid sharding over " + n(l.dpShard) + " of DP " + n(l.dp) + ": ";
+    if (l.dpShard < 1 || l.dpShard > l.dp || l.dp % l.dpShard != 0)
+        return head + "the shard degree must divide DP";
+    return head + "its " + n(l.shardReplicas()) + " copies of each shard must divide the experts' DP group ("
+        + n(expertDataParallel(l)) + ")";
+}
+
+} // namespace
 
 std::vector<std::string> describeLayoutProblems(
     LayoutProblems p, const ModelConfig& m, const TrainingConfig& t, const int gpuCount)
@@ -176,6 +215,7 @@ std::vector<std::string> describeLayoutProblems(
         "expert TP " + n(l.expertTp) + " × EP " + n(l.ep) + " = " + n(1LL * l.expertTp * l.ep)
             + " does not divide DP × CP × TP = " + n(1LL * l.dp * l.cp * l.tp)
             + " (the expert layers' groups are laid over the same GPUs as the attention's)");
+    add(LayoutProblem::DpShard, dpShardProblem(t));
     return out;
 }
 

@@ -34,6 +34,8 @@ enum class LayoutProblem : std::uint32_t {
     DualPipeMicroBatches = 1u << 16, ///< DualPipe with PP > 1: an even number of micro-batches, at least 2 × PP
     /// A stated expert TP: expert TP × EP must divide DP × CP × TP (a MoE model; a dense one has no routed experts)
     ExpertTpGroup = 1u << 17,
+    /// Hybrid sharding of sharded states: dpShard must divide DP, and the copies of a shard the experts' DP group
+    DpShard = 1u << 18,
 };
 
 using LayoutProblems = std::uint32_t;
@@ -42,6 +44,14 @@ inline bool hasProblem(LayoutProblems problems, LayoutProblem p)
 {
     return (problems & static_cast<std::uint32_t>(p)) != 0;
 }
+
+/// Whether hybrid sharding over dpShard of the layout's DP ranks fits it: kDpShardAll or DP itself, or a divisor
+/// of DP whose copies (DP / dpShard) divide the experts' DP group.
+bool hybridShardFits(const ParallelLayout& layout, int dpShard);
+
+/// dpShard where it fits the layout, else kDpShardAll: how the explorer carries a scenario's shard degree to layouts
+/// of another DP.
+int fittingDpShard(const ParallelLayout& layout, int dpShard);
 
 /// Checks every rule; never throws. Allocation-free, meant for a sweep's inner loop.
 LayoutProblems checkLayout(const ModelConfig& model, const TrainingConfig& training, int gpuCount);

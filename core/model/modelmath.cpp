@@ -253,10 +253,18 @@ int expertDataParallel(const ParallelLayout& layout)
     return int(std::max(1LL, stageRanks / (1LL * expertTensorParallel(layout) * std::max(1, layout.ep))));
 }
 
+int expertShardRanks(const ParallelLayout& layout)
+{
+    // The outer DP ranks that replicate a dense shard replicate the experts' too (layoutcheck.cpp requires that
+    // they divide the expert-data-parallel group).
+    const int replicas = std::max(1, layout.shardReplicas());
+    return std::max(1, expertDataParallel(layout) / replicas);
+}
+
 double shardedParameters(double parameters, double expertParameters, const ParallelLayout& layout)
 {
-    const double dpCp = std::max(1, layout.dp * layout.cp);
-    return (parameters - expertParameters) / dpCp + expertParameters / expertDataParallel(layout);
+    const double shardRanks = std::max(1, layout.shardDp() * layout.cp);
+    return (parameters - expertParameters) / shardRanks + expertParameters / expertShardRanks(layout);
 }
 
 } // namespace clusterplanner::core

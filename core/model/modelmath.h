@@ -125,9 +125,14 @@ int expertTensorParallel(const ParallelLayout& layout);
 /// routed experts (Megatron-Core's world / (ETP · EP · PP)); at least 1.
 int expertDataParallel(const ParallelLayout& layout);
 
+/// The ranks that shard one routed expert's states: its expert-data-parallel group, less the copies hybrid
+/// sharding keeps (ParallelLayout::shardReplicas); at least 1.
+int expertShardRanks(const ParallelLayout& layout);
+
 /// What a sharding optimizer (ZeRO, FSDP, Megatron's distributed optimizer) leaves on one GPU of a shard holding
-/// `parameters`, `expertParameters` of them routed experts: the dense part split over DP × CP (CP ranks hold equal
-/// weights), the experts over their expert-data-parallel group (expertDataParallel; docs/methods-memory.md §3.2).
+/// `parameters`, `expertParameters` of them routed experts: the dense part split over the shard group, DP × CP or
+/// under hybrid sharding its dpShard × CP (CP ranks hold equal weights), the experts over expertShardRanks
+/// (docs/methods-memory.md §3.2, §3.22).
 double shardedParameters(double parameters, double expertParameters, const ParallelLayout& layout);
 
 } // namespace clusterplanner::core

@@ -6,6 +6,7 @@
 #include "core/model/costdefaults.h"
 #include "core/sched/workloadspec.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -167,12 +168,23 @@ struct ParallelLayout
     /// GPUs splitting each routed expert (Megatron-Core --expert-tensor-parallel-size); kExpertTpDefault follows
     /// Megatron-Core's default, TP, or 1 where the expert-parallel group folds over TP (expertTensorParallel).
     int expertTp = 0;
+    /// Hybrid sharding (HSDP; TorchTitan's data_parallel_shard_degree, PyTorch FSDP's HYBRID_SHARD, DeepSpeed's
+    /// MiCS, Megatron's distributed-optimizer instances): the DP ranks that shard the states, dpShard × CP of them,
+    /// each shard replicated over dp / dpShard groups. kDpShardAll (0), or dp itself, shards over all of DP.
+    int dpShard = 0;
     int gpuCount() const { return dp * tp * pp * cp; }
+    /// DP ranks of one shard group (all of DP unless hybrid sharding divides it).
+    int shardDp() const { return dpShard > 0 && dpShard < dp ? dpShard : dp; }
+    /// Copies of each shard across DP: 1 unless hybrid sharding.
+    int shardReplicas() const { return dp / std::max(1, shardDp()); }
     bool operator==(const ParallelLayout&) const = default;
 };
 
 /// ParallelLayout::expertTp: Megatron-Core's default expert tensor parallelism.
 inline constexpr int kExpertTpDefault = 0;
+
+/// ParallelLayout::dpShard: shard the states over all of DP (no hybrid sharding).
+inline constexpr int kDpShardAll = 0;
 
 /// TrainingConfig::activationOffloadLayers: offload as few layers as the layout needs to fit in memory.
 inline constexpr int kActivationOffloadAuto = -1;

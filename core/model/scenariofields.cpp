@@ -184,6 +184,12 @@ const std::vector<ScenarioField>& table()
             "MoE recipes use 1); expert TP × EP must divide dp×tp×cp. 0 = Megatron-Core's default: TP, or 1 where EP "
             "folds over TP",
             nullptr, true, "× EP divides dp×tp×cp; 0 = default"},
+        {"training.layout.dp_shard", K::Integer, "", 0, kMaxGpus, "0", "Hybrid shard degree",
+            "Hybrid sharding (HSDP): the DP ranks that shard the ZeRO / FSDP states, each shard copied over "
+            "dp / degree groups whose gradients are all-reduced once a step (TorchTitan "
+            "data_parallel_shard_degree, PyTorch FSDP HYBRID_SHARD, DeepSpeed MiCS, Megatron distributed-optimizer "
+            "instances). Read only with ZeRO or a distributed optimizer. 0 = shard over all of DP",
+            nullptr, true, "divides dp; 0 = all of DP"},
         {"training.layout.virtual_stages", K::Integer, "", 1, 1024, "5", "Virtual stages",
             "Interleaved model chunks per pipeline rank"},
         {"training.layout.sequence_parallel", K::Boolean, "", 0, 0, "true", "Sequence parallel",

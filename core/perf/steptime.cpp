@@ -528,6 +528,31 @@ double overBothGroups(const Setup& s, const ReductionShares& share, Collective c
     return one(s.spans.dpCp, share.denseParams) + one(s.spans.expertDpCp, share.expertParams);
 }
 
+/// As overBothGroups, over the groups that shard the states: DP × CP (and the expert-data-parallel group), or under
+/// hybrid sharding their inner shard groups.
+template <typename Cost>
+double overShardGroups(const Setup& s, const ReductionShares& share, Collective c, double bytesPerParam, Cost cost)
+{
+    const auto one = [&](const GroupSpan& group, double params) {
+        return group.size <= 1 ? 0.0 : cost(c, group, params * bytesPerParam);
+    };
+    return one(s.spans.shardDpCp, share.denseParams) + one(s.spans.expertShard, share.expertParams);
+}
+
+/// Hybrid sharding's second step: each shard's reduce-scattered gradients all-reduced over the copies of that shard,
+/// once per step (a group of one without hybrid sharding).
+double shardReplicaAllReduceS(const Setup& s, const ReductionShares& share, double gradBytesPerParam)
+{
+    const Fabric& f = s.c.fabric;
+    const auto one = [&](const GroupSpan& replicas, const GroupSpan& shard, double params) {
+        return replicas.size <= 1 ? 0.0
+                                  : groupCollectiveS(Collective::AllReduce,
+                                      params / std::max(1, shard.size) * gradBytesPerParam, replicas, f);
+    };
+    return one(s.spans.shardReplicas, s.spans.shardDpCp, share.denseParams)
+        + one(s.spans.expertShardReplicas, s.spans.expertShard, share.expertParams);
+}
+
 /// ZeRO-3: parameters gathered for forward and backward and gradients reduce-scattered, every micro-batch.
 DataParallelTimes zero3Times(const Setup& s, const ReductionShares& share, const StageTimes& st, int m)
 {
@@ -544,14 +569,18 @@ DataParallelTimes zero3Times(const Setup& s, const ReductionShares& share, const
     // parameters a third time (data/frameworks.json).
     const bool regather = s.tr.recompute == Recompute::Full && caps.zero3GathersOnRecompute;
     const double gathers = regather ? 3 : 2;
-    const double perMb = gathers * overBothGroups(s, share, Collective::AllGather, weightBytes(s.precision), cost)
-        + overBothGroups(s, share, Collective::ReduceScatter, gradBytes(s.precision, caps, s.optimizerStates), cost);
+    const double perMb = gathers * overShardGroups(s, share, Collective::AllGather, weightBytes(s.precision), cost)
+        + overShardGroups(s, share, Collective::ReduceScatter, gradBytes(s.precision, caps, s.optimizerStates), cost);
     // Prefetched gathers run under every kernel of the micro-batch, the recomputed forward included.
     const double window = st.forwardS + st.backwardInputS + st.backwardWeightS + st.recomputeS;
     const double overlap = caps.zero3Overlap.value_or(s.c.efficiency.zero3Overlap);
     DataParallelTimes dp;
     dp.totalS = m * perMb;
     dp.exposedS = m * std::max(0.0, perMb - overlap * window);
+    // Hybrid sharding: the last micro-batch's sharded gradients cross the copies of each shard under its backward.
+    const double replicaS = shardReplicaAllReduceS(s, share, gradBytes(s.precision, caps, s.optimizerStates));
+    dp.totalS += replicaS;
+    dp.exposedS += std::max(0.0, replicaS - s.c.efficiency.dpOverlap * (st.backwardInputS + st.backwardWeightS));
     return dp;
 }
 
@@ -568,8 +597,10 @@ DataParallelTimes dataParallel(const Setup& s, const ReductionShares& share, con
     if (s.tr.zeroStage >= 3) {
         dp = zero3Times(s, share, st, m);
     } else if (s.tr.shardsOptimizerStates()) { // RS grads under backward, AG params under forward
-        const double rs = overBothGroups(s, share, Collective::ReduceScatter, gradBytesPerParam, cost);
-        const double ag = overBothGroups(s, share, Collective::AllGather, weightBytes(s.precision), cost);
+        // Under hybrid sharding the shard's gradients are then all-reduced over its copies, also under backward.
+        const double rs = overShardGroups(s, share, Collective::ReduceScatter, gradBytesPerParam, cost)
+            + shardReplicaAllReduceS(s, share, gradBytesPerParam);
+        const double ag = overShardGroups(s, share, Collective::AllGather, weightBytes(s.precision), cost);
         dp.totalS = rs + ag;
         dp.exposedS
             = std::max(0.0, rs - ov * (st.backwardInputS + st.backwardWeightS)) + std::max(0.0, ag - ov * st.forwardS);

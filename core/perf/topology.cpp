@@ -117,6 +117,18 @@ LayoutSpans layoutSpans(const ParallelLayout& layout, int domainGpus, const Rank
     // their own expert-data-parallel group (EP, or an expert TP other than TP, changes who holds the same shard).
     const bool ownGroup = layout.ep > 1 || expertTensorParallel(layout) != std::max(1, layout.tp);
     spans.expertDpCp = ownGroup ? spanOf(experts[int(ParallelDim::Dp)], none, domainGpus) : spans.dpCp;
+    // Hybrid sharding splits the DP axis: its first shardDp ranks (with CP) shard, the copies stride over the rest.
+    const int replicas = std::max(1, layout.shardReplicas());
+    const Axis shardDp {dp.size / replicas, dp.stride};
+    spans.shardDpCp = spanOf(cp, shardDp, domainGpus);
+    spans.shardReplicas = spanOf({replicas, dp.stride * shardDp.size}, none, domainGpus);
+    const Axis expertDp = experts[int(ParallelDim::Dp)];
+    const int expertReplicas = expertDp.size % replicas == 0 ? replicas : 1;
+    const Axis expertShardDp {expertDp.size / expertReplicas, expertDp.stride};
+    spans.expertShard = ownGroup ? spanOf(expertShardDp, none, domainGpus) : spans.shardDpCp;
+    spans.expertShardReplicas = ownGroup
+        ? spanOf({expertReplicas, expertDp.stride * expertShardDp.size}, none, domainGpus)
+        : spans.shardReplicas;
     return spans;
 }
 

@@ -41,6 +41,12 @@ struct LayoutSpans
     /// Expert TP: the ranks that split each routed expert and gather its rows (the TP group's first ranks where
     /// expert TP is TP; a single rank where EP folds over TP).
     GroupSpan expertTp;
+    /// Hybrid sharding (ParallelLayout::dpShard): the ranks that shard the states, over which parameters are gathered
+    /// and gradients reduce-scattered (the inner dpShard × CP of DP × CP), and the ranks holding copies of one shard,
+    /// over which the sharded gradients are then all-reduced (the outer dp / dpShard). Without it dpCp and a group of
+    /// one; the expert pair likewise splits expertDpCp.
+    GroupSpan shardDpCp, shardReplicas;
+    GroupSpan expertShard, expertShardReplicas;
 };
 
 /// Spans for a layout on domains of domainGpus consecutive ranks. No allocation.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/sweep/layoutspace.h"
 
+#include "core/model/layoutcheck.h"
+
 #include "core/model/frameworks.h"
 #include "core/model/gpucatalog.h"
 #include "core/model/modelmath.h"
@@ -158,6 +160,8 @@ void addGroups(const Scenario& scenario, const SweepConstraints& constraints, Pa
         for (RankOrdering order : orderChoices(constraints, layout.dp, layout.pp)) {
             layout.ep = ep;
             layout.rankOrder = order;
+            // The scenario's hybrid shard degree where it divides this layout's DP, else sharding over all of it.
+            layout.dpShard = fittingDpShard(layout, scenario.training.layout.dpShard);
             groups.push_back(layout);
         }
 }

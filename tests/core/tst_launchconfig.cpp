@@ -601,6 +601,41 @@ private Q_SLOTS:
         QVERIFY(QString::fromStdString(errorOf(s, LaunchFramework::Megatron)).contains(QLatin1String("ZeRO stage 3")));
     }
 
+    /// Hybrid sharding is written in each framework's words: TorchTitan's replicate × shard degrees, Megatron's
+    /// distributed-optimizer instances (with Megatron-FSDP's unsharded outer groups), Megatron-Bridge's DDP config,
+    /// DeepSpeed's MiCS shard size.
+    void hybridShardingIsWritten()
+    {
+        Scenario s = defaultScenario();
+        s.training.layout = ParallelLayout {256, 1, 1, 1, 1, 1, false};
+        s.training.schedule = PipelineSchedule::OneFOneB;
+        s.training.zeroStage = 3;
+        s.training.layout.dpShard = 8;
+        std::istringstream stream(makeLaunchConfig(s, LaunchFramework::TorchTitan).text);
+        const auto t = toml::parse(stream, "torchtitan-job.toml");
+        QCOMPARE(toml::find<int>(t, "parallelism", "data_parallel_shard_degree"), 8);
+        QCOMPARE(toml::find<int>(t, "parallelism", "data_parallel_replicate_degree"), 32);
+        const ArgMap args = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
+        QCOMPARE(intArg(args, "--num-distributed-optimizer-instances"), 32);
+        QCOMPARE(args.find("--outer-dp-sharding-strategy")->second, std::string("no_shard"));
+        const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text);
+        QCOMPARE(bridge["ddp"]["num_distributed_optimizer_instances"].as<int>(), 32);
+        s.training.recompute = Recompute::None; // DeepSpeed has no selective mode
+        const auto deepSpeed = nlohmann::json::parse(makeLaunchConfig(s, LaunchFramework::DeepSpeed).text);
+        QCOMPARE(deepSpeed["zero_optimization"]["mics_shard_size"].get<int>(), 8);
+        // The distributed optimizer alone: instances, no FSDP outer strategy.
+        s.training.zeroStage = 1;
+        s.training.distributedOptimizer = true;
+        const ArgMap zero1 = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
+        QCOMPARE(intArg(zero1, "--num-distributed-optimizer-instances"), 32);
+        QCOMPARE(zero1.count("--outer-dp-sharding-strategy"), std::size_t(0));
+        // Sharding over all of DP writes none of it.
+        s.training.layout.dpShard = kDpShardAll;
+        QCOMPARE(intArg(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text),
+                     "--num-distributed-optimizer-instances"),
+            -1);
+    }
+
     /// The recipe the estimate models is the one written: torchao's recipe name in TorchTitan (float8 all-gather with
     /// tensorwise only), --fp8-recipe in Megatron, TE's mixed-precision recipe in Megatron-Bridge; a recipe the
     /// framework does not offer is written as its default and said so.

@@ -45,6 +45,30 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(messages[1]), QStringLiteral("TP 3 does not divide the 32 attention heads"));
     }
 
+    void hybridShardMustDivideDataParallel()
+    {
+        ModelConfig m;
+        TrainingConfig t = layout(32, 2, 1, 1); // ZeRO-1 with the distributed optimizer: states are sharded
+        for (int fits : {kDpShardAll, 1, 8, 16, 32}) {
+            t.layout.dpShard = fits;
+            QVERIFY2(checkLayout(m, t, 64) == 0u, qPrintable(QString::number(fits)));
+            QVERIFY(hybridShardFits(t.layout, fits));
+            QCOMPARE(fittingDpShard(t.layout, fits), fits);
+        }
+        for (int refused : {6, 64, -2}) {
+            t.layout.dpShard = refused;
+            QVERIFY(hasProblem(checkLayout(m, t, 64), LayoutProblem::DpShard));
+            QCOMPARE(fittingDpShard(t.layout, refused), kDpShardAll);
+        }
+        t.layout.dpShard = 6;
+        QCOMPARE(QString::fromStdString(describeLayoutProblems(checkLayout(m, t, 64), m, t, 64).front()),
+            QStringLiteral("hybrid sharding over 6 of DP 32: the shard degree must divide DP"));
+        // Without sharded states the setting is not read.
+        t.zeroStage = 0;
+        t.distributedOptimizer = false;
+        QCOMPARE(checkLayout(m, t, 64), 0u);
+    }
+
     void gqaReplicationIsAllowed()
     {
         ModelConfig m;

@@ -374,6 +374,31 @@ private Q_SLOTS:
         QCOMPARE(m.gradients, stateBytesPerParam(t).gradients * (2.0 / 64 + 8.0 / 8));
     }
 
+    void hybridShardingShardsOverItsShardGroup()
+    {
+        // Hybrid sharding: DP 32 sharded within groups of 8, each shard copied 4 times. The dense states split 8 × CP
+        // ways; the experts' group of 4 (DP 32 × CP 2 / EP 16) loses the 4 copies too and holds them whole.
+        TrainingConfig t = megatron(1, false, Recompute::None);
+        t.distributedOptimizer = true;
+        t.zeroStage = 3;
+        t.layout.dp = 32;
+        t.layout.cp = 2;
+        t.layout.ep = 16;
+        t.layout.dpShard = 8;
+        StageParams params;
+        params.total = 10;
+        params.experts = 8;
+        const auto ctx = makeMemoryContext(gpt3Padded(), nullptr);
+        const ModelStateBytes m = modelStateBytes(ctx, t, params);
+        QCOMPARE(m.optimizer, stateBytesPerParam(t).optimizer * (2.0 / 16 + 8.0 / 1));
+        QCOMPARE(m.weights, stateBytesPerParam(t).weights * (2.0 / 16 + 8.0 / 1));
+        // All of DP (kDpShardAll, or DP itself) is ordinary sharding.
+        for (int all : {kDpShardAll, 32}) {
+            t.layout.dpShard = all;
+            QCOMPARE(modelStateBytes(ctx, t, params).optimizer, stateBytesPerParam(t).optimizer * (2.0 / 64 + 8.0 / 4));
+        }
+    }
+
     void optimizerRegimes()
     {
         TrainingConfig t;

@@ -632,6 +632,50 @@ private Q_SLOTS:
         QVERIFY(estimateStepTime(context, scenario.training).stepTimeS > base);
     }
 
+    void hybridShardingGathersInsideTheNode()
+    {
+        // A 13B-class model under ZeRO-3 on 128 H100 (16 nodes of 8): fully sharded, every micro-batch's gathers
+        // and reduce-scatters span the 16 nodes; sharded within a node (HSDP, shard degree 8), they stay on NVLink
+        // and only the sharded gradients cross the network, once per step.
+        Scenario s;
+        s.model = ModelConfig {
+            "13b", 40, 5120, 40, 40, 13824, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, false, std::nullopt};
+        s.cluster.gpuId = "H100-SXM-80GB";
+        s.cluster.gpuCount = 128;
+        s.training.framework = Framework::Fsdp;
+        s.training.zeroStage = 3;
+        s.training.distributedOptimizer = false;
+        s.training.recompute = Recompute::None;
+        s.training.microBatch = 1;
+        s.training.globalBatch = 512; // 4 micro-batches per rank: four rounds of gathers under full sharding
+        s.training.layout = ParallelLayout {128, 1, 1, 1, 1, 1, false};
+        const auto full = estimate(s);
+        s.training.layout.dpShard = 8;
+        const auto hybrid = estimate(s);
+        QVERIFY(full.valid && hybrid.valid);
+        QVERIFY2(hybrid.dpTotalS < 0.7 * full.dpTotalS,
+            qPrintable(QString("HSDP %1 s vs FSDP %2 s").arg(hybrid.dpTotalS).arg(full.dpTotalS)));
+        // The all-reduce over the 16 copies is there: more traffic than the in-node collectives alone.
+        s.cluster.gpuCount = 8;
+        s.training.layout = ParallelLayout {8, 1, 1, 1, 1, 1, false};
+        s.training.globalBatch = 32;
+        const auto oneNode = estimate(s);
+        QVERIFY(oneNode.valid && hybrid.dpTotalS > oneNode.dpTotalS);
+        // A shard degree that does not divide DP is refused with the layout's problems.
+        s = Scenario(s);
+        s.cluster.gpuCount = 128;
+        s.training.layout = ParallelLayout {128, 1, 1, 1, 1, 1, false};
+        s.training.globalBatch = 512;
+        s.training.layout.dpShard = 6;
+        QVERIFY(!estimate(s).valid);
+        // Without sharded states (DDP) the setting is not read.
+        s.training.zeroStage = 0;
+        const auto ddp = estimate(s);
+        s.training.layout.dpShard = kDpShardAll;
+        QVERIFY(ddp.valid);
+        QCOMPARE(ddp.stepTimeS, estimate(s).stepTimeS);
+    }
+
     void zeroStagesAndSchedules()
     {
         Scenario s = gpt3Case();

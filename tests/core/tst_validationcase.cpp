@@ -530,6 +530,21 @@ private Q_SLOTS:
         }
     }
 
+    /// parallelism.dp_shard (hybrid sharding) is optional, read where stated and dropped with the schema's keys only.
+    void hybridShardIsOptional()
+    {
+        std::string text = tinyCase(R"("bf16")", R"("torchtitan")", "");
+        QCOMPARE(readValidationCases(text).front().scenario.training.layout.dpShard, kDpShardAll);
+        const std::string dp = R"("dp": 8)";
+        text.replace(text.find(dp), dp.size(), R"("dp": 8, "dp_shard": 4)");
+        QCOMPARE(readValidationCases(text).front().scenario.training.layout.dpShard, 4);
+        QCOMPARE(readValidationCases(text, CaseKeys::DevelopmentSchema).front().scenario.training.layout.dpShard,
+            kDpShardAll);
+        const std::string shard = R"("dp_shard": 4)";
+        text.replace(text.find(shard), shard.size(), R"("dp_shard": -1)");
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, readValidationCases(text));
+    }
+
     void badCaseNamesIdAndField()
     {
         try {

@@ -424,6 +424,14 @@ void ScenarioForm::createLayoutGroup()
         expertTp->setSpecialValueText(tr("default: %1").arg(core::expertTensorParallel(asDefault)));
         expertTp->setEnabled(s.model.moe.has_value());
     });
+    QSpinBox* dpShard = m_binder->intField(
+        form, "training.layout.dp_shard", [](core::Scenario& s) -> int& { return s.training.layout.dpShard; });
+    m_binder->addRefresher([this, dpShard](core::Scenario&) {
+        // Only sharded states can be hybrid-sharded; the special value says how many ranks "all of DP" is now.
+        const core::TrainingConfig& t = m_document->scenario().training;
+        dpShard->setSpecialValueText(tr("all of DP (%1)").arg(t.layout.dp));
+        dpShard->setEnabled(t.zeroStage >= 1 || t.distributedOptimizer);
+    });
     m_binder->intField(form, "training.layout.virtual_stages",
         [](core::Scenario& s) -> int& { return s.training.layout.virtualStages; });
     m_binder->boolField(form, "training.layout.sequence_parallel",
