@@ -54,6 +54,8 @@ void readDecoderCore(const JsonFields& f, HfImport& out)
     m.ffnHidden = positive(f, "intermediate_size");
     m.vocab = positive(f, "vocab_size");
     m.seqLen = positive(f, "max_position_embeddings");
+    // LlamaConfig's and its relatives' class default is 10,000 where a file leaves rope_theta out.
+    m.ropeBase = f.has("rope_theta") && !f.isNull("rope_theta") ? f.number("rope_theta", 1, 1e12) : 10000.0;
     m.tiedEmbeddings = flagOr(f, "tie_word_embeddings", tiesByDefault(out.modelType));
     m.mlp = MlpKind::SwiGlu; // SwiGLU, and Gemma's GeGLU: both gated, three matrices
     m.norm = NormKind::RmsNorm;

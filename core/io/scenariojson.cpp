@@ -181,6 +181,7 @@ ModelConfig readModel(const JsonFields& r)
     model.parallelBlock = optionalBoolean(r, "model.parallel_block", false); // absent: the sequential block
     model.mtpLayers
         = optionalInteger(r, "model.mtp_layers", 0, kMaxMtpLayers); // absent (files written before it): none
+    model.ropeBase = optionalNumber(r, "model.rope_base").value_or(0); // absent or null: not stated
     // Files written before the field existed, and null, mean standard attention.
     if (const char* mlaKey = field("model.mla").key(); r.has(mlaKey) && !r.isNull(mlaKey))
         model.mla = readMla(r.object(mlaKey), model.heads);
@@ -303,7 +304,7 @@ json modelToJson(const ModelConfig& m)
         {"head_dim", m.headDim}, {"ffn_hidden", m.ffnHidden}, {"vocab", m.vocab}, {"seq_len", m.seqLen},
         {"mlp", toString(m.mlp)}, {"norm", toString(m.norm)}, {"tied_embeddings", m.tiedEmbeddings},
         {"qk_norm", m.qkNorm}, {"parallel_block", m.parallelBlock}, {"mtp_layers", m.mtpLayers},
-        {"mla", m.mla.enabled() ? mlaToJson(m.mla) : json(nullptr)},
+        {"rope_base", m.ropeBase}, {"mla", m.mla.enabled() ? mlaToJson(m.mla) : json(nullptr)},
         {"moe", m.moe ? moeToJson(*m.moe) : json(nullptr)}};
 }
 

@@ -104,6 +104,10 @@ void writeBridgeTraining(const LaunchPlan& p, std::ostream& y)
         y << "  use_precision_aware_optimizer: true\n  main_grads_dtype: torch.bfloat16\n"
           << "  exp_avg_dtype: torch.bfloat16\n  exp_avg_sq_dtype: torch.bfloat16\n";
     y << "ddp:\n  use_distributed_optimizer: " << yamlBool(distributed) << "\n";
+    // The estimate overlaps the gradient reduction and the parameter gather (data/efficiency.json dp_overlap).
+    const bool dataParallel = p.layout().dp * p.layout().cp > 1;
+    y << "  overlap_grad_reduce: " << yamlBool(dataParallel) << "\n";
+    y << "  overlap_param_gather: " << yamlBool(dataParallel && distributed) << "\n";
     // Hybrid sharding: the distributed optimizer (or Megatron-FSDP) shards within each of the DP groups' copies.
     const int copies = p.layout().shardReplicas();
     if (distributed && copies > 1)

@@ -54,9 +54,16 @@ void checkFramework(const TrainingConfig& t, Framework framework)
         throw LaunchConfigError(name + " has no " + std::string(toString(t.schedule)) + " pipeline schedule");
     if (!caps.supports(t.recompute))
         throw LaunchConfigError(name + " has no " + std::string(toString(t.recompute)) + " recompute mode");
-    if (!caps.supportsZeroStage(t.zeroStage, t.layout.pp))
-        throw LaunchConfigError(
-            name + " does not offer ZeRO stage " + str(t.zeroStage) + " with " + str(t.layout.pp) + " pipeline stages");
+    if (!caps.supportsZeroStage(t.zeroStage, t.layout.pp)) {
+        // Say which stages would do, so that the scenario can be changed rather than guessed at.
+        std::string offered;
+        for (int stage = 0; stage <= 3; ++stage)
+            if (caps.supportsZeroStage(stage, t.layout.pp))
+                offered += (offered.empty() ? "" : ", ") + str(stage);
+        throw LaunchConfigError(name + " does not offer ZeRO stage " + str(t.zeroStage) + " with " + str(t.layout.pp)
+            + " pipeline stage" + (t.layout.pp == 1 ? "" : "s")
+            + (offered.empty() ? "" : "; it offers " + offered + " (training.zero_stage)"));
+    }
 }
 
 int interleavedChunks(const TrainingConfig& t)

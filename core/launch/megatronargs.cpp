@@ -5,6 +5,9 @@
 #include "core/model/modelmath.h"
 
 #include <cctype>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <utility>
 
 namespace clusterplanner::core::launch {
@@ -40,7 +43,17 @@ void addParallelism(const LaunchPlan& p, ArgList& a)
         a.push_back({"--use-tp-pp-dp-mapping", ""});
 }
 
-void addModel(const ModelConfig& m, ArgList& a)
+/// A whole number as digits (500000, not 5e+05); other values with up to 10 significant digits.
+std::string shortNumber(double value)
+{
+    if (value == std::floor(value) && value < 1e15)
+        return std::to_string(static_cast<long long>(value));
+    std::ostringstream text;
+    text << std::setprecision(10) << value;
+    return text.str();
+}
+
+void addModel(const ModelConfig& m, ArgList& a, std::vector<std::string>& notes)
 {
     a.push_back({"--num-layers", std::to_string(m.layers)});
     a.push_back({"--hidden-size", std::to_string(m.hidden)});
@@ -56,11 +69,20 @@ void addModel(const ModelConfig& m, ArgList& a)
     a.push_back({"--max-position-embeddings", std::to_string(m.seqLen)});
     if (m.mlp == MlpKind::SwiGlu)
         a.push_back({"--swiglu", ""});
-    if (m.norm == NormKind::RmsNorm) {
+    if (m.norm == NormKind::RmsNorm)
         a.push_back({"--normalization", "RMSNorm"});
+    // Rotary positions for the RMSNorm families and wherever a base is stated (GPT-NeoX's LayerNorm with RoPE);
+    // Megatron-LM's --rotary-base defaults to 10,000, which trains a Llama 3 (500,000) as another model.
+    if (m.norm == NormKind::RmsNorm || m.ropeBase > 0) {
         a.push_back({"--position-embedding-type", "rope"});
-        a.push_back({"--disable-bias-linear", ""});
+        if (m.ropeBase > 0)
+            a.push_back({"--rotary-base", shortNumber(m.ropeBase)});
+        else
+            notes.push_back("the scenario states no RoPE base (model.rope_base): Megatron-LM's --rotary-base default, "
+                            "10000, applies; set it to the model's");
     }
+    if (m.norm == NormKind::RmsNorm)
+        a.push_back({"--disable-bias-linear", ""});
     if (!m.tiedEmbeddings)
         a.push_back({"--untie-embeddings-and-output-weights", ""});
     if (m.mla.enabled()) {
@@ -186,6 +208,14 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
         if (t.zeroStage >= 3)
             a.push_back({"--outer-dp-sharding-strategy", "no_shard"});
     }
+    // The estimate hides the gradient reduction under the backward and the parameter gather under the forward
+    // (data/efficiency.json dp_overlap); Megatron-LM overlaps neither unless asked.
+    const ParallelLayout& l = p.layout();
+    if (l.dp * l.cp > 1) {
+        a.push_back({"--overlap-grad-reduce", ""});
+        if (t.zeroStage >= 3 || (t.zeroStage >= 1 && t.distributedOptimizer))
+            a.push_back({"--overlap-param-gather", ""}); // needs the distributed optimizer
+    }
     // Megatron's "adam" is AdamW (decoupled weight decay).
     const bool sgd = t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum;
     a.push_back({"--optimizer", sgd ? "sgd" : "adam"});
@@ -221,7 +251,7 @@ LaunchFile writeMegatronArgs(const LaunchPlan& plan)
     LaunchFile file;
     ArgList args;
     addParallelism(plan, args);
-    addModel(plan.model(), args);
+    addModel(plan.model(), args, file.notes);
     addMoe(plan, args, file.notes);
     addTraining(plan, args, file.notes);
     file.notes.push_back("the vocabulary size comes from the tokenizer (--tokenizer-type); the model has "

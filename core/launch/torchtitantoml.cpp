@@ -119,6 +119,51 @@ void writeFloat8(Fp8Recipe recipe, std::ostream& t)
     t << "\n";
 }
 
+/// A torchtitan model flavor: the registered architecture a job config names (torchtitan/models/*/__init__.py).
+struct TitanFlavor
+{
+    const char* name;
+    const char* flavor;
+    int layers, hidden, heads, kvHeads, ffnHidden, vocab;
+};
+
+/// The Llama 3 flavors of torchtitan v0.1.0 (torchtitan/models/llama3/__init__.py; the FFN from its multiplier).
+constexpr TitanFlavor kTitanFlavors[] = {
+    {"llama3", "8B", 32, 4096, 32, 8, 14336, 128256},
+    {"llama3", "70B", 80, 8192, 64, 8, 28672, 128256},
+    {"llama3", "405B", 126, 16384, 128, 8, 53248, 128256},
+};
+
+const TitanFlavor* titanFlavorOf(const ModelConfig& m)
+{
+    for (const TitanFlavor& f : kTitanFlavors)
+        if (m.layers == f.layers && m.hidden == f.hidden && m.heads == f.heads && m.kvHeads == f.kvHeads
+            && m.ffnHidden == f.ffnHidden && m.vocab == f.vocab && !m.moe && !m.mla.enabled())
+            return &f;
+    return nullptr;
+}
+
+/// The [model] table: the matching flavor, or a flavor torchtitan will refuse by name (rather than its default debug
+/// model) and a note saying what to register.
+void writeTitanModel(const LaunchPlan& p, std::ostream& t, std::vector<std::string>& notes)
+{
+    t << "[model]\n";
+    if (const TitanFlavor* f = titanFlavorOf(p.model())) {
+        t << "name = " << quoted(f->name) << "\nflavor = " << quoted(f->flavor) << "\n";
+    } else {
+        t << "# no torchtitan flavor has this shape: register one and name it here\n";
+        t << "name = \"llama3\"\nflavor = " << quoted(p.model().name) << "\n";
+        notes.push_back("torchtitan builds models from registered flavors; none has the shape of "
+            + quoted(p.model().name)
+            + " (only Llama 3 8B, 70B and 405B are matched): add it to "
+              "torchtitan/models/llama3/__init__.py (or the model family's) under that name, or the job stops at "
+              "the unknown flavor");
+    }
+    if (p.training().precision == Precision::Fp8)
+        t << "converters = [\"float8\"]\n";
+    t << "\n";
+}
+
 } // namespace
 
 LaunchFile writeTorchTitanToml(const LaunchPlan& plan)
@@ -131,11 +176,8 @@ LaunchFile writeTorchTitanToml(const LaunchPlan& plan)
       << plan.gpusPerNode << " GPUs\n";
     t << "# launch: " << file.launchLine << "\n\n";
     t << "[job]\ndescription = " << quoted(plan.scenario->name) << "\n\n";
-    t << "[model]\n# name and flavor: the torchtitan model matching " << quoted(plan.model().name) << "\n";
+    writeTitanModel(plan, t, file.notes);
     const bool fp8 = plan.training().precision == Precision::Fp8;
-    if (fp8)
-        t << "converters = [\"float8\"]\n";
-    t << "\n";
     if (fp8)
         writeFloat8(plan.fp8RecipeInEffect(), t);
     writeTitanTraining(plan, t);

@@ -67,6 +67,11 @@ ModelConfig parseModel(const json& e)
             && e.at("mtp_layers").get<int>() <= kMaxMtpLayers))
         throw std::runtime_error("mtp_layers: must be a whole number from 0 to " + std::to_string(kMaxMtpLayers));
     m.mtpLayers = e.value("mtp_layers", 0);
+    if (e.contains("rope_base")
+        && !(e.at("rope_base").is_number() && e.at("rope_base").get<double>() >= 0
+            && e.at("rope_base").get<double>() <= 1e12))
+        throw std::runtime_error("rope_base: must be a number from 0 to 1e12");
+    m.ropeBase = e.value("rope_base", 0.0);
     if (e.contains("mla") && !e.at("mla").is_null()) // optional: DeepSeek's multi-head latent attention
         m.mla = parseMla(e.at("mla"));
     // The scenario file's rules (core/io/scenariojson.cpp): validation cases copy these flags without a second check.

@@ -134,6 +134,10 @@ struct ModelConfig
     /// pass where the sequential block has two (docs/methods-time.md §4.50). Dense layers of standard attention only:
     /// refused with MoE or MLA.
     bool parallelBlock = false;
+    /// Base θ of the rotary position embedding (Llama 3: 500,000; Mixtral and Qwen3: 1,000,000). Not read by the
+    /// estimate (it changes no FLOP or byte); the launch configurations write it. 0 = not stated: the framework's
+    /// default (10,000 in Megatron-LM), which a model with another base must not train with.
+    double ropeBase = 0;
     bool operator==(const ModelConfig&) const = default;
 };
 

@@ -66,6 +66,11 @@ const std::vector<ScenarioField>& table()
             "--mtp-num-layers; Hugging Face num_nextn_predict_layers): each one more layer, projection, head pass and "
             "loss on the last stage",
             nullptr, true},
+        {"model.rope_base", K::Number, "", 0, 1e12, "500000", "RoPE base",
+            "Base θ of the rotary position embedding (Hugging Face rope_theta; Megatron --rotary-base): Llama 3 "
+            "500,000, Mixtral and Qwen3 1,000,000, Llama 2 and DeepSeek-V3 10,000. Written into the launch "
+            "configurations; 0 = not stated (the framework's default, 10,000 in Megatron-LM)",
+            nullptr, true, "0 = the framework's default"},
         {"model.mla", K::OptionalObject, "", 0, 0, "null", "Multi-head latent attention",
             "Keys and values projected up per head from a low-rank latent (DeepSeek-V2/V3; Megatron "
             "--multi-latent-attention). null: attention of heads × head_dim",

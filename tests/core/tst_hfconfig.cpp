@@ -92,10 +92,21 @@ private Q_SLOTS:
         QCOMPARE(m.seqLen, 131072);
         QVERIFY(!m.tiedEmbeddings);
         QVERIFY(!m.moe);
+        QCOMPARE(m.ropeBase, 500000.0);
         QVERIFY(imported.notes.empty());
     }
 
     void llama1DefaultsKvHeadsToHeads() { QCOMPARE(importFile("llama-1-7b.json").model.kvHeads, 32); }
+
+    /// rope_theta is read where the file states it and takes LlamaConfig's class default, 10,000, where not.
+    void ropeBaseFallsBackToTheClassDefault()
+    {
+        std::string text = clitest::readFile(hfFile("llama-3.1-8b.json"));
+        const auto at = text.find("\"rope_theta\"");
+        QVERIFY(at != std::string::npos);
+        text.replace(at, text.find(',', at) + 1 - at, "");
+        QCOMPARE(importHfConfig(text, "no-theta").model.ropeBase, 10000.0);
+    }
 
     void mixtralExperts()
     {

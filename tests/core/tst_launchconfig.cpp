@@ -601,6 +601,51 @@ private Q_SLOTS:
         QVERIFY(QString::fromStdString(errorOf(s, LaunchFramework::Megatron)).contains(QLatin1String("ZeRO stage 3")));
     }
 
+    /// The model's RoPE base and the overlaps the estimate assumes are written; a model with no stated base gets a
+    /// note instead of Megatron's silent 10,000.
+    void megatronWritesTheRopeBaseAndTheOverlaps()
+    {
+        Scenario s = defaultScenario(); // Llama 3 70B on 256 H100, the distributed optimizer
+        ArgMap args = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
+        QCOMPARE(args.find("--rotary-base")->second, std::string("500000"));
+        QCOMPARE(args.count("--overlap-grad-reduce"), std::size_t(1));
+        QCOMPARE(args.count("--overlap-param-gather"), std::size_t(1));
+        const YAML::Node bridge = YAML::Load(makeLaunchConfig(s, LaunchFramework::NeMo).text);
+        QVERIFY(bridge["ddp"]["overlap_grad_reduce"].as<bool>());
+        QVERIFY(bridge["ddp"]["overlap_param_gather"].as<bool>());
+        s.model.ropeBase = 0;
+        const LaunchFile unstated = makeLaunchConfig(s, LaunchFramework::Megatron);
+        QCOMPARE(megatronArgs(unstated.text).count("--rotary-base"), std::size_t(0));
+        QVERIFY(std::any_of(unstated.notes.begin(), unstated.notes.end(),
+            [](const std::string& n) { return n.find("model.rope_base") != std::string::npos; }));
+        // Without a distributed optimizer there is no parameter gather to overlap.
+        s.training.distributedOptimizer = false;
+        s.training.zeroStage = 0;
+        args = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
+        QCOMPARE(args.count("--overlap-grad-reduce"), std::size_t(1));
+        QCOMPARE(args.count("--overlap-param-gather"), std::size_t(0));
+    }
+
+    /// TorchTitan builds registered flavors: a Llama 3 shape is named by its flavor; another shape gets a flavor the
+    /// job refuses by name, and a note, rather than torchtitan's default debug model.
+    void torchtitanNamesTheModelFlavor()
+    {
+        Scenario s = defaultScenario();
+        s.training.zeroStage = 3;
+        std::istringstream stream(makeLaunchConfig(s, LaunchFramework::TorchTitan).text);
+        const auto t = toml::parse(stream, "torchtitan-job.toml");
+        QCOMPARE(toml::find<std::string>(t, "model", "name"), std::string("llama3"));
+        QCOMPARE(toml::find<std::string>(t, "model", "flavor"), std::string("70B"));
+        s.model.layers = 40;
+        const LaunchFile other = makeLaunchConfig(s, LaunchFramework::TorchTitan);
+        std::istringstream otherStream(other.text);
+        QCOMPARE(toml::find<std::string>(toml::parse(otherStream, "t.toml"), "model", "flavor"), s.model.name);
+        QVERIFY(std::any_of(other.notes.begin(), other.notes.end(),
+            [](const std::string& n) { return n.find("registered flavors") != std::string::npos; }));
+        s.training.zeroStage = 1;
+        QVERIFY(QString::fromStdString(errorOf(s, LaunchFramework::TorchTitan)).contains(QLatin1String("it offers")));
+    }
+
     /// Hybrid sharding is written in each framework's words: TorchTitan's replicate × shard degrees, Megatron's
     /// distributed-optimizer instances (with Megatron-FSDP's unsharded outer groups), Megatron-Bridge's DDP config,
     /// DeepSpeed's MiCS shard size.

@@ -121,6 +121,7 @@ const std::vector<FieldCase>& fieldCases()
         {"training.layout.ep", 8, 8, [](S s) { return s.training.layout.ep; }},
         {"training.layout.expert_tp", 2, 2, [](S s) { return s.training.layout.expertTp; }},
         {"training.layout.dp_shard", 4, 4, [](S s) { return s.training.layout.dpShard; }},
+        {"model.rope_base", 1000000.0, 1000000.0, [](S s) { return s.model.ropeBase; }},
         {"training.layout.virtual_stages", 2, 2, [](S s) { return s.training.layout.virtualStages; }},
         {"training.layout.sequence_parallel", false, false, [](S s) { return s.training.layout.sequenceParallel; }},
         {"training.cp_load_balance", false, false, [](S s) { return s.training.cpLoadBalance; }},

@@ -194,6 +194,8 @@ void ScenarioForm::createModelGroup()
     QSpinBox* mtp
         = m_binder->intField(form, "model.mtp_layers", [](core::Scenario& s) -> int& { return s.model.mtpLayers; });
     mtp->setSpecialValueText(tr("none"));
+    m_binder->numberField(
+        form, "model.rope_base", [](core::Scenario& s) -> double& { return s.model.ropeBase; }, 0);
     m_binder->addRefresher([this, kvHeads, headDim, qkNorm, parallelBlock](core::Scenario&) {
         // Latent attention sets its own head widths, gives every head its own key and value and normalises its
         // latents, not its heads. Parallel blocks are modelled for dense layers of standard attention only.
