@@ -45,6 +45,15 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
         y << p.virtualStages << "\n";
     else
         y << "null\n";
+    if (l.pp > 1 && p.unevenSplit()) { // Megatron-Core's layout string, as the Megatron-LM writer spells it
+        y << "  pipeline_model_parallel_layout: \"E";
+        for (std::size_t chunk = 0; chunk < p.layersPerChunk.size(); ++chunk) {
+            const int n = p.layersPerChunk[chunk];
+            y << (n == 1 ? std::string("t") : (n > 1 ? "t*" + std::to_string(n) : std::string()));
+            y << (chunk + 1 == p.layersPerChunk.size() ? std::string(p.model().mtpLayers, 'm') + "L" : "|");
+        }
+        y << "\"\n";
+    }
     y << "  context_parallel_size: " << l.cp << "\n";
     y << "  expert_model_parallel_size: " << l.ep << "\n";
     // Megatron-Core's default is the TP size; Megatron-Bridge's MoE presets state theirs, and so does this.

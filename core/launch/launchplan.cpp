@@ -93,11 +93,13 @@ LaunchPlan makeLaunchPlan(const Scenario& scenario, Framework framework)
     const TrainingConfig& t = scenario.training;
     plan.gradientAccumulation = t.globalBatch / (t.microBatch * t.layout.dp);
     plan.virtualStages = interleavedChunks(t);
+    // Uneven splits are allowed, as the estimate allows them (the slowest stage carries ceil(layers / pp)): the
+    // first layers % chunks chunks take one layer more, which spreads the extra layers over the pipeline ranks.
     const int stages = t.layout.pp * plan.virtualStages;
-    if (scenario.model.layers % stages != 0)
-        throw LaunchConfigError("model: " + str(scenario.model.layers) + " layers do not split evenly into "
-            + str(stages) + " pipeline stages (pp × virtual stages)");
-    plan.layersPerVirtualStage = scenario.model.layers / stages;
+    const int layers = scenario.model.layers;
+    for (int chunk = 0; chunk < stages; ++chunk)
+        plan.layersPerChunk.push_back(layers / stages + (chunk < layers % stages ? 1 : 0));
+    plan.layersPerVirtualStage = layers % stages == 0 ? layers / stages : 0;
     // Written for the target framework: its rules decide, and auto is resolved as the estimate resolves it.
     TrainingConfig target = t;
     target.framework = framework;

@@ -18,7 +18,13 @@ struct LaunchPlan
     int gpusPerNode = 1; ///< ranks started on each node
     int gradientAccumulation = 1; ///< global batch / (micro-batch × dp)
     int virtualStages = 1; ///< chunks per pipeline rank (interleaved schedules)
-    int layersPerVirtualStage = 1; ///< layers / (pp × virtualStages)
+    int layersPerVirtualStage = 1; ///< layers / (pp × virtualStages) where they divide; 0 where they do not
+    /// Layers of each model chunk in schedule order (chunk i on pipeline rank i mod pp), pp × virtualStages of them:
+    /// as even as the count allows, the first chunks one layer more where it does not divide.
+    std::vector<int> layersPerChunk;
+    /// Whether the chunks hold different layer counts (written as an explicit split: Megatron's
+    /// --pipeline-model-parallel-layout, TorchTitan's module_fqns_per_model_part).
+    bool unevenSplit() const { return layersPerVirtualStage == 0; }
     /// Layers whose activations the run offloads to host memory, as the estimate resolves them (auto: the fewest
     /// that fit; 0 where the framework, PP or recompute rules it out).
     int activationOffloadLayers = 0;

@@ -18,6 +18,20 @@ using ArgList = std::vector<std::pair<std::string, std::string>>; ///< name and 
 /// Separates the items of a list value (a flag with nargs); no value holds a newline otherwise.
 constexpr char kListSeparator = '\n';
 
+/// Megatron-Core's --pipeline-model-parallel-layout for the plan's chunks: E the embedding, t a transformer layer,
+/// m a multi-token-prediction module, L the loss; '|' ends a chunk, chunk i runs on pipeline rank i mod pp.
+std::string pipelineLayout(const LaunchPlan& p)
+{
+    std::string layout = "E";
+    const std::size_t last = p.layersPerChunk.size() - 1;
+    for (std::size_t chunk = 0; chunk <= last; ++chunk) {
+        const int n = p.layersPerChunk[chunk];
+        layout += n == 1 ? "t" : (n > 1 ? "t*" + std::to_string(n) : "");
+        layout += chunk == last ? std::string(p.model().mtpLayers, 'm') + "L" : "|";
+    }
+    return layout;
+}
+
 void addParallelism(const LaunchPlan& p, ArgList& a)
 {
     const ParallelLayout& l = p.layout();
@@ -32,8 +46,11 @@ void addParallelism(const LaunchPlan& p, ArgList& a)
         if (const int expertTp = expertTensorParallel(l); expertTp != l.tp)
             a.push_back({"--expert-tensor-parallel-size", std::to_string(expertTp)});
     }
-    // The interleaved schedule is chosen by giving more than one model chunk per pipeline rank.
-    if (p.virtualStages > 1)
+    // The interleaved schedule is chosen by giving more than one model chunk per pipeline rank; an uneven split is
+    // spelled out chunk by chunk, the embedding before the first and the loss after the last.
+    if (l.pp > 1 && p.unevenSplit())
+        a.push_back({"--pipeline-model-parallel-layout", pipelineLayout(p)});
+    else if (p.virtualStages > 1)
         a.push_back({"--num-layers-per-virtual-pipeline-stage", std::to_string(p.layersPerVirtualStage)});
     if (l.sequenceParallel && l.tp > 1)
         a.push_back({"--sequence-parallel", ""});
@@ -251,6 +268,11 @@ LaunchFile writeMegatronArgs(const LaunchPlan& plan)
     LaunchFile file;
     ArgList args;
     addParallelism(plan, args);
+    if (plan.layout().pp > 1 && plan.unevenSplit())
+        file.notes.push_back(std::to_string(plan.model().layers) + " layers do not divide into "
+            + std::to_string(plan.layersPerChunk.size())
+            + " pipeline chunks: the split is written as --pipeline-model-parallel-layout, which needs a "
+              "Megatron-Core release that has it (2025 and later)");
     addModel(plan.model(), args, file.notes);
     addMoe(plan, args, file.notes);
     addTraining(plan, args, file.notes);

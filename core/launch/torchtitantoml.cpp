@@ -48,6 +48,30 @@ void writeTitanTraining(const LaunchPlan& p, std::ostream& t)
     t << "mixed_precision_param = " << quoted(mixedPrecisionParam(tr.precision)) << "\n\n";
 }
 
+/// An uneven split as TorchTitan's module_fqns_per_model_part: each model part's modules by name (the Llama
+/// family's tok_embeddings, layers.N, norm and output), chunk i on pipeline rank i mod pp.
+void writeModuleSplit(const LaunchPlan& p, std::ostream& t)
+{
+    t << "module_fqns_per_model_part = [";
+    int layer = 0;
+    for (std::size_t chunk = 0; chunk < p.layersPerChunk.size(); ++chunk) {
+        t << (chunk == 0 ? "[" : ", [");
+        std::vector<std::string> names;
+        if (chunk == 0)
+            names.push_back("tok_embeddings");
+        for (int i = 0; i < p.layersPerChunk[chunk]; ++i)
+            names.push_back("layers." + std::to_string(layer++));
+        if (chunk + 1 == p.layersPerChunk.size()) {
+            names.push_back("norm");
+            names.push_back("output");
+        }
+        for (std::size_t i = 0; i < names.size(); ++i)
+            t << (i == 0 ? "" : ", ") << quoted(names[i]);
+        t << "]";
+    }
+    t << "]\n";
+}
+
 void writeParallelism(const LaunchPlan& p, std::ostream& t)
 {
     const ParallelLayout& l = p.layout();
@@ -65,7 +89,10 @@ void writeParallelism(const LaunchPlan& p, std::ostream& t)
     if (l.pp > 1) {
         t << "pipeline_parallel_schedule = " << quoted(scheduleName(p.training().schedule)) << "\n";
         t << "pipeline_parallel_microbatch_size = " << p.training().microBatch << "\n";
-        t << "pipeline_parallel_layers_per_stage = " << p.layersPerVirtualStage << "\n";
+        if (p.unevenSplit())
+            writeModuleSplit(p, t);
+        else
+            t << "pipeline_parallel_layers_per_stage = " << p.layersPerVirtualStage << "\n";
     }
     if (p.asyncTpInEffect())
         t << "enable_async_tensor_parallel = true\n";
