@@ -38,7 +38,8 @@ std::vector<std::string> scheduleNames()
     return names;
 }
 
-void addOptions(CLI::App& app, perf::PipelineParams& p, std::string& schedule, std::optional<int>& chunks)
+CLI::Option* addOptions(
+    CLI::App& app, perf::PipelineParams& p, std::string& schedule, std::optional<int>& chunks, CLI::Option*& backward)
 {
     app.add_option("--schedule", schedule, "pipeline schedule")->required()->check(oneOf(scheduleNames()));
     app.add_option("--stages", p.stages, "pipeline stages p")->required()->check(CLI::Range(1, 4096));
@@ -49,9 +50,20 @@ void addOptions(CLI::App& app, perf::PipelineParams& p, std::string& schedule, s
         ->check(CLI::Range(1, 64));
     app.add_option("--fwd", p.forward, "time of one forward op, any unit (the output uses it)")
         ->check(CLI::Range(1e-12, 1e12));
-    app.add_option("--bwd", p.backward, "time of one backward op (input gradients; B + W where not split)")
-        ->check(CLI::Range(1e-12, 1e12));
-    app.add_option("--wgrad", p.weightGrad, "time of one weight-gradient op W (zb-h1)")->check(CLI::Range(0.0, 1e12));
+    backward = app.add_option("--bwd", p.backward,
+                      "time of one backward op: the input gradients B where W is split (zb-h1, dualpipe; default 1), "
+                      "else the whole backward B + W (default 2)")
+                   ->check(CLI::Range(1e-12, 1e12));
+    return app
+        .add_option("--wgrad", p.weightGrad,
+            "time of one weight-gradient op W, for the schedules that split it (zb-h1, dualpipe; default 1 there)")
+        ->check(CLI::Range(0.0, 1e12));
+}
+
+/// Whether the schedule runs the weight gradient as ops of its own (elsewhere it is part of B).
+bool splitsWeightGradient(PipelineSchedule schedule)
+{
+    return schedule == PipelineSchedule::ZbH1 || schedule == PipelineSchedule::DualPipe;
 }
 
 perf::PipelineParams parseParams(const Args& args, std::ostream& out, bool& asJson)
@@ -64,10 +76,20 @@ perf::PipelineParams parseParams(const Args& args, std::ostream& out, bool& asJs
         "One pipeline schedule as an event timeline: makespan, bubble, peak in-flight micro-batches, every op.",
         {"clusterplanner pipeline --schedule 1f1b --stages 4 --microbatches 8",
             "clusterplanner pipeline --schedule interleaved --stages 4 --microbatches 8 --chunks 2 --json"});
-    addOptions(*app, p, schedule, chunks);
+    CLI::Option* backward = nullptr;
+    const CLI::Option* wgrad = addOptions(*app, p, schedule, chunks, backward);
     app->add_flag("--json", asJson, "JSON output");
     parseCommand(*app, args, out);
     p.schedule = *enumFromString<PipelineSchedule>(schedule);
+    // Where W is not split, --bwd is the whole backward (B + W): a W of its own would be counted twice.
+    if (!splitsWeightGradient(p.schedule)) {
+        if (wgrad->count() > 0)
+            throw UsageError("--wgrad: " + schedule
+                + " does not split the weight gradient; give the whole backward (B + W) as --bwd");
+        if (backward->count() == 0)
+            p.backward += p.weightGrad; // the default whole backward: B 1 + W 1
+        p.weightGrad = 0;
+    }
     p.chunks = chunks.value_or(p.schedule == PipelineSchedule::Interleaved ? 2 : 1);
     return p;
 }

@@ -36,6 +36,21 @@ private Q_SLOTS:
         QVERIFY(r.out.find("   W ") != std::string::npos);
     }
 
+    /// Where W is not split, --bwd is the whole backward: F 1, B 2 on 4 stages and 8 micro-batches of 1F1B take
+    /// (p − 1 + m)(F + B) = 33 against an ideal m(F + B) = 24; the defaults keep B + W = 2.
+    void bwdIsTheWholeBackwardWhereWIsNotSplit()
+    {
+        auto r
+            = run({"pipeline", "--schedule", "1f1b", "--stages", "4", "--microbatches", "8", "--bwd", "2", "--json"});
+        QCOMPARE(r.code, 0);
+        auto json = nlohmann::json::parse(r.out);
+        QCOMPARE(json["makespan"].get<double>(), 33.0);
+        QCOMPARE(json["ideal"].get<double>(), 24.0);
+        QCOMPARE(json["wgrad"].get<double>(), 0.0);
+        r = run({"pipeline", "--schedule", "1f1b", "--stages", "4", "--microbatches", "8", "--json"});
+        QCOMPARE(nlohmann::json::parse(r.out)["makespan"].get<double>(), 33.0);
+    }
+
     void badCombinationsExitTwo_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -49,6 +64,8 @@ private Q_SLOTS:
         QTest::newRow("missing stages") << QStringList {"--schedule", "1f1b", "--microbatches", "8"} << "--stages";
         QTest::newRow("zero stages") << QStringList {"--schedule", "1f1b", "--stages", "0", "--microbatches", "8"}
                                      << "--stages";
+        QTest::newRow("wgrad on 1f1b") << QStringList {"--schedule", "1f1b", "--stages", "4", "--microbatches", "8",
+            "--wgrad", "1"} << "does not split the weight gradient";
     }
 
     void badCombinationsExitTwo()
