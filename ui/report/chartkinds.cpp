@@ -41,7 +41,7 @@ const std::vector<ChartKind>& chartKinds()
             &chartOf<MemoryPanel, &MemoryPanel::chart>, false},
         {"steptime", "steptime", QT_TRANSLATE_NOOP("ChartKind", "Where the step time goes"),
             &chartOf<StepTimePanel, &StepTimePanel::chart>, false},
-        {"pipeline", "pipeline", QT_TRANSLATE_NOOP("ChartKind", "Pipeline schedule of one step"),
+        {"pipeline", "pipeline", QT_TRANSLATE_NOOP("ChartKind", "Pipeline schedule, first micro-batches of a step"),
             &chartOf<PipelinePanel, &PipelinePanel::chart>, false},
         {"scaling", "scaling", QT_TRANSLATE_NOOP("ChartKind", "Scaling with the number of GPUs"),
             &chartOf<ScalingPanel, &ScalingPanel::chart>, false},

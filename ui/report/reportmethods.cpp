@@ -56,10 +56,14 @@ QString validationHtml()
     const auto truths = core::readValidationTruths(readAll(dir + QStringLiteral("/dev_truth.json")));
     const auto report = core::buildValidationReport(cases, truths);
     return reportTr("<p>Predicted against measured on the %1 published runs of the development set; %2 could not be "
-                    "evaluated.</p>")
+                    "evaluated. These are in-sample figures: data/efficiency.json was fitted on these runs.</p>")
                .arg(cases.size())
                .arg(report.failures.size())
-        + summaryTable(report);
+        + summaryTable(report)
+        + reportTr("<p>Runs the fit never saw read wider: the published runs outside the development set "
+                   "(docs/external-checks.md) and the development set's own runs, each left out of the fit in turn "
+                   "(docs/cross-validation.md). Every estimate states the error band of its nearest family of "
+                   "validated runs.</p>");
 }
 
 } // namespace
@@ -72,9 +76,9 @@ ReportSection methodsSection()
                    "data/efficiency.json; parameter counts and FLOPs docs/methods-model.md; cost and energy "
                    "docs/methods-cost.md; the layout search docs/methods-search.md.</p>");
     html += QStringLiteral("<h3>") + reportTr("Accuracy") + QStringLiteral("</h3>") + validationHtml();
-    html += reportTr(
-        "<p>The table is produced by:</p><pre>clusterplanner validate --cases data/validation/dev_cases.json "
-        "--truth data/validation/dev_truth.json --markdown</pre>");
+    html += reportTr("<p>The table is produced by:</p><pre>clusterplanner validate \\\n"
+                     "    --cases data/validation/dev_cases.json \\\n"
+                     "    --truth data/validation/dev_truth.json --markdown</pre>");
     return {reportTr("Methods and accuracy"), html, {}};
 }
 

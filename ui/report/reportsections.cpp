@@ -300,10 +300,18 @@ ReportSection pipelineSection(ChartSet& charts)
                        .arg(enumLabel(s.training.schedule))
                        .arg(s.training.layout.pp);
     const core::ScenarioEvaluation evaluation = core::evaluateScenario(s);
-    if (evaluation.valid() && evaluation.time.valid)
-        html += reportTr("<p>%1 micro-batches per pipeline per step; the bubble is %2 % of the compute time.</p>")
+    if (evaluation.valid() && evaluation.time.valid) {
+        html += reportTr("<p>%1 micro-batches per pipeline per step; the bubble is %2 % of the compute time.")
                     .arg(evaluation.time.microBatches)
                     .arg(100 * evaluation.time.bubbleFraction, 0, 'f', 1);
+        // The timeline draws a step's first micro-batches only; say so, as the panel does.
+        const int shown = evaluation.pipeline.shownMicroBatches;
+        if (shown > 0 && shown < evaluation.time.microBatches)
+            html += reportTr(" The chart draws the first %1 of them; the step's makespan is %2 s.")
+                        .arg(shown)
+                        .arg(evaluation.pipeline.summary.makespan, 0, 'f', 3);
+        html += QStringLiteral("</p>");
+    }
     return {reportTr("Pipeline schedule"), html, QStringLiteral("pipeline")};
 }
 
