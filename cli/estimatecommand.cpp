@@ -191,6 +191,13 @@ std::vector<ValidationCase> readCaseText(const std::string& text, const std::str
     try {
         cases = readValidationCases(text, keys);
     } catch (const std::exception& error) {
+        // A scenario file has no case's fields; say what it is and what reads it, not which case field is missing.
+        const json document = json::parse(text, nullptr, false);
+        if (document.is_object() && document.value("format", std::string()) == "clusterplanner-scenario")
+            throw UsageError(path
+                + " is a scenario file, not a validation case (the data/validation/dev_cases.json schema): a "
+                  "scenario's memory and step time are in `clusterplanner report --scenario FILE` and its layouts in "
+                  "`clusterplanner sweep --case FILE`");
         // The reader names the document "cases"; the user knows it by its path.
         std::string message = error.what();
         if (message.rfind("cases: ", 0) == 0)

@@ -593,6 +593,16 @@ private Q_SLOTS:
         }
     }
 
+    /// A scenario file given to estimate or validate is named as one, with the commands that read it.
+    void scenarioFileIsNotTakenForACase()
+    {
+        const std::string scenario = CLUSTERPLANNER_DATA_DIR "/scenarios/llama3-70b-256-h100.cplan.json";
+        std::ostringstream out, err;
+        QCOMPARE(runCommand({"estimate", "--case", scenario}, out, err), 2);
+        QVERIFY2(err.str().find("is a scenario file, not a validation case") != std::string::npos, err.str().c_str());
+        QVERIFY2(err.str().find("report --scenario") != std::string::npos, err.str().c_str());
+    }
+
     void efficiencyFileOverridesTheBuiltInParameters()
     {
         // Halving the large-GEMM efficiency of every family must slow every 16-bit case down, and the parameters the
