@@ -59,6 +59,24 @@ private Q_SLOTS:
         QCOMPARE(proxy.index(2, LayoutTableModel::Fits).data().toString(), QStringLiteral("no"));
     }
 
+    /// The second column names the layout in a few characters, so that rows differ without scrolling to the degrees.
+    void layoutColumnComesSecond()
+    {
+        LayoutTableModel model;
+        auto r = result(2, 900, true);
+        r.candidate.layout.virtualStages = 6;
+        r.candidate.microBatch = 1;
+        model.setResults({r});
+        QCOMPARE(int(LayoutTableModel::Layout), 1);
+        const auto& l = r.candidate.layout;
+        QCOMPARE(model.index(0, LayoutTableModel::Layout).data().toString(),
+            QStringLiteral("%1·%2·%3·%4 v6 mb1").arg(l.dp).arg(l.tp).arg(l.pp).arg(l.cp));
+        QCOMPARE(model.headerData(LayoutTableModel::Layout, Qt::Horizontal).toString(), QStringLiteral("Layout"));
+        QVERIFY(model.headerData(LayoutTableModel::Layout, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("DP·TP·PP·CP")));
+    }
+
     /// A layout that fits only by offloading activations says so beside its recompute mode (sorting keeps the mode).
     void offloadShowsBesideRecompute()
     {

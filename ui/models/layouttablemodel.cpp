@@ -15,6 +15,18 @@ QString number(double value, int decimals)
     return QString::number(value, 'f', decimals);
 }
 
+/// "16·4·2·2 v6 mb1": DP·TP·PP·CP, then EP, virtual stages and the micro-batch where they say something.
+QString compactLayout(const core::LayoutCandidate& c)
+{
+    const auto& l = c.layout;
+    QString text = QStringLiteral("%1·%2·%3·%4").arg(l.dp).arg(l.tp).arg(l.pp).arg(l.cp);
+    if (l.ep > 1)
+        text += QStringLiteral(" ep%1").arg(l.ep);
+    if (l.virtualStages > 1)
+        text += QStringLiteral(" v%1").arg(l.virtualStages);
+    return text + QStringLiteral(" mb%1").arg(c.microBatch);
+}
+
 } // namespace
 
 LayoutTableModel::LayoutTableModel(QObject* parent)
@@ -66,6 +78,8 @@ QVariant LayoutTableModel::sortValue(const core::LayoutResult& r, int column) co
         return QString::fromLatin1(core::toString(c.layout.rankOrder).data());
     case Fits:
         return r.fits;
+    case Layout:
+        return compactLayout(c);
     case PeakMemory:
         return r.peakMemoryGiB;
     case Headroom:
@@ -119,7 +133,8 @@ QVariant LayoutTableModel::data(const QModelIndex& index, int role) const
     case SortRole:
         return sortValue(r, index.column());
     case Qt::TextAlignmentRole:
-        return index.column() == Recompute || index.column() == Schedule || index.column() == RankOrder
+        return index.column() == Layout || index.column() == Recompute || index.column() == Schedule
+                || index.column() == RankOrder
             ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
             : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
@@ -133,11 +148,14 @@ QVariant LayoutTableModel::data(const QModelIndex& index, int role) const
 
 QVariant LayoutTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Layout)
+        return tr("DP·TP·PP·CP, then EP (ep), virtual stages (v) and the micro-batch (mb); the columns further right "
+                  "hold each on its own");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const names[ColumnCount]
-        = {"Fits", "Tokens/s/GPU", "MFU %", "Step s", "Peak GiB", "$/M tokens", "DP", "TP", "PP", "CP", "EP", "VPP",
-            "Micro-batch", "Recompute", "ZeRO", "Schedule", "Rank order", "Headroom GiB"};
+        = {"Fits", "Layout", "Tokens/s/GPU", "MFU %", "Step s", "Peak GiB", "$/M tokens", "DP", "TP", "PP", "CP", "EP",
+            "VPP", "Micro-batch", "Recompute", "ZeRO", "Schedule", "Rank order", "Headroom GiB"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

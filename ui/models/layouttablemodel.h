@@ -19,6 +19,7 @@ public:
     /// layouts apart.
     enum Column {
         Fits,
+        Layout, ///< the degrees and micro-batch in a few characters, so that rows differ without scrolling
         TokensPerGpu,
         Mfu,
         StepTime,
