@@ -151,6 +151,10 @@ QVariant LayoutTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Layout)
         return tr("DP·TP·PP·CP, then EP (ep), virtual stages (v) and the micro-batch (mb); the columns further right "
                   "hold each on its own");
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Mfu)
+        return tr("Model FLOPs utilization: 6·N + 12·L·s·h FLOPs per token (attention over the whole score matrix, "
+                  "the Megatron-LM and PaLM convention; causal kernels do half of that part) against the GPU's dense "
+                  "16-bit peak");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const names[ColumnCount]

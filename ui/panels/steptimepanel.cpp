@@ -80,7 +80,8 @@ void StepTimePanel::refresh()
     m_chart->setData(names, {{tr("time per step"), categoryColor(0), milliseconds}});
     m_chart->setValueAxisLabel(tr("ms per optimizer step"));
     const QLocale locale;
-    setSummary(tr("<b>Step %1 s</b> · %2 tokens/s per GPU · %3 tokens/s total · MFU %4 % · HFU %5 %<br>"
+    setSummary(tr("<b>Step %1 s</b> · %2 tokens/s per GPU · %3 tokens/s total · MFU %4 % · HFU %5 % (6·N + 12·L·s·h "
+                  "FLOPs per token)<br>"
                   "%6: %7 · %8 GPU-hours · $%9 at $%10/GPU-h · %11 MWh facility energy")
                    .arg(result.stepTimeS, 0, 'f', 3)
                    .arg(locale.toString(result.tokensPerSPerGpu, 'f', 0))

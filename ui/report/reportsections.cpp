@@ -329,7 +329,10 @@ ReportSection costSection(ChartSet& charts)
     std::vector<std::pair<QString, QString>> facts
         = {{reportTr("Throughput of the job"), number(result.figures.tokensPerS) + reportTr(" tokens/s")},
             {reportTr("Step time"), number(result.figures.stepTimeS, 2) + reportTr(" s")},
-            {reportTr("MFU"), number(100 * result.figures.mfu, 1) + QStringLiteral(" %")},
+            {reportTr("MFU"),
+                number(100 * result.figures.mfu, 1)
+                    + reportTr(" % (6·N + 12·L·s·h FLOPs per token: attention over the whole score matrix, the "
+                               "Megatron-LM and PaLM convention)")},
             {reportTr("Cost per million tokens"),
                 QStringLiteral("US$ ") + number(d.value("cost_per_m_tokens_usd", 0.0), 3)},
             {reportTr("Cost of the run"), QStringLiteral("US$ ") + number(result.figures.costUsd)},
