@@ -195,7 +195,7 @@ json resultJson(const LayoutResult& r)
 {
     json layout = layoutJson(r.candidate);
     layout["activation_offload_layers"] = r.offloadedLayers; // what the layout needs to fit without recompute (auto)
-    return {{"layout", layout}, {"fits", r.fits}, {"peak_memory_gib", r.peakMemoryGiB},
+    return {{"layout", layout}, {"fits", r.fits}, {"tight", r.tight()}, {"peak_memory_gib", r.peakMemoryGiB},
         {"headroom_gib", r.headroomGiB()}, {"step_time_s", r.stepTimeS}, {"tokens_per_s_per_gpu", r.tokensPerSPerGpu},
         {"mfu", r.mfu}, {"cost_per_m_tokens_usd", r.costPerMTokensUsd}};
 }

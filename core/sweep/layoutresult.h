@@ -24,6 +24,11 @@ struct LayoutResult
     double costPerMTokensUsd = 0;
 
     double headroomGiB() const { return capacityGiB - peakMemoryGiB; }
+    /// Fits with less than kTightHeadroomFraction of the usable memory to spare: within the memory model's error band
+    /// (p90 about 8 % on the validated runs), so it may not fit in practice.
+    bool tight() const { return fits && headroomGiB() < kTightHeadroomFraction * capacityGiB; }
+
+    static constexpr double kTightHeadroomFraction = 0.1;
 };
 
 } // namespace clusterplanner::core

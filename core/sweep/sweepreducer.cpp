@@ -14,7 +14,7 @@ double sweepScore(const LayoutResult& r, SweepObjective objective)
         return r.costPerMTokensUsd > 0 ? -r.costPerMTokensUsd : 0;
     case SweepObjective::Balanced:
         // Throughput, discounted when the layout runs within 10 % of the memory limit (fragile in practice).
-        return r.tokensPerSPerGpu * (r.headroomGiB() >= 0.1 * r.capacityGiB ? 1.0 : 0.9);
+        return r.tokensPerSPerGpu * (r.tight() ? 0.9 : 1.0);
     }
     return r.tokensPerSPerGpu;
 }

@@ -79,6 +79,10 @@ private Q_SLOTS:
                          "tokens_per_s_per_gpu", "mfu", "cost_per_m_tokens_usd"})
                     QVERIFY2(e.contains(key), key);
                 QVERIFY(e["fits"].get<bool>());
+                // "tight": less than a tenth of the usable memory to spare (core/sweep/layoutresult.h)
+                QCOMPARE(e["tight"].get<bool>(),
+                    e["headroom_gib"].get<double>()
+                        < 0.1 * (e["headroom_gib"].get<double>() + e["peak_memory_gib"].get<double>()));
                 const auto& l = e["layout"];
                 QCOMPARE(l["dp"].get<int>() * l["tp"].get<int>() * l["pp"].get<int>() * l["cp"].get<int>(), 16);
             }

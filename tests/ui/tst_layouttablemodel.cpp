@@ -59,6 +59,23 @@ private Q_SLOTS:
         QCOMPARE(proxy.index(2, LayoutTableModel::Fits).data().toString(), QStringLiteral("no"));
     }
 
+    /// A fit with less than a tenth of the usable memory to spare reads "tight": within the memory model's error band.
+    void tightFitsSaySo()
+    {
+        LayoutTableModel model;
+        auto roomy = result(1, 900, true), tight = result(2, 1000, true);
+        roomy.capacityGiB = tight.capacityGiB = 80;
+        roomy.peakMemoryGiB = 60;
+        tight.peakMemoryGiB = 77.9;
+        model.setResults({roomy, tight, result(8, 400, false)});
+        QCOMPARE(model.index(0, LayoutTableModel::Fits).data().toString(), QStringLiteral("yes"));
+        QCOMPARE(model.index(1, LayoutTableModel::Fits).data().toString(), QStringLiteral("tight"));
+        QCOMPARE(model.index(2, LayoutTableModel::Fits).data().toString(), QStringLiteral("no"));
+        QVERIFY(model.headerData(LayoutTableModel::Fits, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("10 %")));
+    }
+
     /// The second column names the layout in a few characters, so that rows differ without scrolling to the degrees.
     void layoutColumnComesSecond()
     {

@@ -100,8 +100,8 @@ QVariant LayoutTableModel::sortValue(const core::LayoutResult& r, int column) co
 QString LayoutTableModel::displayText(const core::LayoutResult& r, int column) const
 {
     switch (column) {
-    case Fits:
-        return r.fits ? tr("yes") : tr("no");
+    case Fits: // a fit within the memory model's error band says so: it may not fit in practice
+        return r.fits ? (r.tight() ? tr("tight") : tr("yes")) : tr("no");
     case PeakMemory:
     case Headroom:
         return number(sortValue(r, column).toDouble(), 1);
@@ -151,6 +151,11 @@ QVariant LayoutTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Layout)
         return tr("DP·TP·PP·CP, then EP (ep), virtual stages (v) and the micro-batch (mb); the columns further right "
                   "hold each on its own");
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Fits)
+        return tr(
+            "yes: fits the GPU's usable memory; tight: fits with less than %1 % of it to spare, within the memory "
+            "model's error band, so it may not fit in practice; no: does not fit")
+            .arg(100 * core::LayoutResult::kTightHeadroomFraction, 0, 'f', 0);
     if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Mfu)
         return tr("Model FLOPs utilization: 6·N + 12·L·s·h FLOPs per token (attention over the whole score matrix, "
                   "the Megatron-LM and PaLM convention; causal kernels do half of that part) against the GPU's dense "
