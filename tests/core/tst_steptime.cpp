@@ -37,6 +37,17 @@ Scenario gpt3Case()
     return s;
 }
 
+/// A dense SwiGLU model of `layers` layers (hidden, heads, FFN, vocabulary 32,000, sequence 4,096) on H100s.
+Scenario denseOnH100(const char* name, int layers, int hidden, int heads, int ffn, int gpus)
+{
+    Scenario s;
+    s.model = ModelConfig {
+        name, layers, hidden, heads, heads, ffn, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, false, std::nullopt};
+    s.cluster.gpuId = "H100-SXM-80GB";
+    s.cluster.gpuCount = gpus;
+    return s;
+}
+
 StepTimeResult estimate(const Scenario& s)
 {
     const GpuSpec& gpu = *GpuCatalog::builtin().find(s.cluster.gpuId);
@@ -212,11 +223,7 @@ private Q_SLOTS:
         // DualPipe (docs/methods-time.md §4.46): rank d runs stage d of one direction and stage p − 1 − d of the other,
         // half the micro-batches each. 8 layers on PP 4: every stage 2 layers; rank 0 also the head (stage 3), so its
         // time per micro-batch is 2 layers + half the head where ZB-H1's last stage takes 2 layers + the whole head.
-        Scenario s;
-        s.model = ModelConfig {
-            "small", 8, 2048, 16, 16, 8192, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, false, std::nullopt};
-        s.cluster.gpuId = "H100-SXM-80GB";
-        s.cluster.gpuCount = 8;
+        Scenario s = denseOnH100("small", 8, 2048, 16, 8192, 8);
         s.training.framework = Framework::Other;
         s.training.globalBatch = 16;
         s.training.microBatch = 1;
@@ -637,11 +644,7 @@ private Q_SLOTS:
         // A 13B-class model under ZeRO-3 on 128 H100 (16 nodes of 8): fully sharded, every micro-batch's gathers
         // and reduce-scatters span the 16 nodes; sharded within a node (HSDP, shard degree 8), they stay on NVLink
         // and only the sharded gradients cross the network, once per step.
-        Scenario s;
-        s.model = ModelConfig {
-            "13b", 40, 5120, 40, 40, 13824, 32000, 4096, MlpKind::SwiGlu, NormKind::RmsNorm, false, std::nullopt};
-        s.cluster.gpuId = "H100-SXM-80GB";
-        s.cluster.gpuCount = 128;
+        Scenario s = denseOnH100("13b", 40, 5120, 40, 13824, 128);
         s.training.framework = Framework::Fsdp;
         s.training.zeroStage = 3;
         s.training.distributedOptimizer = false;

@@ -5,6 +5,9 @@
 #include "ui/models/layoutgrid.h"
 
 #include <QColor>
+#include <QStringList>
+
+#include <utility>
 
 namespace clusterplanner::ui {
 
@@ -19,12 +22,12 @@ QString number(double value, int decimals)
 QString compactLayout(const core::LayoutCandidate& c)
 {
     const auto& l = c.layout;
-    QString text = QStringLiteral("%1·%2·%3·%4").arg(l.dp).arg(l.tp).arg(l.pp).arg(l.cp);
-    if (l.ep > 1)
-        text += QStringLiteral(" ep%1").arg(l.ep);
-    if (l.virtualStages > 1)
-        text += QStringLiteral(" v%1").arg(l.virtualStages);
-    return text + QStringLiteral(" mb%1").arg(c.microBatch);
+    QStringList parts {QStringLiteral("%1·%2·%3·%4").arg(l.dp).arg(l.tp).arg(l.pp).arg(l.cp)};
+    for (const auto& [prefix, degree] : {std::pair {"ep", l.ep}, std::pair {"v", l.virtualStages}})
+        if (degree > 1)
+            parts << QLatin1String(prefix) + QString::number(degree);
+    parts << QStringLiteral("mb%1").arg(c.microBatch);
+    return parts.join(QLatin1Char(' '));
 }
 
 } // namespace
