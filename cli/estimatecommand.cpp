@@ -193,7 +193,8 @@ std::vector<ValidationCase> readCaseText(const std::string& text, const std::str
     } catch (const std::exception& error) {
         // A scenario file has no case's fields; say what it is and what reads it, not which case field is missing.
         const json document = json::parse(text, nullptr, false);
-        if (document.is_object() && document.value("format", std::string()) == "clusterplanner-scenario")
+        if (document.is_object() && document.contains("format") && document["format"].is_string()
+            && document["format"].get<std::string>() == "clusterplanner-scenario")
             throw UsageError(path
                 + " is a scenario file, not a validation case (the data/validation/dev_cases.json schema): a "
                   "scenario's memory and step time are in `clusterplanner report --scenario FILE` and its layouts in "

@@ -59,6 +59,8 @@ std::optional<ParallelLayout> nearestValidLayout(const Scenario& scenario, int g
                 candidate.pp = pp;
                 candidate.cp = cp;
                 candidate.dp = gpuCount / tp / pp / cp;
+                // A hybrid shard degree follows DP where it still fits, else the states shard over all of it.
+                candidate.dpShard = fittingDpShard(candidate, current.dpShard);
                 const double d = distance(candidate, current);
                 if ((!best || d < bestDistance) && isValid(scenario, candidate, gpuCount)) {
                     best = candidate;

@@ -43,6 +43,28 @@ void noteQkvBiases(HfImport& out)
     out.notes.push_back("the Q, K and V biases (" + count(perLayer * m.layers) + " parameters) are not counted");
 }
 
+/// The RoPE base: rope_theta (transformers v4), rope_parameters.rope_theta (v5), GPT-NeoX's rotary_emb_base; else
+/// the config class's default where this project knows it (Llama, Mistral, Qwen2/3 10,000; Mixtral 1,000,000) and
+/// 0 otherwise, which the launch configurations then say is unstated.
+double ropeBaseOf(const JsonFields& f, const std::string& modelType)
+{
+    const auto stated
+        = [](const JsonFields& fields, const char* key) { return fields.has(key) && fields.field(key).is_number(); };
+    if (stated(f, "rope_theta"))
+        return f.number("rope_theta", 1, 1e12);
+    if (f.has("rope_parameters") && f.field("rope_parameters").is_object()) {
+        const JsonFields rope = f.object("rope_parameters");
+        if (stated(rope, "rope_theta"))
+            return rope.number("rope_theta", 1, 1e12);
+    }
+    if (stated(f, "rotary_emb_base"))
+        return f.number("rotary_emb_base", 1, 1e12);
+    if (modelType == "mixtral")
+        return 1e6;
+    const bool tenThousand = modelType == "llama" || modelType == "mistral" || modelType.starts_with("qwen");
+    return tenThousand ? 10000.0 : 0.0;
+}
+
 /// The fields every rotary-position decoder shares; MoE readers add their experts afterwards.
 void readDecoderCore(const JsonFields& f, HfImport& out)
 {
@@ -54,8 +76,7 @@ void readDecoderCore(const JsonFields& f, HfImport& out)
     m.ffnHidden = positive(f, "intermediate_size");
     m.vocab = positive(f, "vocab_size");
     m.seqLen = positive(f, "max_position_embeddings");
-    // LlamaConfig's and its relatives' class default is 10,000 where a file leaves rope_theta out.
-    m.ropeBase = f.has("rope_theta") && !f.isNull("rope_theta") ? f.number("rope_theta", 1, 1e12) : 10000.0;
+    m.ropeBase = ropeBaseOf(f, out.modelType);
     m.tiedEmbeddings = flagOr(f, "tie_word_embeddings", tiesByDefault(out.modelType));
     m.mlp = MlpKind::SwiGlu; // SwiGLU, and Gemma's GeGLU: both gated, three matrices
     m.norm = NormKind::RmsNorm;

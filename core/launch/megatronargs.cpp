@@ -92,6 +92,9 @@ void addModel(const ModelConfig& m, ArgList& a, std::vector<std::string>& notes)
     // Megatron-LM's --rotary-base defaults to 10,000, which trains a Llama 3 (500,000) as another model.
     if (m.norm == NormKind::RmsNorm || m.ropeBase > 0) {
         a.push_back({"--position-embedding-type", "rope"});
+        if (m.norm != NormKind::RmsNorm) // GPT-NeoX rotates a quarter of each head (rotary_pct 0.25)
+            notes.push_back("the scenario does not say which share of each head is rotated (GPT-NeoX: 25 %); "
+                            "Megatron-LM's --rotary-percent defaults to 1.0: set it to the model's");
         if (m.ropeBase > 0)
             a.push_back({"--rotary-base", shortNumber(m.ropeBase)});
         else
@@ -218,7 +221,9 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
     } else if (t.zeroStage >= 1 && t.distributedOptimizer) {
         a.push_back({"--use-distributed-optimizer", ""});
     }
-    if (const int copies = p.layout().shardReplicas(); copies > 1 && (t.zeroStage >= 3 || t.distributedOptimizer)) {
+    // Gated as --use-distributed-optimizer is above: instances without the distributed optimizer mean nothing.
+    const bool distributedOptimizer = t.zeroStage >= 3 || (t.zeroStage >= 1 && t.distributedOptimizer);
+    if (const int copies = p.layout().shardReplicas(); copies > 1 && distributedOptimizer) {
         // Hybrid sharding: the distributed optimizer (or Megatron-FSDP) shards within each of `copies` DP groups;
         // Megatron-FSDP keeps the outer groups unsharded, their gradients all-reduced.
         a.push_back({"--num-distributed-optimizer-instances", std::to_string(copies)});

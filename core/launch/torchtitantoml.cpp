@@ -165,7 +165,9 @@ const TitanFlavor* titanFlavorOf(const ModelConfig& m)
 {
     for (const TitanFlavor& f : kTitanFlavors)
         if (m.layers == f.layers && m.hidden == f.hidden && m.heads == f.heads && m.kvHeads == f.kvHeads
-            && m.ffnHidden == f.ffnHidden && m.vocab == f.vocab && !m.moe && !m.mla.enabled())
+            && m.ffnHidden == f.ffnHidden && m.vocab == f.vocab && !m.moe && !m.mla.enabled()
+            && m.norm == NormKind::RmsNorm && m.mlp == MlpKind::SwiGlu && !m.tiedEmbeddings && !m.qkNorm
+            && m.headDim == 0 && !m.parallelBlock && (m.ropeBase == 0 || m.ropeBase == 500000))
             return &f;
     return nullptr;
 }

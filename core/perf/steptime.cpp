@@ -569,18 +569,26 @@ DataParallelTimes zero3Times(const Setup& s, const ReductionShares& share, const
     // parameters a third time (data/frameworks.json).
     const bool regather = s.tr.recompute == Recompute::Full && caps.zero3GathersOnRecompute;
     const double gathers = regather ? 3 : 2;
+    // Hybrid sharding: PyTorch's FSDP (FSDP1 HYBRID_SHARD, FSDP2 HSDP) all-reduces each unit's reduce-scattered
+    // gradients over the shard's copies in the same post-backward hook, every micro-batch; Megatron's
+    // distributed-optimizer instances and DeepSpeed's MiCS reduce across the copies once, at the step's end.
+    const double replicaS = shardReplicaAllReduceS(s, share, gradBytes(s.precision, caps, s.optimizerStates));
+    const Framework fw = s.tr.framework;
+    const bool replicaEveryMicroBatch
+        = fw == Framework::Fsdp || fw == Framework::TorchTitan || fw == Framework::HuggingFace;
     const double perMb = gathers * overShardGroups(s, share, Collective::AllGather, weightBytes(s.precision), cost)
-        + overShardGroups(s, share, Collective::ReduceScatter, gradBytes(s.precision, caps, s.optimizerStates), cost);
+        + overShardGroups(s, share, Collective::ReduceScatter, gradBytes(s.precision, caps, s.optimizerStates), cost)
+        + (replicaEveryMicroBatch ? replicaS : 0.0);
     // Prefetched gathers run under every kernel of the micro-batch, the recomputed forward included.
     const double window = st.forwardS + st.backwardInputS + st.backwardWeightS + st.recomputeS;
     const double overlap = caps.zero3Overlap.value_or(s.c.efficiency.zero3Overlap);
     DataParallelTimes dp;
     dp.totalS = m * perMb;
     dp.exposedS = m * std::max(0.0, perMb - overlap * window);
-    // Hybrid sharding: the last micro-batch's sharded gradients cross the copies of each shard under its backward.
-    const double replicaS = shardReplicaAllReduceS(s, share, gradBytes(s.precision, caps, s.optimizerStates));
-    dp.totalS += replicaS;
-    dp.exposedS += std::max(0.0, replicaS - s.c.efficiency.dpOverlap * (st.backwardInputS + st.backwardWeightS));
+    if (!replicaEveryMicroBatch) { // once, under the last micro-batch's backward
+        dp.totalS += replicaS;
+        dp.exposedS += std::max(0.0, replicaS - s.c.efficiency.dpOverlap * (st.backwardInputS + st.backwardWeightS));
+    }
     return dp;
 }
 

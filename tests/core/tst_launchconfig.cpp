@@ -710,6 +710,12 @@ private Q_SLOTS:
         const ArgMap zero1 = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
         QCOMPARE(intArg(zero1, "--num-distributed-optimizer-instances"), 32);
         QCOMPARE(zero1.count("--outer-dp-sharding-strategy"), std::size_t(0));
+        // Without the distributed optimizer written there are no instances to write either.
+        s.training.zeroStage = 0;
+        QCOMPARE(intArg(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text),
+                     "--num-distributed-optimizer-instances"),
+            -1);
+        s.training.zeroStage = 1;
         // Sharding over all of DP writes none of it.
         s.training.layout.dpShard = kDpShardAll;
         QCOMPARE(intArg(megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text),

@@ -643,7 +643,8 @@ private Q_SLOTS:
     {
         // A 13B-class model under ZeRO-3 on 128 H100 (16 nodes of 8): fully sharded, every micro-batch's gathers
         // and reduce-scatters span the 16 nodes; sharded within a node (HSDP, shard degree 8), they stay on NVLink
-        // and only the sharded gradients cross the network, once per step.
+        // and only the sharded gradients cross the network, all-reduced over the 16 copies (PyTorch FSDP does it
+        // in each micro-batch's post-backward hook).
         Scenario s = denseOnH100("13b", 40, 5120, 40, 13824, 128);
         s.training.framework = Framework::Fsdp;
         s.training.zeroStage = 3;
@@ -656,7 +657,7 @@ private Q_SLOTS:
         s.training.layout.dpShard = 8;
         const auto hybrid = estimate(s);
         QVERIFY(full.valid && hybrid.valid);
-        QVERIFY2(hybrid.dpTotalS < 0.7 * full.dpTotalS,
+        QVERIFY2(hybrid.dpTotalS < full.dpTotalS,
             qPrintable(QString("HSDP %1 s vs FSDP %2 s").arg(hybrid.dpTotalS).arg(full.dpTotalS)));
         // The all-reduce over the 16 copies is there: more traffic than the in-node collectives alone.
         s.cluster.gpuCount = 8;
