@@ -4,6 +4,7 @@
 #include "cli/commandlist.h"
 #include "cli/efficiencyoption.h"
 #include "core/hf/hfconfig.h"
+#include "core/io/scenariojson.h"
 #include "core/memory/memorymodel.h"
 #include "core/model/enumnames.h"
 #include "core/model/frameworkrules.h"
@@ -192,9 +193,7 @@ std::vector<ValidationCase> readCaseText(const std::string& text, const std::str
         cases = readValidationCases(text, keys);
     } catch (const std::exception& error) {
         // A scenario file has no case's fields; say what it is and what reads it, not which case field is missing.
-        const json document = json::parse(text, nullptr, false);
-        if (document.is_object() && document.contains("format") && document["format"].is_string()
-            && document["format"].get<std::string>() == "clusterplanner-scenario")
+        if (isScenarioDocument(text))
             throw UsageError(path
                 + " is a scenario file, not a validation case (the data/validation/dev_cases.json schema): a "
                   "scenario's memory and step time are in `clusterplanner report --scenario FILE` and its layouts in "

@@ -60,12 +60,6 @@ CLI::Option* addOptions(
         ->check(CLI::Range(0.0, 1e12));
 }
 
-/// Whether the schedule runs the weight gradient as ops of its own (elsewhere it is part of B).
-bool splitsWeightGradient(PipelineSchedule schedule)
-{
-    return schedule == PipelineSchedule::ZbH1 || schedule == PipelineSchedule::DualPipe;
-}
-
 perf::PipelineParams parseParams(const Args& args, std::ostream& out, bool& asJson)
 {
     perf::PipelineParams p;
@@ -82,7 +76,7 @@ perf::PipelineParams parseParams(const Args& args, std::ostream& out, bool& asJs
     parseCommand(*app, args, out);
     p.schedule = *enumFromString<PipelineSchedule>(schedule);
     // Where W is not split, --bwd is the whole backward (B + W): a W of its own would be counted twice.
-    if (!splitsWeightGradient(p.schedule)) {
+    if (!perf::splitsWeightGradient(p.schedule)) {
         if (wgrad->count() > 0)
             throw UsageError("--wgrad: " + schedule
                 + " does not split the weight gradient; give the whole backward (B + W) as --bwd");

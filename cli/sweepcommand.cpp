@@ -187,8 +187,9 @@ json layoutJson(const LayoutCandidate& c)
 {
     const ParallelLayout& l = c.layout;
     return {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep}, {"etp", expertTensorParallel(l)},
-        {"vpp", l.virtualStages}, {"micro_batch", c.microBatch}, {"recompute", toString(c.recompute)},
-        {"zero_stage", c.zeroStage}, {"schedule", toString(c.schedule)}, {"rank_order", toString(l.rankOrder)}};
+        {"vpp", l.virtualStages}, {"dp_shard", l.shardDp()}, {"micro_batch", c.microBatch},
+        {"recompute", toString(c.recompute)}, {"zero_stage", c.zeroStage}, {"schedule", toString(c.schedule)},
+        {"rank_order", toString(l.rankOrder)}};
 }
 
 json resultJson(const LayoutResult& r)

@@ -4,6 +4,7 @@
 #include "core/model/scenariofields.h"
 
 #include "core/evaluation/scenarioevaluation.h"
+#include "core/model/layoutcheck.h"
 #include "core/perf/analytics.h"
 
 #include <cmath>
@@ -18,7 +19,7 @@ constexpr int kMaxPoints = 16;
 std::optional<ScalingPoint> pointAt(Scenario scenario, int dp)
 {
     auto& layout = scenario.training.layout;
-    layout.dp = dp;
+    setDataParallel(layout, dp);
     scenario.cluster.gpuCount = layout.gpuCount();
     const ScenarioEvaluation e = evaluateScenario(scenario, EvaluationOptions {false, false, 0});
     if (!e.valid() || !std::isfinite(e.time.stepTimeS) || e.time.stepTimeS <= 0)

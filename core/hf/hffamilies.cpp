@@ -44,8 +44,8 @@ void noteQkvBiases(HfImport& out)
 }
 
 /// The RoPE base: rope_theta (transformers v4), rope_parameters.rope_theta (v5), GPT-NeoX's rotary_emb_base; else
-/// the config class's default where this project knows it (Llama, Mistral, Qwen2/3 10,000; Mixtral 1,000,000) and
-/// 0 otherwise, which the launch configurations then say is unstated.
+/// the config class's default where this project knows it (Llama, Mistral, Qwen2/3 and GPT-NeoX 10,000; Mixtral
+/// 1,000,000) and 0 otherwise, which the launch configurations then say is unstated.
 double ropeBaseOf(const JsonFields& f, const std::string& modelType)
 {
     const auto stated
@@ -61,7 +61,8 @@ double ropeBaseOf(const JsonFields& f, const std::string& modelType)
         return f.number("rotary_emb_base", 1, 1e12);
     if (modelType == "mixtral")
         return 1e6;
-    const bool tenThousand = modelType == "llama" || modelType == "mistral" || modelType.starts_with("qwen");
+    const bool tenThousand
+        = modelType == "llama" || modelType == "mistral" || modelType.starts_with("qwen") || modelType == "gpt_neox";
     return tenThousand ? 10000.0 : 0.0;
 }
 
@@ -224,8 +225,8 @@ void readGptNeoX(const JsonFields& f, HfImport& out)
     out.model.norm = NormKind::LayerNorm;
     // GPTNeoXConfig defaults use_parallel_residual to true (GPT-NeoX-20B, Pythia): attention and MLP side by side.
     out.model.parallelBlock = flagOr(f, "use_parallel_residual", true);
-    out.notes.push_back("GPT-NeoX uses rotary positions; the engine's LayerNorm convention adds "
-        + count(double(out.model.seqLen) * out.model.hidden) + " learned position parameters");
+    // Its RoPE base (rotary_emb_base, or the class default) marks the LayerNorm model as rotary: no learned
+    // position embedding is counted (core/model/modelmath.h hasLearnedPositions).
     if (out.model.parallelBlock)
         out.notes.push_back(
             "GPT-NeoX's parallel block keeps a LayerNorm per branch; the engine's parallel block has "

@@ -385,6 +385,15 @@ std::string writeScenarioFile(const Scenario& scenario)
     return file.dump(2) + "\n";
 }
 
+bool isScenarioDocument(const std::string& text)
+{
+    const json document = json::parse(text, nullptr, false);
+    if (!document.is_object())
+        return false;
+    const auto format = document.find("format");
+    return format != document.end() && format->is_string() && format->get<std::string>() == kScenarioFormatName;
+}
+
 Scenario readScenarioFile(const std::string& text)
 {
     // The caller prefixes the file name (the text may come from a file, the library or the clipboard).

@@ -33,5 +33,8 @@ std::string writeScenarioFile(const Scenario& scenario);
 /// Parses the whole file text. Throws ScenarioFormatError for bad JSON, a wrong header, a newer version or a bad
 /// field.
 Scenario readScenarioFile(const std::string& text);
+/// Whether the text is a JSON document with the scenario file's format name (whatever else it holds): lets a reader of
+/// another format say "this is a scenario file" instead of naming a missing field. Never throws.
+bool isScenarioDocument(const std::string& text);
 
 } // namespace clusterplanner::core

@@ -45,15 +45,8 @@ void writeModel(const LaunchPlan& p, std::ostream& y)
         y << p.virtualStages << "\n";
     else
         y << "null\n";
-    if (l.pp > 1 && p.unevenSplit()) { // Megatron-Core's layout string, as the Megatron-LM writer spells it
-        y << "  pipeline_model_parallel_layout: \"E";
-        for (std::size_t chunk = 0; chunk < p.layersPerChunk.size(); ++chunk) {
-            const int n = p.layersPerChunk[chunk];
-            y << (n == 1 ? std::string("t") : (n > 1 ? "t*" + std::to_string(n) : std::string()));
-            y << (chunk + 1 == p.layersPerChunk.size() ? std::string(p.model().mtpLayers, 'm') + "L" : "|");
-        }
-        y << "\"\n";
-    }
+    if (p.unevenSplit())
+        y << "  pipeline_model_parallel_layout: \"" << p.megatronPipelineLayout() << "\"\n";
     y << "  context_parallel_size: " << l.cp << "\n";
     y << "  expert_model_parallel_size: " << l.ep << "\n";
     // Megatron-Core's default is the TP size; Megatron-Bridge's MoE presets state theirs, and so does this.
@@ -101,7 +94,7 @@ void writeBridgeTraining(const LaunchPlan& p, std::ostream& y)
     const TrainingConfig& t = p.training();
     // ZeRO-3 is Megatron-FSDP (NVIDIA's Llama 3 presets: use_megatron_fsdp), which runs on the distributed optimizer.
     const bool fsdp = t.zeroStage >= 3;
-    const bool distributed = fsdp || (t.zeroStage >= 1 && t.distributedOptimizer);
+    const bool distributed = t.shardsOptimizerStates(); // Megatron's ZeRO-1 is its distributed optimizer
     y << "train:\n";
     y << "  micro_batch_size: " << t.microBatch << "\n";
     y << "  global_batch_size: " << t.globalBatch << "\n";
@@ -114,7 +107,7 @@ void writeBridgeTraining(const LaunchPlan& p, std::ostream& y)
           << "  exp_avg_dtype: torch.bfloat16\n  exp_avg_sq_dtype: torch.bfloat16\n";
     y << "ddp:\n  use_distributed_optimizer: " << yamlBool(distributed) << "\n";
     // The estimate overlaps the gradient reduction and the parameter gather (data/efficiency.json dp_overlap).
-    const bool dataParallel = p.layout().dp * p.layout().cp > 1;
+    const bool dataParallel = reducesGradients(p.layout());
     y << "  overlap_grad_reduce: " << yamlBool(dataParallel) << "\n";
     y << "  overlap_param_gather: " << yamlBool(dataParallel && distributed) << "\n";
     // Hybrid sharding: the distributed optimizer (or Megatron-FSDP) shards within each of the DP groups' copies.
@@ -150,6 +143,8 @@ LaunchFile writeBridgeYaml(const LaunchPlan& plan)
     file.text = y.str();
     file.notes.push_back(
         "data-parallel size is derived by Megatron-Bridge from the world size: " + std::to_string(plan.layout().dp));
+    if (const std::string note = plan.unevenSplitNote(); !note.empty())
+        file.notes.push_back(note);
     if (plan.optimizerStatesInEffect() == OptimizerStates::Bf16) // MixedPrecisionConfig.setup overrides ddp's flag
         file.notes.push_back("bf16 optimizer states read bf16 gradients: set the mixed-precision recipe's "
                              "grad_reduce_in_fp32 to False in the training script (bf16_mixed reduces in fp32 and "

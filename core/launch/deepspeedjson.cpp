@@ -58,9 +58,6 @@ LaunchFile writeDeepSpeedJson(const LaunchPlan& plan)
         config["zero_optimization"]["mics_shard_size"] = l.shardDp() * l.cp; // in ranks of the ZeRO (DP × CP) group
         file.notes.push_back("hybrid sharding is written as MiCS (mics_shard_size): states sharded within "
             + std::to_string(l.shardDp()) + " DP ranks, copied " + std::to_string(copies) + " times");
-    } else if (copies > 1 && t.zeroStage >= 1) {
-        file.notes.push_back("DeepSpeed shards ZeRO-1/2 states over all of DP; the plan's hybrid sharding over "
-            + std::to_string(l.shardDp()) + " ranks has no ZeRO-1/2 equivalent there and is not written");
     }
     const bool sgd = t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum;
     config["optimizer"] = {{"type", sgd ? "SGD" : "AdamW"}};

@@ -64,6 +64,11 @@ void checkFramework(const TrainingConfig& t, Framework framework)
             + " pipeline stage" + (t.layout.pp == 1 ? "" : "s")
             + (offered.empty() ? "" : "; it offers " + offered + " (training.zero_stage)"));
     }
+    // DeepSpeed's hybrid sharding is MiCS, a ZeRO-3 mode; its ZeRO-1/2 shard over all of DP, which is not the job the
+    // estimate timed.
+    if (framework == Framework::DeepSpeed && t.layout.shardReplicas() > 1 && t.zeroStage < 3)
+        throw LaunchConfigError("training.layout.dp_shard: DeepSpeed shards ZeRO-1/2 states over all of DP; its "
+                                "hybrid sharding (MiCS) needs ZeRO stage 3, or set dp_shard to 0");
 }
 
 int interleavedChunks(const TrainingConfig& t)
@@ -105,6 +110,27 @@ LaunchPlan makeLaunchPlan(const Scenario& scenario, Framework framework)
     target.framework = framework;
     plan.activationOffloadLayers = activationOffloadLayersInEffect(scenario, target);
     return plan;
+}
+
+std::string LaunchPlan::megatronPipelineLayout() const
+{
+    std::string text = "E";
+    const std::size_t last = layersPerChunk.size() - 1;
+    for (std::size_t chunk = 0; chunk <= last; ++chunk) {
+        const int n = layersPerChunk[chunk];
+        text += n == 1 ? "t" : (n > 1 ? "t*" + std::to_string(n) : "");
+        text += chunk == last ? std::string(model().mtpLayers, 'm') + "L" : "|";
+    }
+    return text;
+}
+
+std::string LaunchPlan::unevenSplitNote() const
+{
+    if (!unevenSplit())
+        return {};
+    return std::to_string(model().layers) + " layers do not divide into " + std::to_string(layersPerChunk.size())
+        + " pipeline chunks: the split is written as Megatron-Core's pipeline layout string, which needs a "
+          "Megatron-Core release that has it (2025 and later)";
 }
 
 std::vector<std::string> LaunchPlan::recomputeModules() const

@@ -24,7 +24,14 @@ struct LaunchPlan
     std::vector<int> layersPerChunk;
     /// Whether the chunks hold different layer counts (written as an explicit split: Megatron's
     /// --pipeline-model-parallel-layout, TorchTitan's module_fqns_per_model_part).
+    /// (Without a pipeline there is one chunk, which the layers always divide.)
     bool unevenSplit() const { return layersPerVirtualStage == 0; }
+    /// Megatron-Core's pipeline_model_parallel_layout for the chunks (Megatron-LM's --pipeline-model-parallel-layout,
+    /// Megatron-Bridge's model key): E the embedding, t a transformer layer, m a multi-token-prediction module, L the
+    /// loss; '|' ends a chunk, chunk i runs on pipeline rank i mod pp.
+    std::string megatronPipelineLayout() const;
+    /// Says that an uneven split needs a Megatron-Core release with the layout string; empty for an even split.
+    std::string unevenSplitNote() const;
     /// Layers whose activations the run offloads to host memory, as the estimate resolves them (auto: the fewest
     /// that fit; 0 where the framework, PP or recompute rules it out).
     int activationOffloadLayers = 0;

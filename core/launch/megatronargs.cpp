@@ -18,20 +18,6 @@ using ArgList = std::vector<std::pair<std::string, std::string>>; ///< name and 
 /// Separates the items of a list value (a flag with nargs); no value holds a newline otherwise.
 constexpr char kListSeparator = '\n';
 
-/// Megatron-Core's --pipeline-model-parallel-layout for the plan's chunks: E the embedding, t a transformer layer,
-/// m a multi-token-prediction module, L the loss; '|' ends a chunk, chunk i runs on pipeline rank i mod pp.
-std::string pipelineLayout(const LaunchPlan& p)
-{
-    std::string layout = "E";
-    const std::size_t last = p.layersPerChunk.size() - 1;
-    for (std::size_t chunk = 0; chunk <= last; ++chunk) {
-        const int n = p.layersPerChunk[chunk];
-        layout += n == 1 ? "t" : (n > 1 ? "t*" + std::to_string(n) : "");
-        layout += chunk == last ? std::string(p.model().mtpLayers, 'm') + "L" : "|";
-    }
-    return layout;
-}
-
 void addParallelism(const LaunchPlan& p, ArgList& a)
 {
     const ParallelLayout& l = p.layout();
@@ -48,8 +34,8 @@ void addParallelism(const LaunchPlan& p, ArgList& a)
     }
     // The interleaved schedule is chosen by giving more than one model chunk per pipeline rank; an uneven split is
     // spelled out chunk by chunk, the embedding before the first and the loss after the last.
-    if (l.pp > 1 && p.unevenSplit())
-        a.push_back({"--pipeline-model-parallel-layout", pipelineLayout(p)});
+    if (p.unevenSplit())
+        a.push_back({"--pipeline-model-parallel-layout", p.megatronPipelineLayout()});
     else if (p.virtualStages > 1)
         a.push_back({"--num-layers-per-virtual-pipeline-stage", std::to_string(p.layersPerVirtualStage)});
     if (l.sequenceParallel && l.tp > 1)
@@ -88,9 +74,10 @@ void addModel(const ModelConfig& m, ArgList& a, std::vector<std::string>& notes)
         a.push_back({"--swiglu", ""});
     if (m.norm == NormKind::RmsNorm)
         a.push_back({"--normalization", "RMSNorm"});
-    // Rotary positions for the RMSNorm families and wherever a base is stated (GPT-NeoX's LayerNorm with RoPE);
-    // Megatron-LM's --rotary-base defaults to 10,000, which trains a Llama 3 (500,000) as another model.
-    if (m.norm == NormKind::RmsNorm || m.ropeBase > 0) {
+    // Rotary positions wherever the parameter count has no learned ones (RMSNorm families, GPT-NeoX's LayerNorm with
+    // a stated base); Megatron-LM's --rotary-base defaults to 10,000, which trains a Llama 3 (500,000) as another
+    // model.
+    if (!hasLearnedPositions(m)) {
         a.push_back({"--position-embedding-type", "rope"});
         if (m.norm != NormKind::RmsNorm) // GPT-NeoX rotates a quarter of each head (rotary_pct 0.25)
             notes.push_back("the scenario does not say which share of each head is rotated (GPT-NeoX: 25 %); "
@@ -182,6 +169,40 @@ void addPrecision(Precision precision, Fp8Recipe recipe, ArgList& a)
     }
 }
 
+/// How the states are sharded and the data-parallel collectives overlapped, as the estimate assumes.
+void addDataParallel(const LaunchPlan& p, ArgList& a, std::vector<std::string>& notes)
+{
+    const TrainingConfig& t = p.training();
+    if (t.zeroStage >= 3) {
+        // Megatron-FSDP shards parameters, gradients and optimizer states (ZeRO-3) over the distributed optimizer;
+        // its README lists these flags as required.
+        a.push_back({"--use-megatron-fsdp", ""});
+        a.push_back({"--data-parallel-sharding-strategy", "optim_grads_params"});
+        a.push_back({"--use-distributed-optimizer", ""});
+        a.push_back({"--no-gradient-accumulation-fusion", ""});
+        a.push_back({"--ckpt-format", "fsdp_dtensor"});
+        notes.push_back("ZeRO-3 is written as Megatron-FSDP (--use-megatron-fsdp); Megatron-Core versions before its "
+                        "rename call it --use-custom-fsdp");
+    } else if (t.shardsOptimizerStates()) { // Megatron's ZeRO-1 is its distributed optimizer
+        a.push_back({"--use-distributed-optimizer", ""});
+    }
+    if (const int copies = p.layout().shardReplicas(); copies > 1 && t.shardsOptimizerStates()) {
+        // Hybrid sharding: the distributed optimizer (or Megatron-FSDP) shards within each of `copies` DP groups;
+        // Megatron-FSDP keeps the outer groups unsharded, their gradients all-reduced.
+        a.push_back({"--num-distributed-optimizer-instances", std::to_string(copies)});
+        if (t.zeroStage >= 3)
+            a.push_back({"--outer-dp-sharding-strategy", "no_shard"});
+    }
+    // The estimate hides the gradient reduction under the backward and the parameter gather under the forward
+    // (data/efficiency.json dp_overlap); Megatron-LM overlaps neither unless asked.
+    const ParallelLayout& l = p.layout();
+    if (reducesGradients(l)) {
+        a.push_back({"--overlap-grad-reduce", ""});
+        if (t.shardsOptimizerStates())
+            a.push_back({"--overlap-param-gather", ""}); // needs the distributed optimizer
+    }
+}
+
 void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& notes)
 {
     const TrainingConfig& t = p.training();
@@ -208,36 +229,7 @@ void addTraining(const LaunchPlan& p, ArgList& a, std::vector<std::string>& note
         a.push_back({"--cpu-offloading", ""});
         a.push_back({"--cpu-offloading-num-layers", std::to_string(p.activationOffloadLayers)});
     }
-    if (t.zeroStage >= 3) {
-        // Megatron-FSDP shards parameters, gradients and optimizer states (ZeRO-3) over the distributed optimizer;
-        // its README lists these flags as required.
-        a.push_back({"--use-megatron-fsdp", ""});
-        a.push_back({"--data-parallel-sharding-strategy", "optim_grads_params"});
-        a.push_back({"--use-distributed-optimizer", ""});
-        a.push_back({"--no-gradient-accumulation-fusion", ""});
-        a.push_back({"--ckpt-format", "fsdp_dtensor"});
-        notes.push_back("ZeRO-3 is written as Megatron-FSDP (--use-megatron-fsdp); Megatron-Core versions before its "
-                        "rename call it --use-custom-fsdp");
-    } else if (t.zeroStage >= 1 && t.distributedOptimizer) {
-        a.push_back({"--use-distributed-optimizer", ""});
-    }
-    // Gated as --use-distributed-optimizer is above: instances without the distributed optimizer mean nothing.
-    const bool distributedOptimizer = t.zeroStage >= 3 || (t.zeroStage >= 1 && t.distributedOptimizer);
-    if (const int copies = p.layout().shardReplicas(); copies > 1 && distributedOptimizer) {
-        // Hybrid sharding: the distributed optimizer (or Megatron-FSDP) shards within each of `copies` DP groups;
-        // Megatron-FSDP keeps the outer groups unsharded, their gradients all-reduced.
-        a.push_back({"--num-distributed-optimizer-instances", std::to_string(copies)});
-        if (t.zeroStage >= 3)
-            a.push_back({"--outer-dp-sharding-strategy", "no_shard"});
-    }
-    // The estimate hides the gradient reduction under the backward and the parameter gather under the forward
-    // (data/efficiency.json dp_overlap); Megatron-LM overlaps neither unless asked.
-    const ParallelLayout& l = p.layout();
-    if (l.dp * l.cp > 1) {
-        a.push_back({"--overlap-grad-reduce", ""});
-        if (t.zeroStage >= 3 || (t.zeroStage >= 1 && t.distributedOptimizer))
-            a.push_back({"--overlap-param-gather", ""}); // needs the distributed optimizer
-    }
+    addDataParallel(p, a, notes);
     // Megatron's "adam" is AdamW (decoupled weight decay).
     const bool sgd = t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum;
     a.push_back({"--optimizer", sgd ? "sgd" : "adam"});
@@ -273,11 +265,8 @@ LaunchFile writeMegatronArgs(const LaunchPlan& plan)
     LaunchFile file;
     ArgList args;
     addParallelism(plan, args);
-    if (plan.layout().pp > 1 && plan.unevenSplit())
-        file.notes.push_back(std::to_string(plan.model().layers) + " layers do not divide into "
-            + std::to_string(plan.layersPerChunk.size())
-            + " pipeline chunks: the split is written as --pipeline-model-parallel-layout, which needs a "
-              "Megatron-Core release that has it (2025 and later)");
+    if (const std::string note = plan.unevenSplitNote(); !note.empty())
+        file.notes.push_back(note);
     addModel(plan.model(), args, file.notes);
     addMoe(plan, args, file.notes);
     addTraining(plan, args, file.notes);

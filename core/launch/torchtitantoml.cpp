@@ -179,6 +179,9 @@ void writeTitanModel(const LaunchPlan& p, std::ostream& t, std::vector<std::stri
     t << "[model]\n";
     if (const TitanFlavor* f = titanFlavorOf(p.model())) {
         t << "name = " << quoted(f->name) << "\nflavor = " << quoted(f->flavor) << "\n";
+        if (p.model().ropeBase == 0) // the flavor brings Llama 3's base, which the model did not state
+            notes.push_back("model.rope_base is not stated: the " + std::string(f->flavor)
+                + " flavor trains with Llama 3's RoPE base 500,000");
     } else {
         t << "# no torchtitan flavor has this shape: register one and name it here\n";
         t << "name = \"llama3\"\nflavor = " << quoted(p.model().name) << "\n";

@@ -3,6 +3,7 @@
 #include "core/memory/memorymodel.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/frameworks.h"
+#include "core/model/layoutcheck.h"
 
 #include <cstdio>
 #include <functional>
@@ -31,7 +32,7 @@ std::vector<Remedy> remedies(int gpusPerNode, int heads)
         if (t.layout.dp % 2 != 0 || doubled > limit || (degree == &t.layout.tp && heads % doubled != 0))
             return false;
         *degree = doubled;
-        t.layout.dp /= 2;
+        setDataParallel(t.layout, t.layout.dp / 2);
         return true;
     };
     return {

@@ -99,6 +99,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
     caps.defaultAttentionByGeneration = byGeneration<AttentionKind>(entry, "default_attention_by_generation", where,
         [](const nlohmann::json& v, const std::string& at) { return parseName<AttentionKind>(v, at); });
     caps.zero3GathersOnRecompute = entry.at("zero3_gathers_on_recompute").get<bool>();
+    caps.hybridShardReducesEveryMicroBatch = entry.value("hybrid_shard_reduce_every_micro_batch", false);
     caps.checkpointStopsEarly = entry.value("checkpoint_early_stop", false);
     caps.checkpointStopsEarlyInPublishedRuns
         = entry.value("checkpoint_early_stop_in_published_runs", caps.checkpointStopsEarly);

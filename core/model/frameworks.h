@@ -49,6 +49,10 @@ struct FrameworkCapabilities
     /// The kernel a published run that names `named` ran on this generation.
     AttentionKind publishedRunAttention(AttentionKind named, const std::string& generation) const;
     bool zero3GathersOnRecompute = false; ///< a recomputed forward gathers ZeRO-3 parameters once more
+    /// Under hybrid sharding with ZeRO-3, each unit's reduce-scattered gradients are all-reduced over the shard's
+    /// copies in the same post-backward hook, every micro-batch (PyTorch FSDP's HYBRID_SHARD and HSDP); else once at
+    /// the step's end (Megatron's distributed-optimizer instances, DeepSpeed's MiCS; docs/methods-time.md §4.57).
+    bool hybridShardReducesEveryMicroBatch = false;
     /// Full recompute is PyTorch's non-reentrant checkpoint, which stops recomputing once every tensor the backward
     /// saved is back (torch.utils.checkpoint early stop, on by default): a dense block's last matmul, whose inputs
     /// are its last saved tensors, and the collective after it do not run again (docs/methods-time.md §4.54).

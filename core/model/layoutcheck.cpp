@@ -91,8 +91,7 @@ LayoutProblems checkRankOrder(const ParallelLayout& l)
 /// distributed optimizer) there is nothing to split and the setting is not read.
 LayoutProblems checkHybridShard(const TrainingConfig& t)
 {
-    const bool sharded = t.zeroStage >= 1 || t.distributedOptimizer;
-    return !sharded || hybridShardFits(t.layout, t.layout.dpShard) ? 0 : bit(LayoutProblem::DpShard);
+    return !t.shardsOptimizerStates() || hybridShardFits(t.layout, t.layout.dpShard) ? 0 : bit(LayoutProblem::DpShard);
 }
 
 } // namespace
@@ -109,6 +108,12 @@ bool hybridShardFits(const ParallelLayout& layout, int dpShard)
 int fittingDpShard(const ParallelLayout& layout, int dpShard)
 {
     return hybridShardFits(layout, dpShard) ? dpShard : kDpShardAll;
+}
+
+void setDataParallel(ParallelLayout& layout, int dp)
+{
+    layout.dp = dp;
+    layout.dpShard = fittingDpShard(layout, layout.dpShard);
 }
 
 LayoutProblems checkLayout(const ModelConfig& model, const TrainingConfig& t, int gpuCount)

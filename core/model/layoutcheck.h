@@ -53,6 +53,10 @@ bool hybridShardFits(const ParallelLayout& layout, int dpShard);
 /// of another DP.
 int fittingDpShard(const ParallelLayout& layout, int dpShard);
 
+/// Sets the layout's DP and carries its shard degree over where it still fits (else shards over all of DP): every
+/// change of DP alone goes through here, so that no derived layout fails the hybrid-sharding rule.
+void setDataParallel(ParallelLayout& layout, int dp);
+
 /// Checks every rule; never throws. Allocation-free, meant for a sweep's inner loop.
 LayoutProblems checkLayout(const ModelConfig& model, const TrainingConfig& training, int gpuCount);
 

@@ -11,10 +11,6 @@ bool hasBiases(const ModelConfig& m)
 {
     return m.norm == NormKind::LayerNorm;
 }
-bool hasLearnedPositions(const ModelConfig& m)
-{
-    return m.norm == NormKind::LayerNorm;
-}
 
 /// One norm over `width` elements: a scale, and a bias for LayerNorm.
 double normParametersAt(const ModelConfig& m, double width)
@@ -77,6 +73,11 @@ void countMoe(const ModelConfig& m, ParameterCounts& counts)
 }
 
 } // namespace
+
+bool hasLearnedPositions(const ModelConfig& m)
+{
+    return m.norm == NormKind::LayerNorm && m.ropeBase == 0;
+}
 
 int transformerLayers(const ModelConfig& model)
 {
@@ -253,12 +254,22 @@ int expertDataParallel(const ParallelLayout& layout)
     return int(std::max(1LL, stageRanks / (1LL * expertTensorParallel(layout) * std::max(1, layout.ep))));
 }
 
-int expertShardRanks(const ParallelLayout& layout)
+bool reducesGradients(const ParallelLayout& layout)
+{
+    return layout.dp * layout.cp > 1 || expertDataParallel(layout) > 1;
+}
+
+int expertShardReplicas(const ParallelLayout& layout)
 {
     // The outer DP ranks that replicate a dense shard replicate the experts' too (layoutcheck.cpp requires that
-    // they divide the expert-data-parallel group).
+    // they divide the expert-data-parallel group; an unchecked layout where they do not shards the experts whole).
     const int replicas = std::max(1, layout.shardReplicas());
-    return std::max(1, expertDataParallel(layout) / replicas);
+    return expertDataParallel(layout) % replicas == 0 ? replicas : 1;
+}
+
+int expertShardRanks(const ParallelLayout& layout)
+{
+    return std::max(1, expertDataParallel(layout) / expertShardReplicas(layout));
 }
 
 double shardedParameters(double parameters, double expertParameters, const ParallelLayout& layout)

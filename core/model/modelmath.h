@@ -10,7 +10,8 @@ namespace clusterplanner::core {
 /// integers (all counts stay far below 2^53).
 ///
 /// Conventions (docs/methods-model.md §2): LayerNorm models are GPT-style (biases on every linear layer, learned
-/// position embeddings of seqLen rows); RMSNorm models are Llama-style (no biases, rotary positions).
+/// position embeddings of seqLen rows, unless a RoPE base is stated: GPT-NeoX, PaLM); RMSNorm models are Llama-style
+/// (no biases, rotary positions).
 struct ParameterCounts
 {
     double total = 0; ///< every parameter
@@ -45,6 +46,10 @@ struct ParameterCounts
 };
 
 ParameterCounts countParameters(const ModelConfig& model);
+
+/// Whether the model learns a position embedding of seqLen rows (GPT-style LayerNorm models) rather than rotating
+/// positions (RMSNorm models, and LayerNorm models with a stated ModelConfig::ropeBase).
+bool hasLearnedPositions(const ModelConfig& model);
 
 /// Width of one attention head: the model's head_dim where it sets one, else hidden / heads.
 double headDim(const ModelConfig& model);
@@ -124,6 +129,14 @@ int expertTensorParallel(const ParallelLayout& layout);
 /// The expert-data-parallel size per pipeline stage, TP × DP × CP / (expert TP × EP): the ranks holding one rank's
 /// routed experts (Megatron-Core's world / (ETP · EP · PP)); at least 1.
 int expertDataParallel(const ParallelLayout& layout);
+
+/// Whether the step reduces gradients across ranks: DP × CP or the experts' data-parallel group holds more than one
+/// (a MoE layout of DP 1 can still reduce its experts' gradients over the TP ranks that EP does not use).
+bool reducesGradients(const ParallelLayout& layout);
+
+/// Copies of each routed expert's shard under hybrid sharding: the layout's shard copies where they divide the
+/// expert-data-parallel group, else 1.
+int expertShardReplicas(const ParallelLayout& layout);
 
 /// The ranks that shard one routed expert's states: its expert-data-parallel group, less the copies hybrid
 /// sharding keeps (ParallelLayout::shardReplicas); at least 1.

@@ -134,9 +134,10 @@ struct ModelConfig
     /// pass where the sequential block has two (docs/methods-time.md §4.50). Dense layers of standard attention only:
     /// refused with MoE or MLA.
     bool parallelBlock = false;
-    /// Base θ of the rotary position embedding (Llama 3: 500,000; Mixtral and Qwen3: 1,000,000). Not read by the
-    /// estimate (it changes no FLOP or byte); the launch configurations write it. 0 = not stated: the framework's
-    /// default (10,000 in Megatron-LM), which a model with another base must not train with.
+    /// Base θ of the rotary position embedding (Llama 3: 500,000; Mixtral and Qwen3: 1,000,000); the launch
+    /// configurations write it. The estimate reads only whether it is stated: a LayerNorm model with a base rotates
+    /// positions and has no learned position embedding (hasLearnedPositions). 0 = not stated: the framework's default
+    /// (10,000 in Megatron-LM), which a model with another base must not train with.
     double ropeBase = 0;
     bool operator==(const ModelConfig&) const = default;
 };
@@ -177,8 +178,8 @@ struct ParallelLayout
     /// each shard replicated over dp / dpShard groups. kDpShardAll (0), or dp itself, shards over all of DP.
     int dpShard = 0;
     int gpuCount() const { return dp * tp * pp * cp; }
-    /// DP ranks of one shard group (all of DP unless hybrid sharding divides it).
-    int shardDp() const { return dpShard > 0 && dpShard < dp ? dpShard : dp; }
+    /// DP ranks of one shard group: dpShard where it divides DP (layoutcheck refuses one that does not), else all.
+    int shardDp() const { return dpShard > 0 && dpShard < dp && dp % dpShard == 0 ? dpShard : dp; }
     /// Copies of each shard across DP: 1 unless hybrid sharding.
     int shardReplicas() const { return dp / std::max(1, shardDp()); }
     bool operator==(const ParallelLayout&) const = default;

@@ -69,7 +69,8 @@ const std::vector<ScenarioField>& table()
         {"model.rope_base", K::Number, "", 0, 1e12, "500000", "RoPE base",
             "Base θ of the rotary position embedding (Hugging Face rope_theta; Megatron --rotary-base): Llama 3 "
             "500,000, Mixtral and Qwen3 1,000,000, Llama 2 and DeepSeek-V3 10,000. Written into the launch "
-            "configurations; 0 = not stated (the framework's default, 10,000 in Megatron-LM)",
+            "configurations; a LayerNorm model with a base has rotary, not learned, positions. 0 = not stated (the "
+            "framework's default, 10,000 in Megatron-LM)",
             nullptr, true, "0 = the framework's default"},
         {"model.mla", K::OptionalObject, "", 0, 0, "null", "Multi-head latent attention",
             "Keys and values projected up per head from a low-rank latent (DeepSeek-V2/V3; Megatron "
@@ -191,7 +192,7 @@ const std::vector<ScenarioField>& table()
             nullptr, true, "× EP divides dp×tp×cp; 0 = default"},
         {"training.layout.dp_shard", K::Integer, "", 0, kMaxGpus, "0", "Hybrid shard degree",
             "Hybrid sharding (HSDP): the DP ranks that shard the ZeRO / FSDP states, each shard copied over "
-            "dp / degree groups whose gradients are all-reduced once a step (TorchTitan "
+            "dp / degree groups whose gradients are all-reduced over the copies (TorchTitan "
             "data_parallel_shard_degree, PyTorch FSDP HYBRID_SHARD, DeepSpeed MiCS, Megatron distributed-optimizer "
             "instances). Read only with ZeRO or a distributed optimizer. 0 = shard over all of DP",
             nullptr, true, "divides dp; 0 = all of DP"},

@@ -39,6 +39,13 @@ struct PipelineParams
     double weightGrad = 1;
 };
 
+/// Whether the schedule runs the weight gradient as ops of its own (ZB-H1, DualPipe); elsewhere it is part of the
+/// backward op.
+inline bool splitsWeightGradient(PipelineSchedule schedule)
+{
+    return schedule == PipelineSchedule::ZbH1 || schedule == PipelineSchedule::DualPipe;
+}
+
 /// Makespan and bubble of a schedule, without the op list.
 struct PipelineSummary
 {

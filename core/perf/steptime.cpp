@@ -9,6 +9,7 @@
 #include "core/model/layoutcheck.h"
 #include "core/model/modelmath.h"
 #include "core/perf/computetime.h"
+#include "core/perf/datasync.h"
 #include "core/perf/pipeline.h"
 #include "core/perf/powercap.h"
 
@@ -19,18 +20,6 @@
 namespace clusterplanner::core::perf {
 
 namespace {
-
-/// Bytes per gradient element on the wire: fp32 for fp32 training and for mixed precision in frameworks that
-/// reduce fp32 main gradients (Megatron, PyTorch autocast); the 16-bit dtype otherwise (DeepSpeed, FSDP recipes) and
-/// where 16-bit optimizer states read the 16-bit gradients (docs/methods-memory.md §3.15).
-double gradBytes(Precision p, const FrameworkCapabilities& caps, OptimizerStates width)
-{
-    if (p == Precision::Fp32)
-        return 4.0;
-    if (p == Precision::Bf16 || width == OptimizerStates::Bf16)
-        return 2.0;
-    return caps.gradReduceFp32 ? 4.0 : 2.0;
-}
 
 Fp8CastPath fp8CastPath(const FrameworkCapabilities& caps)
 {
@@ -50,11 +39,6 @@ constexpr double kExpertAllToAllSms = 20;
 double expertAllToAllSlowdown(const GpuSpec& gpu, double generalRate)
 {
     return gpu.smCount > 0 ? std::max(generalRate, kExpertAllToAllSms / gpu.smCount) : generalRate;
-}
-
-double weightBytes(Precision p)
-{
-    return p == Precision::Fp32 ? 4.0 : 2.0;
 }
 
 /// Per-micro-batch times of the slowest pipeline stage, split the way the schedule needs them.
@@ -505,121 +489,6 @@ double optimizerShardParameters(const HeldParameters& held, const TrainingConfig
     return tr.shardsOptimizerStates() ? shardedParameters(held.all, held.experts, tr.layout) : held.all;
 }
 
-struct DataParallelTimes
-{
-    double totalS = 0, exposedS = 0, hiddenS = 0;
-};
-
-/// One GPU's parameters by the group that reduces their gradients: the dense ones over DP × CP, the routed experts
-/// over the expert-data-parallel group (docs/methods-time.md §4.44).
-struct ReductionShares
-{
-    double denseParams = 0, expertParams = 0;
-};
-
-/// Time of one collective over both groups, each on its own bytes; they run one after the other on the same stream.
-/// A group of one rank reduces nothing. cost(collective, group, bytes) prices one group.
-template <typename Cost>
-double overBothGroups(const Setup& s, const ReductionShares& share, Collective c, double bytesPerParam, Cost cost)
-{
-    const auto one = [&](const GroupSpan& group, double params) {
-        return group.size <= 1 ? 0.0 : cost(c, group, params * bytesPerParam);
-    };
-    return one(s.spans.dpCp, share.denseParams) + one(s.spans.expertDpCp, share.expertParams);
-}
-
-/// As overBothGroups, over the groups that shard the states: DP × CP (and the expert-data-parallel group), or under
-/// hybrid sharding their inner shard groups.
-template <typename Cost>
-double overShardGroups(const Setup& s, const ReductionShares& share, Collective c, double bytesPerParam, Cost cost)
-{
-    const auto one = [&](const GroupSpan& group, double params) {
-        return group.size <= 1 ? 0.0 : cost(c, group, params * bytesPerParam);
-    };
-    return one(s.spans.shardDpCp, share.denseParams) + one(s.spans.expertShard, share.expertParams);
-}
-
-/// Hybrid sharding's second step: each shard's reduce-scattered gradients all-reduced over the copies of that shard,
-/// once per step (a group of one without hybrid sharding).
-double shardReplicaAllReduceS(const Setup& s, const ReductionShares& share, double gradBytesPerParam)
-{
-    const Fabric& f = s.c.fabric;
-    const auto one = [&](const GroupSpan& replicas, const GroupSpan& shard, double params) {
-        return replicas.size <= 1 ? 0.0
-                                  : groupCollectiveS(Collective::AllReduce,
-                                      params / std::max(1, shard.size) * gradBytesPerParam, replicas, f);
-    };
-    return one(s.spans.shardReplicas, s.spans.shardDpCp, share.denseParams)
-        + one(s.spans.expertShardReplicas, s.spans.expertShard, share.expertParams);
-}
-
-/// ZeRO-3: parameters gathered for forward and backward and gradients reduce-scattered, every micro-batch.
-DataParallelTimes zero3Times(const Setup& s, const ReductionShares& share, const StageTimes& st, int m)
-{
-    const FrameworkCapabilities& caps = s.caps;
-    const Fabric& f = s.c.fabric;
-    const double h = caps.zero3Hierarchy.value_or(s.c.efficiency.zero3Hierarchy);
-    // "Flat" is a ring whose every hop may cross the network, so NIC bandwidth bounds it; a group inside one
-    // scale-up domain stays on NVLink either way.
-    const auto cost = [&](Collective c, const GroupSpan& group, double bytes) {
-        const GroupSpan flat = group.domains <= 1 ? group : GroupSpan {group.size, 1, group.size};
-        return h * groupCollectiveS(c, bytes, group, f) + (1 - h) * groupCollectiveS(c, bytes, flat, f);
-    };
-    // Where the framework's hooks fire again on a recomputed forward (DeepSpeed), full recompute gathers the
-    // parameters a third time (data/frameworks.json).
-    const bool regather = s.tr.recompute == Recompute::Full && caps.zero3GathersOnRecompute;
-    const double gathers = regather ? 3 : 2;
-    // Hybrid sharding: PyTorch's FSDP (FSDP1 HYBRID_SHARD, FSDP2 HSDP) all-reduces each unit's reduce-scattered
-    // gradients over the shard's copies in the same post-backward hook, every micro-batch; Megatron's
-    // distributed-optimizer instances and DeepSpeed's MiCS reduce across the copies once, at the step's end.
-    const double replicaS = shardReplicaAllReduceS(s, share, gradBytes(s.precision, caps, s.optimizerStates));
-    const Framework fw = s.tr.framework;
-    const bool replicaEveryMicroBatch
-        = fw == Framework::Fsdp || fw == Framework::TorchTitan || fw == Framework::HuggingFace;
-    const double perMb = gathers * overShardGroups(s, share, Collective::AllGather, weightBytes(s.precision), cost)
-        + overShardGroups(s, share, Collective::ReduceScatter, gradBytes(s.precision, caps, s.optimizerStates), cost)
-        + (replicaEveryMicroBatch ? replicaS : 0.0);
-    // Prefetched gathers run under every kernel of the micro-batch, the recomputed forward included.
-    const double window = st.forwardS + st.backwardInputS + st.backwardWeightS + st.recomputeS;
-    const double overlap = caps.zero3Overlap.value_or(s.c.efficiency.zero3Overlap);
-    DataParallelTimes dp;
-    dp.totalS = m * perMb;
-    dp.exposedS = m * std::max(0.0, perMb - overlap * window);
-    if (!replicaEveryMicroBatch) { // once, under the last micro-batch's backward
-        dp.totalS += replicaS;
-        dp.exposedS += std::max(0.0, replicaS - s.c.efficiency.dpOverlap * (st.backwardInputS + st.backwardWeightS));
-    }
-    return dp;
-}
-
-DataParallelTimes dataParallel(const Setup& s, const ReductionShares& share, const StageTimes& st, int m)
-{
-    DataParallelTimes dp;
-    if (s.spans.dpCp.size <= 1 && s.spans.expertDpCp.size <= 1)
-        return dp;
-    const double gradBytesPerParam = gradBytes(s.precision, s.caps, s.optimizerStates);
-    const double ov = s.c.efficiency.dpOverlap;
-    const Fabric& f = s.c.fabric;
-    const auto cost
-        = [&f](Collective c, const GroupSpan& group, double bytes) { return groupCollectiveS(c, bytes, group, f); };
-    if (s.tr.zeroStage >= 3) {
-        dp = zero3Times(s, share, st, m);
-    } else if (s.tr.shardsOptimizerStates()) { // RS grads under backward, AG params under forward
-        // Under hybrid sharding the shard's gradients are then all-reduced over its copies, also under backward.
-        const double rs = overShardGroups(s, share, Collective::ReduceScatter, gradBytesPerParam, cost)
-            + shardReplicaAllReduceS(s, share, gradBytesPerParam);
-        const double ag = overShardGroups(s, share, Collective::AllGather, weightBytes(s.precision), cost);
-        dp.totalS = rs + ag;
-        dp.exposedS
-            = std::max(0.0, rs - ov * (st.backwardInputS + st.backwardWeightS)) + std::max(0.0, ag - ov * st.forwardS);
-    } else {
-        dp.totalS = overBothGroups(s, share, Collective::AllReduce, gradBytesPerParam, cost);
-        dp.exposedS = std::max(0.0, dp.totalS - ov * (st.backwardInputS + st.backwardWeightS));
-    }
-    dp.hiddenS = dp.totalS - dp.exposedS;
-    return dp;
-}
-
 PipelineParams pipelineParams(const TrainingConfig& tr, const StageTimes& st, double p2pExposedS, int m)
 {
     PipelineParams pp;
@@ -633,7 +502,7 @@ PipelineParams pipelineParams(const TrainingConfig& tr, const StageTimes& st, do
     pp.chunks = interleaved ? tr.layout.virtualStages : 1;
     const double p2p = pp.chunks * p2pExposedS; // one send/recv per chunk per direction
     pp.forward = st.forwardS + p2p;
-    if (pp.schedule == PipelineSchedule::ZbH1 || pp.schedule == PipelineSchedule::DualPipe) {
+    if (splitsWeightGradient(pp.schedule)) {
         pp.backward = st.backwardInputS + st.recomputeS + p2p;
         pp.weightGrad = st.backwardWeightS;
     } else {
@@ -772,7 +641,9 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     r.offloadTotalS = m * offload.totalS;
     r.offloadExposedS = m * (offload.forwardExposedS + offload.backwardExposedS);
     const HeldParameters held = gpuParameters(c, tr);
-    const DataParallelTimes dp = dataParallel(s, {held.all - held.experts, held.experts}, st, m);
+    const DataSyncSetup sync {tr, caps, c.fabric, c.efficiency, s.precision, s.optimizerStates, s.spans};
+    const DataParallelTimes dp = dataParallelTimes(sync, {held.all - held.experts, held.experts},
+        {st.forwardS, st.backwardInputS + st.backwardWeightS, st.recomputeS}, m);
     r.dpTotalS = dp.totalS;
     r.dpExposedS = dp.exposedS;
     r.optimizerS

@@ -123,7 +123,7 @@ LayoutSpans layoutSpans(const ParallelLayout& layout, int domainGpus, const Rank
     spans.shardDpCp = spanOf(cp, shardDp, domainGpus);
     spans.shardReplicas = spanOf({replicas, dp.stride * shardDp.size}, none, domainGpus);
     const Axis expertDp = experts[int(ParallelDim::Dp)];
-    const int expertReplicas = expertDp.size % replicas == 0 ? replicas : 1;
+    const int expertReplicas = expertShardReplicas(layout);
     const Axis expertShardDp {expertDp.size / expertReplicas, expertDp.stride};
     spans.expertShard = ownGroup ? spanOf(expertShardDp, none, domainGpus) : spans.shardDpCp;
     spans.expertShardReplicas = ownGroup

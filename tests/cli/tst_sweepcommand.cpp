@@ -72,7 +72,7 @@ private Q_SLOTS:
         QVERIFY(!out["pareto"].empty());
         for (const auto& list : {out["top"], out["pareto"]})
             for (const auto& e : list) {
-                for (const char* key : {"dp", "tp", "pp", "cp", "ep", "vpp", "micro_batch", "recompute",
+                for (const char* key : {"dp", "tp", "pp", "cp", "ep", "vpp", "dp_shard", "micro_batch", "recompute",
                          "activation_offload_layers", "zero_stage", "schedule"})
                     QVERIFY2(e["layout"].contains(key), key);
                 for (const char* key : {"fits", "peak_memory_gib", "headroom_gib", "step_time_s",

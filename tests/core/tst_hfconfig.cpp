@@ -220,19 +220,20 @@ private Q_SLOTS:
         QCOMPARE(moeLayerCount(m), 11); // layers 2, 4, ..., 24 (1-based) less layer index 1
     }
 
-    void gptNeoXDiffersByLearnedPositions()
+    void gptNeoXRotatesItsPositions()
     {
         const HfImport imported = importFile("gpt-neox-20b.json");
         const ModelConfig& m = imported.model;
         QCOMPARE(m.norm, NormKind::LayerNorm);
         QCOMPARE(m.mlp, MlpKind::Gelu);
-        QVERIFY(mentions(imported.notes, "rotary"));
+        QCOMPARE(m.ropeBase, 10000.0); // rotary_emb_base: no learned positions are counted
+        QVERIFY(!hasLearnedPositions(m));
         // use_parallel_residual: a parallel block, whose one norm leaves out the second LayerNorm NeoX keeps per
         // layer (weight and bias: 2 × 6,144), which the notes say.
         QVERIFY(m.parallelBlock);
         QVERIFY(mentions(imported.notes, "LayerNorm per branch"));
         const double secondNorms = 44.0 * 2 * 6144;
-        QCOMPARE(countParameters(m).total - double(m.seqLen) * m.hidden + secondNorms, 20'554'567'680.0);
+        QCOMPARE(countParameters(m).total + secondNorms, 20'554'567'680.0);
         std::string sequential = clitest::readFile(hfFile("gpt-neox-20b.json"));
         sequential.replace(sequential.find("\"use_parallel_residual\": true"), 29, "\"use_parallel_residual\": false");
         QVERIFY(!importHfConfig(sequential).model.parallelBlock);

@@ -666,7 +666,6 @@ private Q_SLOTS:
         const auto oneNode = estimate(s);
         QVERIFY(oneNode.valid && hybrid.dpTotalS > oneNode.dpTotalS);
         // A shard degree that does not divide DP is refused with the layout's problems.
-        s = Scenario(s);
         s.cluster.gpuCount = 128;
         s.training.layout = ParallelLayout {128, 1, 1, 1, 1, 1, false};
         s.training.globalBatch = 512;
@@ -678,6 +677,31 @@ private Q_SLOTS:
         s.training.layout.dpShard = kDpShardAll;
         QVERIFY(ddp.valid);
         QCOMPARE(ddp.stepTimeS, estimate(s).stepTimeS);
+    }
+
+    /// PyTorch FSDP all-reduces over the shard's copies every micro-batch, so its synchronisation doubles with the
+    /// micro-batches; DeepSpeed's MiCS (and Megatron's optimizer instances) do it once a step, so theirs grows by
+    /// less.
+    void hybridShardReplicaReduceFollowsTheFramework()
+    {
+        Scenario s = denseOnH100("13b", 40, 5120, 40, 13824, 128);
+        s.training.zeroStage = 3;
+        s.training.distributedOptimizer = false;
+        s.training.recompute = Recompute::None;
+        s.training.layout = ParallelLayout {128, 1, 1, 1, 1, 1, false};
+        s.training.layout.dpShard = 8;
+        const auto dpSeconds = [&](Framework framework, int globalBatch) {
+            s.training.framework = framework;
+            s.training.globalBatch = globalBatch;
+            const auto r = estimate(s);
+            return r.valid ? r.dpTotalS : -1.0;
+        };
+        const double fsdp4 = dpSeconds(Framework::Fsdp, 512), fsdp8 = dpSeconds(Framework::Fsdp, 1024);
+        QVERIFY(fsdp4 > 0);
+        QVERIFY2(std::abs(fsdp8 - 2 * fsdp4) < 1e-9 * fsdp8, qPrintable(QString("%1 vs %2").arg(fsdp8).arg(fsdp4)));
+        const double mics4 = dpSeconds(Framework::DeepSpeed, 512), mics8 = dpSeconds(Framework::DeepSpeed, 1024);
+        QVERIFY(mics4 > 0);
+        QVERIFY2(mics8 < 2 * mics4 * (1 - 1e-6), qPrintable(QString("%1 vs %2").arg(mics8).arg(mics4)));
     }
 
     void zeroStagesAndSchedules()

@@ -86,6 +86,8 @@ QString layoutSummary(const core::LayoutCandidate& c)
         text += QStringLiteral(" · EP %1").arg(l.ep);
     if (l.virtualStages > 1)
         text += QStringLiteral(" · v %1").arg(l.virtualStages);
+    if (l.shardReplicas() > 1) // hybrid sharding: states sharded over this many DP ranks, copied over the rest
+        text += QStringLiteral(" · shard %1").arg(l.shardDp());
     if (l.rankOrder != core::RankOrdering::TpCpEpDpPp)
         text += QStringLiteral(" · order %1").arg(QString::fromLatin1(core::toString(l.rankOrder).data()));
     return text

@@ -18,7 +18,8 @@ QString number(double value, int decimals)
     return QString::number(value, 'f', decimals);
 }
 
-/// "16·4·2·2 v6 mb1": DP·TP·PP·CP, then EP, virtual stages and the micro-batch where they say something.
+/// "16·4·2·2 v6 mb1": DP·TP·PP·CP, then EP, virtual stages, the hybrid shard degree and the micro-batch where they
+/// say something.
 QString compactLayout(const core::LayoutCandidate& c)
 {
     const auto& l = c.layout;
@@ -26,6 +27,8 @@ QString compactLayout(const core::LayoutCandidate& c)
     for (const auto& [prefix, degree] : {std::pair {"ep", l.ep}, std::pair {"v", l.virtualStages}})
         if (degree > 1)
             parts << QLatin1String(prefix) + QString::number(degree);
+    if (l.shardReplicas() > 1)
+        parts << QStringLiteral("shard%1").arg(l.shardDp());
     parts << QStringLiteral("mb%1").arg(c.microBatch);
     return parts.join(QLatin1Char(' '));
 }

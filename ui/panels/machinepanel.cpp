@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/panels/machinepanel.h"
 
+#include "core/model/layoutcheck.h"
 #include "core/probe/benchcalibration.h"
 #include "core/probe/localcatalog.h"
 #include "ui/document/scenariodocument.h"
@@ -79,7 +80,7 @@ core::Scenario scenarioForMachine(const core::Scenario& before, const std::strin
         layout.tp = largestPowerOfTwoDividing(gpuCount, layout.tp);
         layout.pp = 1;
         layout.cp = 1;
-        layout.dp = gpuCount / layout.tp;
+        core::setDataParallel(layout, gpuCount / layout.tp);
     }
     return after;
 }

@@ -432,7 +432,7 @@ void ScenarioForm::createLayoutGroup()
         // Only sharded states can be hybrid-sharded; the special value says how many ranks "all of DP" is now.
         const core::TrainingConfig& t = m_document->scenario().training;
         dpShard->setSpecialValueText(tr("all of DP (%1)").arg(t.layout.dp));
-        dpShard->setEnabled(t.zeroStage >= 1 || t.distributedOptimizer);
+        dpShard->setEnabled(t.shardsOptimizerStates());
     });
     m_binder->intField(form, "training.layout.virtual_stages",
         [](core::Scenario& s) -> int& { return s.training.layout.virtualStages; });
