@@ -86,6 +86,12 @@ LayoutProblems checkRankOrder(const ParallelLayout& l)
     return expertDataParallel(l) != l.dp ? bit(LayoutProblem::EpPipelineOrder) : 0;
 }
 
+/// The first of hybridShardFits' two rules, which dpShardProblem words apart from the second.
+bool shardDegreeDividesDp(const ParallelLayout& layout, int dpShard)
+{
+    return dpShard >= 1 && dpShard <= layout.dp && layout.dp % dpShard == 0;
+}
+
 /// Hybrid sharding splits DP into shard groups of dpShard ranks and their copies; the copies replicate the routed
 /// experts' shards as well, so they must divide the experts' DP group too. Without sharded states (ZeRO 0, no
 /// distributed optimizer) there is nothing to split and the setting is not read.
@@ -100,7 +106,7 @@ bool hybridShardFits(const ParallelLayout& layout, int dpShard)
 {
     if (dpShard == kDpShardAll || dpShard == layout.dp)
         return true;
-    if (dpShard < 1 || dpShard > layout.dp || layout.dp % dpShard != 0)
+    if (!shardDegreeDividesDp(layout, dpShard))
         return false;
     return expertDataParallel(layout) % (layout.dp / dpShard) == 0;
 }
@@ -163,7 +169,7 @@ std::string dpShardProblem(const TrainingConfig& t)
 {
     const ParallelLayout& l = t.layout;
     const std::string head = "hybrid sharding over " + n(l.dpShard) + " of DP " + n(l.dp) + ": ";
-    if (l.dpShard < 1 || l.dpShard > l.dp || l.dp % l.dpShard != 0)
+    if (!shardDegreeDividesDp(l, l.dpShard))
         return head + "the shard degree must divide DP";
     return head + "its " + n(l.shardReplicas()) + " copies of each shard must divide the experts' DP group ("
         + n(expertDataParallel(l)) + ")";
