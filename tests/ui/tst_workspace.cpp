@@ -114,6 +114,28 @@ private Q_SLOTS:
         QVERIFY(everyBestUsesGpus(panel, 64));
     }
 
+    /// The hybrid shard degree is not a swept dimension but carried into every layout: changing it sweeps again, and
+    /// the layouts then carry it.
+    void shardDegreeEditRestartsTheSweep()
+    {
+        ScenarioDocument document;
+        GridExplorerPanel panel(&document);
+        QSignalSpy finished(&panel, &GridExplorerPanel::sweepFinished);
+        QVERIFY(finished.wait(60000));
+        core::Scenario edited = document.scenario();
+        edited.training.layout.dpShard = 2;
+        document.edit(edited, QStringLiteral("hybrid shard 2"));
+        QVERIFY(panel.runner()->isRunning());
+        finished.clear();
+        QVERIFY(finished.wait(60000));
+        bool carried = false;
+        for (const auto& x : panel.grid().xValues())
+            for (const auto& y : panel.grid().yValues())
+                if (const auto* cell = panel.grid().cell(x, y); cell && cell->best)
+                    carried = carried || cell->best->candidate.layout.dpShard == 2;
+        QVERIFY(carried);
+    }
+
     void sweepOffersOnlyTheFrameworksOptions()
     {
         // DeepSpeed runs 1F1B only and no selective recompute: no swept layout may use anything else, and the

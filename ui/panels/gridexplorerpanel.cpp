@@ -34,8 +34,12 @@ constexpr std::size_t kMaxScatterPoints = 5000; // keeps the redraw after a swee
 
 core::Scenario sweepKey(const core::Scenario& scenario)
 {
-    // Everything a sweep varies is reset, so two scenarios that differ only in the chosen layout share a key.
+    // Everything a sweep varies is reset, so two scenarios that differ only in the chosen layout share a key. The
+    // layout's settings the sweep carries into every layout (core/sweep/layoutspace.cpp) stay: the expert TP and
+    // the hybrid shard degree.
     core::Scenario key = core::applyCandidate(scenario, core::LayoutCandidate {});
+    key.training.layout.expertTp = scenario.training.layout.expertTp;
+    key.training.layout.dpShard = scenario.training.layout.dpShard;
     key.name.clear();
     key.notes.clear();
     return key;
