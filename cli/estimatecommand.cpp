@@ -47,8 +47,8 @@ json stageJson(const StageMemory& s)
     return {{"stage", s.stage}, {"layers", s.layers}, {"in_flight_micro_batches", s.inFlightMicroBatches},
         {"peak_phase", s.phase == PeakPhase::StepEnd ? "step_end" : "backward_start"},
         {"allocated_gib", s.peak.totalBytes() / kGiB}, {"reserved_gib", s.reservedBytes / kGiB},
-        {"between_steps_gib", s.persistentBytes / kGiB}, {"host_activations_gib", s.hostActivationBytes / kGiB},
-        {"memory_gib", breakdownJson(s.peak)}};
+        {"cached_gradients_gib", s.cachedGradientBytes / kGiB}, {"between_steps_gib", s.persistentBytes / kGiB},
+        {"host_activations_gib", s.hostActivationBytes / kGiB}, {"memory_gib", breakdownJson(s.peak)}};
 }
 
 json chosenJson(const TrainingConfig& t)

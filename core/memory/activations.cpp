@@ -281,7 +281,11 @@ double opLevelCheckpointBytes(const MemoryContext& ctx, const TrainingConfig& t,
     const double d = dtypesOf(t).compute;
     const double f = moeLayer ? ctx.expertF * expertTokensFactor(ctx, moeLayer) : ctx.f;
     // Replicated over TP (split only by sequence parallelism): the layer input and the down projection's output.
-    const double replicated = 2 * d * ctx.h;
+    // Eager checkpointing stores every output its policy saves; a compiled dense block keeps only what its backward
+    // reads, and the down projection's output feeds nothing but the residual add (docs/methods-memory.md §3.24). A
+    // MoE layer's expert outputs may feed a weighted combine whose gradient reads them: kept there.
+    const bool savesDownProjection = moeLayer || !blocksCompiled(t, frameworkCapabilities(t.framework));
+    const double replicated = (savesDownProjection ? 2 : 1) * d * ctx.h;
     // Split over TP: q, v, the first MLP projection and the attention output (+ its fp32 log-sum-exp per head).
     const double sharded = d * (ctx.hQ + ctx.hO + ctx.hV + f) + 4 * ctx.heads;
     return tokensPerRank(ctx, t) * (replicated / replicatedDivisor(t) + sharded / std::max(1, t.layout.tp));

@@ -5,6 +5,7 @@
 #include "core/memory/activations.h"
 #include "core/memory/modelstates.h"
 #include "core/memory/pipelinememory.h"
+#include "core/model/frameworks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -151,6 +152,16 @@ MemoryBreakdown stepEnd(
     return b;
 }
 
+/// Gradient shards a reduce-scatter allocated on FSDP's own stream: freed between steps (zero_grad sets them to None),
+/// their blocks stay in that stream's pool, which the caching allocator does not hand to the compute stream, so
+/// whatever of them is not allocated at the peak is still reserved there (docs/methods-memory.md §3.23).
+double cachedGradientBytes(const TrainingConfig& t, const ModelStateBytes& states, const MemoryBreakdown& peak)
+{
+    if (t.zeroStage < 2 || !frameworkCapabilities(t.framework).shardedGradientsOnReduceStream)
+        return 0;
+    return std::max(0.0, states.gradients - peak.gradientsBytes);
+}
+
 StageMemory evaluateStage(const MemoryContext& ctx, const TrainingConfig& t, const StageInputs& in)
 {
     const StageParams params = rankParams(ctx, t.layout, in);
@@ -176,7 +187,8 @@ StageMemory evaluateStage(const MemoryContext& ctx, const TrainingConfig& t, con
     s.persistentBytes
         = states.weights + states.optimizer + ctx.workspaceBytes + (regime.persistentGradients ? states.gradients : 0);
     const double transient = std::max(0.0, s.peak.totalBytes() - s.persistentBytes);
-    s.reservedBytes = s.peak.totalBytes() + memoryconstants::kFragmentationShare * transient;
+    s.cachedGradientBytes = cachedGradientBytes(t, states, s.peak);
+    s.reservedBytes = s.peak.totalBytes() + memoryconstants::kFragmentationShare * transient + s.cachedGradientBytes;
     return s;
 }
 

@@ -36,6 +36,9 @@ struct StageMemory
     MemoryBreakdown peak; ///< allocated bytes at the peak (like torch.cuda.max_memory_allocated)
     double persistentBytes = 0; ///< allocated between steps (weights, optimizer, persistent grads, workspace)
     double reservedBytes = 0; ///< what the caching allocator holds at the peak
+    /// Of reservedBytes: freed gradient shards still cached in FSDP's reduce-scatter stream pool, which the compute
+    /// stream cannot reuse (docs/methods-memory.md §3.23).
+    double cachedGradientBytes = 0;
     double hostActivationBytes = 0; ///< activations offloaded to host memory at the peak (not in `peak`)
 };
 

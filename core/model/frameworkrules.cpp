@@ -10,9 +10,14 @@ bool fusedKernelsApply(const TrainingConfig& training, const FrameworkCapabiliti
     return caps.fusedKernels && (training.compile || !caps.compileFuses);
 }
 
+bool blocksCompiled(const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    return caps.compileFuses && training.compile;
+}
+
 bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
-    return caps.compileFuses && training.compile && training.compileLoss;
+    return blocksCompiled(training, caps) && training.compileLoss;
 }
 
 namespace {
@@ -35,7 +40,7 @@ bool fusedLossApplies(const TrainingConfig& training, const FrameworkCapabilitie
 
 bool compileLossIsRead(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
-    return !lossTakesNo16BitKernel(training, caps) && caps.compileFuses && training.compile;
+    return !lossTakesNo16BitKernel(training, caps) && blocksCompiled(training, caps);
 }
 
 bool fusedLossIsRead(const TrainingConfig& training, const FrameworkCapabilities& caps)
@@ -48,7 +53,7 @@ bool recomputeStopsEarly(const TrainingConfig& training, const FrameworkCapabili
 {
     if (training.recompute != Recompute::Full || !caps.checkpointStopsEarly || !training.checkpointEarlyStop)
         return false;
-    return precisionInEffect(training, caps) != Precision::Fp8 || (caps.compileFuses && training.compile);
+    return precisionInEffect(training, caps) != Precision::Fp8 || blocksCompiled(training, caps);
 }
 
 AsyncTpObstacle asyncTpObstacle(const TrainingConfig& training, const FrameworkCapabilities& caps)

@@ -26,6 +26,10 @@ inline Precision precisionInEffect(const TrainingConfig& training)
         : training.precision;
 }
 
+/// Whether the transformer blocks run compiled: compile on in a framework whose fusion comes from torch.compile.
+/// A compiled block's partitioner saves for the backward only what the backward reads (docs/methods-memory.md §3.24).
+bool blocksCompiled(const TrainingConfig& training, const FrameworkCapabilities& caps);
+
 /// Whether the loss runs compiled (docs/methods-memory.md §3.12): compile on in a framework whose fusion comes from
 /// torch.compile, and the loss asked to be compiled with it.
 bool compiledLossApplies(const TrainingConfig& training, const FrameworkCapabilities& caps);

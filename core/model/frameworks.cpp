@@ -116,6 +116,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
         = optionalChoice(entry, "selective_recompute", {"attention", "op_level"}, where) == "op_level";
     caps.keepsGatheredParamsWithPipeline = entry.value("keeps_gathered_params_with_pipeline", false);
     caps.moeProbsInActivation = entry.value("moe_probs_in_activation", false);
+    caps.shardedGradientsOnReduceStream = entry.value("sharded_grads_on_reduce_stream", false);
     const std::string shared
         = optionalChoice(entry, "shared_expert_overlap", {"none", "side_stream", "combine"}, where);
     caps.sharedExpertOverlap = shared == "side_stream" ? SharedExpertOverlap::SideStream

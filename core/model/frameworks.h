@@ -82,6 +82,11 @@ struct FrameworkCapabilities
     /// FSDP inside pipeline stages keeps the stage's gathered 16-bit parameters between forward and backward
     /// (TorchTitan: reshard_after_forward is off when pipeline parallelism is on), docs/methods-memory.md §3.8.
     bool keepsGatheredParamsWithPipeline = false;
+    /// The sharded gradients are the output of a reduce-scatter that FSDP allocates on its own stream (PyTorch
+    /// FSDP2's foreach_reduce, FSDP1's post-backward stream). Freed between steps (zero_grad sets them to None), their
+    /// blocks stay cached in that stream's pool, which the compute stream's allocations cannot reuse, so the
+    /// allocator keeps them reserved through the next forward (docs/methods-memory.md §3.23).
+    bool shardedGradientsOnReduceStream = false;
     /// MoE experts apply the routing probabilities inside their activation (Megatron-Core 0.13 and later, 2025-07:
     /// TEGroupedMLP's weighted SwiGLU), so the combine is a plain sum that keeps no expert outputs for the gradient of
     /// the probabilities (docs/methods-memory.md §3.18); else the combine multiplies by them and keeps the k outputs.

@@ -211,7 +211,8 @@ const std::vector<ScenarioField>& table()
         {"training.compile", K::Boolean, "", 0, 0, "true", "torch.compile",
             "Graph compilation fuses element-wise ops (norms, activations, RoPE) into few kernels; off: eager PyTorch, "
             "one kernel per op issued from Python. Changes the step time of frameworks whose fusion comes from the "
-            "compiler (TorchTitan)",
+            "compiler (TorchTitan), and under its op-level selective checkpointing the memory: a compiled block keeps "
+            "only what its backward reads",
             nullptr, true},
         {"training.compile_loss", K::Boolean, "", 0, 0, "true", "Compile the loss",
             "With torch.compile on, compile the cross-entropy loss too (TorchTitan since 2025-04): it keeps only the "

@@ -9,6 +9,8 @@
 
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace clusterplanner::ui {
 
 namespace {
@@ -39,12 +41,20 @@ QVector<BarSeries> breakdownSeries(const core::MemoryEstimate& estimate, bool tw
             s.values << estimate.last.peak.*term.bytes / core::kGiB;
         series << s;
     }
-    // What the caching allocator holds beyond the tensors: fragmentation of the transient part.
-    BarSeries reserve {QCoreApplication::translate("MemoryPanel", "allocator overhead (reserved − allocated)"),
-        QColor(0xBB, 0xBB, 0xBB), {}};
-    reserve.values << (estimate.first.reservedBytes - estimate.first.peak.totalBytes()) / core::kGiB;
-    if (twoStages)
-        reserve.values << (estimate.last.reservedBytes - estimate.last.peak.totalBytes()) / core::kGiB;
+    // What the caching allocator holds beyond the tensors: freed gradient shards cached for FSDP's reduce-scatter
+    // stream, and fragmentation of the transient part.
+    BarSeries cached {QCoreApplication::translate("MemoryPanel", "freed gradients cached for the reduce stream"),
+        categoryColor(colorIndex), {}};
+    BarSeries reserve {
+        QCoreApplication::translate("MemoryPanel", "allocator overhead (fragmentation)"), QColor(0xBB, 0xBB, 0xBB), {}};
+    for (const core::StageMemory* stage : {&estimate.first, &estimate.last}) {
+        if (stage == &estimate.last && !twoStages)
+            break;
+        cached.values << stage->cachedGradientBytes / core::kGiB;
+        reserve.values << (stage->reservedBytes - stage->peak.totalBytes() - stage->cachedGradientBytes) / core::kGiB;
+    }
+    if (std::any_of(cached.values.cbegin(), cached.values.cend(), [](double v) { return v > 0; }))
+        series << cached;
     series << reserve;
     return series;
 }
