@@ -47,12 +47,13 @@ QVector<BarSeries> breakdownSeries(const core::MemoryEstimate& estimate, bool tw
         categoryColor(colorIndex), {}};
     BarSeries reserve {
         QCoreApplication::translate("MemoryPanel", "allocator overhead (fragmentation)"), QColor(0xBB, 0xBB, 0xBB), {}};
-    for (const core::StageMemory* stage : {&estimate.first, &estimate.last}) {
-        if (stage == &estimate.last && !twoStages)
-            break;
-        cached.values << stage->cachedGradientBytes / core::kGiB;
-        reserve.values << (stage->reservedBytes - stage->peak.totalBytes() - stage->cachedGradientBytes) / core::kGiB;
-    }
+    const auto addStage = [&](const core::StageMemory& stage) {
+        cached.values << stage.cachedGradientBytes / core::kGiB;
+        reserve.values << (stage.reservedBytes - stage.peak.totalBytes() - stage.cachedGradientBytes) / core::kGiB;
+    };
+    addStage(estimate.first);
+    if (twoStages)
+        addStage(estimate.last);
     if (std::any_of(cached.values.cbegin(), cached.values.cend(), [](double v) { return v > 0; }))
         series << cached;
     series << reserve;
