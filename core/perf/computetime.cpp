@@ -342,6 +342,25 @@ void setFp8CastBytes(ComputePeaks& p, Fp8Recipe recipe, Fp8CastPath casts)
     p.fp8CastBytesPerOutput = castTranspose / 3;
 }
 
+namespace {
+
+/// F½, the GEMM size at which fixed costs halve a GEMM's efficiency, in FLOP for this GPU and precision
+/// (docs/methods-time.md §4.60). A GEMM's fixed costs are time, so the FLOPs they are worth grow with the rate large
+/// GEMMs reach: FP8 doubles F½ against bf16 on one GPU, and a B200 (2,250 TFLOP/s, η∞ 0.97 of the H100's) loses 2.2×
+/// an H100's FLOPs to the same microseconds. fp32 GEMMs: 10× lower.
+double gemmHalfFlops(const ComputePeaks& p, Precision precision, double sixteenBitPeak, const EfficiencyParams& e)
+{
+    const double stated = e.gemmHalfGflop * 1e9;
+    if (precision == Precision::Fp32)
+        return stated * 0.1;
+    if (e.gemmHalfReferenceTflops <= 0 || e.gemmPeakFraction <= 0) // no reference GPU: the peak ratio alone
+        return stated * p.tensorFlops / sixteenBitPeak;
+    const double referenceRate = e.gemmHalfReferenceTflops * 1e12 * e.gemmPeakFraction;
+    return stated * p.tensorFlops * p.gemmPeakFraction / referenceRate;
+}
+
+} // namespace
+
 ComputePeaks computePeaks(
     const GpuSpec& gpu, Precision precision, const EfficiencyParams& e, Fp8Recipe recipe, Fp8CastPath casts)
 {
@@ -349,9 +368,8 @@ ComputePeaks computePeaks(
     p.tensorFlops = gpu.peakFlops(precision);
     p.hbmBytesPerS = gpu.hbmTBs * 1e12;
     p.gemmPeakFraction = precision == Precision::Fp32 ? e.fp32PeakFraction : tensorGemmPeakFraction(gpu, e);
-    // F½ (the size at which fixed costs halve a GEMM's efficiency) scales with the peak: fp32 10× lower.
     const double sixteenBitPeak = gpu.peakFlops(Precision::AmpBf16);
-    p.gemmHalfFlops = e.gemmHalfGflop * 1e9 * (precision == Precision::Fp32 ? 0.1 : p.tensorFlops / sixteenBitPeak);
+    p.gemmHalfFlops = gemmHalfFlops(p, precision, sixteenBitPeak, e);
     // Every FP8 recipe runs the transformer's GEMMs in FP8 but attention in bf16, and quantizes the GEMM operands.
     const bool fp8 = precision == Precision::Fp8 && p.tensorFlops > sixteenBitPeak;
     p.attentionFlops = fp8 ? sixteenBitPeak : p.tensorFlops;

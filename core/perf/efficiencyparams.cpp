@@ -31,6 +31,7 @@ constexpr Key kKeys[] = {
     {"hbm_fraction", &EfficiencyParams::hbmFraction},
     {"fp32_peak_fraction", &EfficiencyParams::fp32PeakFraction},
     {"matmul_reference_fraction", &EfficiencyParams::matmulReferenceFraction},
+    {"gemm_half_reference_tflops", &EfficiencyParams::gemmHalfReferenceTflops},
     {"elementwise_passes_fused", &EfficiencyParams::elementwisePassesFused},
     {"elementwise_passes_eager", &EfficiencyParams::elementwisePassesEager},
     {"kernel_launch_s", &EfficiencyParams::kernelLaunchS},

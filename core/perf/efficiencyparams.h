@@ -39,6 +39,11 @@ struct EfficiencyParams
     /// gemmPeakFraction × its share / this one, which carries a calibration to GPUs without development runs
     /// (docs/methods-time.md §4.31); 0 = no transfer.
     double matmulReferenceFraction = 0;
+    /// The 16-bit dense peak (TFLOP/s) of the GPU gemmHalfGflop was calibrated on. F½ is a GEMM's fixed time (launch,
+    /// the pipeline's fill and drain, the last partial wave) counted in FLOPs at the rate large GEMMs reach, so another
+    /// GPU's F½ is gemmHalfGflop × its large-GEMM rate (peak × η∞) / the reference's (docs/methods-time.md §4.60);
+    /// 0 = the stated F½ on every GPU.
+    double gemmHalfReferenceTflops = 0;
 
     // Memory-bound work per layer, in passes over a b·s·h activation tensor (forward; backward counts twice).
     double elementwisePassesFused = 16; ///< fused kernels (Megatron, NeMo, TorchTitan): norms, residuals, dropout

@@ -442,6 +442,45 @@ private Q_SLOTS:
         QVERIFY2(ratio > 0.74 && ratio < 0.75, qPrintable(QString::number(ratio)));
     }
 
+    /// docs/methods-time.md §4.60: F½ is fixed time counted in FLOPs at the large-GEMM rate, so a faster GPU loses more
+    /// FLOPs to it; the calibration GPU keeps the stated value, and a family without a reference GPU keeps it
+    /// everywhere.
+    void gemmFixedCostGrowsWithTheGpusRate()
+    {
+        const GpuCatalog& catalog = GpuCatalog::builtin();
+        const GpuSpec& h100 = *catalog.find("H100-SXM-80GB");
+        const GpuSpec& b200 = *catalog.find("B200");
+        const GpuSpec& gb200 = *catalog.find("GB200");
+        EfficiencyParams e;
+        e.gemmPeakFraction = 0.6;
+        e.gemmHalfGflop = 8;
+        e.matmulReferenceFraction = *h100.achievableMatmulFraction();
+        e.gemmHalfReferenceTflops = 989.4;
+        QCOMPARE(computePeaks(h100, Precision::AmpBf16, e).gemmHalfFlops, 8e9);
+        QCOMPARE(computePeaks(h100, Precision::Fp8, e).gemmHalfFlops, 8e9 * 1978.9 / 989.4);
+        const ComputePeaks b200Peaks = computePeaks(b200, Precision::AmpBf16, e);
+        const double expected = 8e9 * 2250 * b200Peaks.gemmPeakFraction / (989.4 * 0.6); // B200 η∞ from its MAMF
+        QVERIFY2(std::abs(b200Peaks.gemmHalfFlops / expected - 1) < 1e-12, qPrintable(QString::number(expected)));
+        QVERIFY2(b200Peaks.gemmHalfFlops > 2.1 * 8e9 && b200Peaks.gemmHalfFlops < 2.3 * 8e9,
+            qPrintable(QString::number(b200Peaks.gemmHalfFlops)));
+        QCOMPARE(computePeaks(gb200, Precision::AmpBf16, e).gemmHalfFlops, 8e9 * 2500 / 989.4); // no MAMF: η∞ as H100
+        // The same fixed time on both GPUs: one small GEMM's overhead over its ideal time is the same microseconds.
+        auto fixedS = [](const ComputePeaks& p) {
+            const double flops = 2.0 * 1024 * 1024 * 1024;
+            return gemmTimeS(1024, 1024, 1024, 0, p) - flops / (p.tensorFlops * p.gemmPeakFraction);
+        };
+        const double h100FixedS = fixedS(computePeaks(h100, Precision::AmpBf16, e));
+        QVERIFY2(std::abs(fixedS(b200Peaks) / h100FixedS - 1) < 1e-9, qPrintable(QString::number(h100FixedS)));
+        e.gemmHalfReferenceTflops = 0; // a family without a reference: the stated F½ on every GPU
+        QCOMPARE(computePeaks(b200, Precision::AmpBf16, e).gemmHalfFlops, 8e9);
+        // The shipped table: the development GPUs keep their fitted F½.
+        const EfficiencyParams& hopper = EfficiencyTable::builtin().forGpu("H100-SXM-80GB");
+        QCOMPARE(computePeaks(h100, Precision::AmpBf16, hopper).gemmHalfFlops, hopper.gemmHalfGflop * 1e9);
+        const EfficiencyParams& ampere = EfficiencyTable::builtin().forGpu("A100-SXM-80GB");
+        QCOMPARE(computePeaks(*catalog.find("A100-SXM-80GB"), Precision::AmpBf16, ampere).gemmHalfFlops,
+            ampere.gemmHalfGflop * 1e9);
+    }
+
     void fp8SpeedsUpGemmsButNotAttention()
     {
         // FP8 doubles the GEMM peak but keeps attention in bf16 and pays a quantization pass per GEMM input, so a
