@@ -160,8 +160,12 @@ json predictionJson(const CasePrediction& p, const perf::EfficiencyTable& table,
         const perf::EfficiencyParams& params = table.forGpu(gpuId);
         out["efficiency"] = json::parse(perf::toJsonText(params));
         // What large GEMMs run at on this GPU after the measured-matmul correction (docs/methods-time.md §4.31).
-        if (const GpuSpec* gpu = GpuCatalog::builtin().find(gpuId))
+        if (const GpuSpec* gpu = GpuCatalog::builtin().find(gpuId)) {
             out["efficiency"]["gemm_peak_fraction_on_gpu"] = perf::tensorGemmPeakFraction(*gpu, params);
+            // F½ at this GPU's 16-bit peak: the fitted fixed cost carried by the GPU's large-GEMM rate (§4.60).
+            out["efficiency"]["gemm_half_gflop_on_gpu"]
+                = perf::computePeaks(*gpu, Precision::AmpBf16, params).gemmHalfFlops / 1e9;
+        }
     }
     return out;
 }

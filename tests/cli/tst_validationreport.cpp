@@ -623,6 +623,9 @@ private Q_SLOTS:
             QCOMPARE(slower[i]["efficiency"]["gemm_peak_fraction"].get<double>(), 0.3);
             // The development GPUs are the calibration references (methods-time §4.31): no measured-matmul correction.
             QCOMPARE(slower[i]["efficiency"]["gemm_peak_fraction_on_gpu"].get<double>(), 0.3);
+            // ... and keep their fitted F½, whatever η∞ the file gives (a ratio of rates at the same η∞).
+            QCOMPARE(slower[i]["efficiency"]["gemm_half_gflop_on_gpu"].get<double>(),
+                builtin[i]["efficiency"]["gemm_half_gflop"].get<double>());
             if (builtin[i]["chosen"]["precision"] == "fp32")
                 continue; // fp32 GEMMs run at fp32_peak_fraction
             QVERIFY2(slower[i]["step_time_s"].get<double>() > builtin[i]["step_time_s"].get<double>(),
