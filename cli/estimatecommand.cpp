@@ -20,6 +20,8 @@
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace clusterplanner::cli {
 
@@ -104,17 +106,22 @@ json confidenceJson(const std::vector<ConfidenceBand>& bands)
 /// The text form: the headline figures and the expected error of each.
 std::string predictionText(const CasePrediction& p, const std::vector<ConfidenceBand>& bands)
 {
+    std::vector<std::string> figures;
+    if (!p.ok)
+        figures.push_back(p.error);
+    if (p.tokensPerSPerGpu)
+        figures.push_back(std::to_string(std::lround(*p.tokensPerSPerGpu)) + " tokens/s per GPU");
+    if (p.mfu)
+        figures.push_back("MFU " + std::to_string(std::lround(100 * *p.mfu)) + " %");
+    if (p.peakReservedGiB)
+        figures.push_back("peak memory " + std::to_string(std::lround(*p.peakReservedGiB)) + " GiB reserved");
     std::ostringstream text;
     text << p.id << ":";
-    if (!p.ok)
-        text << " " << p.error;
-    if (p.tokensPerSPerGpu)
-        text << " " << std::lround(*p.tokensPerSPerGpu) << " tokens/s per GPU";
-    if (p.mfu)
-        text << ", MFU " << std::lround(100 * *p.mfu) << " %";
-    if (p.peakReservedGiB)
-        text << ", peak memory " << std::lround(*p.peakReservedGiB) << " GiB reserved";
+    for (std::size_t i = 0; i < figures.size(); ++i)
+        text << (i == 0 ? " " : ", ") << figures[i];
     text << "\n";
+    if (p.ok && !p.time.valid) // the layout was read but not timed: say why rather than leave the throughput out
+        text << "  no step time: " << p.time.error << "\n";
     if (p.ok && !p.memory.fits) { // the figures above are for a layout that cannot run: say so first
         text << "  does not fit: " << std::lround(p.memory.peakReservedBytes / kGiB) << " GiB reserved against "
              << std::lround(p.memory.usableBytes / kGiB) << " GiB usable per GPU";
@@ -126,7 +133,8 @@ std::string predictionText(const CasePrediction& p, const std::vector<Confidence
     if (!p.gpuReading.empty())
         text << "  " << p.gpuReading << "\n";
     for (const auto& b : bands)
-        text << "  " << b.statement << "\n";
+        if (b.basis != "throughput" || p.tokensPerSPerGpu) // no band for a figure the text does not give
+            text << "  " << b.statement << "\n";
     return text.str();
 }
 

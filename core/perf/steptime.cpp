@@ -616,7 +616,8 @@ StepTimeResult estimateValidLayoutStepTime(const StepTimeContext& c, const Train
     const double p2pExposedS = (1 - ppOverlap) * p2pS;
     const PipelineParams pp = pipelineParams(tr, st, p2pExposedS, m);
     if (!isSchedulable(pp)) { // op times not finite and positive: a model beyond double precision
-        r.error = "stage times are not finite positive numbers (model or batch too large)";
+        r.error = "stage times are not finite positive numbers (a model or batch too large, or efficiency parameters "
+                  "that make some work endless)";
         return r;
     }
     const double makespan = l.pp > 1 ? fastMakespan(pp) : m * (pp.forward + pp.backward + pp.weightGrad);

@@ -634,6 +634,29 @@ private Q_SLOTS:
         QFile::remove(path);
     }
 
+    /// An efficiency file can make every GEMM endless (an absurd F½): the text says why there is no throughput, gives
+    /// no throughput band for a figure it does not show, and still reports the memory.
+    void textSaysWhyThereIsNoStepTime()
+    {
+        auto document = nlohmann::json::parse(perf::EfficiencyTable::builtinJsonText());
+        document["defaults"]["gemm_half_gflop"] = 1e300;
+        for (auto& family : document["families"])
+            family.erase("gemm_half_gflop");
+        const QString path = QDir::temp().filePath("cp-efficiency-endless.json");
+        std::ofstream(path.toStdString()) << document.dump();
+        std::ostringstream out, err;
+        const int status
+            = runCommand({"estimate", "--case", kCases, "--efficiency", path.toStdString(), "--text"}, out, err);
+        QFile::remove(path);
+        QCOMPARE(status, 0);
+        const std::string text = out.str();
+        QVERIFY2(text.find("no step time: ") != std::string::npos, text.c_str());
+        QVERIFY2(text.find(":,") == std::string::npos, text.c_str());
+        QVERIFY2(text.find("tokens/s per GPU") == std::string::npos, text.c_str());
+        QVERIFY2(text.find("Throughput: expected error") == std::string::npos, text.c_str());
+        QVERIFY2(text.find(": peak memory ") != std::string::npos, text.c_str());
+    }
+
     void badEfficiencyFileIsNamed()
     {
         const QString path = QDir::temp().filePath("cp-efficiency-bad.json");
