@@ -64,6 +64,19 @@ std::string estimatedText(const nlohmann::json& c)
     return out.str();
 }
 
+/// The built-in efficiency table with one default changed and every family's own value of that key dropped, written to
+/// a temporary file: its path (the caller removes the file).
+QString efficiencyFileWithDefault(const std::string& key, double value, const char* fileName)
+{
+    auto document = nlohmann::json::parse(perf::EfficiencyTable::builtinJsonText());
+    document["defaults"][key] = value;
+    for (auto& family : document["families"])
+        family.erase(key);
+    const QString path = QDir::temp().filePath(QString::fromLatin1(fileName));
+    std::ofstream(path.toStdString()) << document.dump();
+    return path;
+}
+
 /// The "chosen" object of the case's prediction.
 nlohmann::json estimatedChoice(const nlohmann::json& c)
 {
@@ -607,12 +620,7 @@ private Q_SLOTS:
     {
         // Halving the large-GEMM efficiency of every family must slow every 16-bit case down, and the parameters the
         // estimate reports must be the file's.
-        auto document = nlohmann::json::parse(perf::EfficiencyTable::builtinJsonText());
-        document["defaults"]["gemm_peak_fraction"] = 0.3;
-        for (auto& family : document["families"])
-            family.erase("gemm_peak_fraction");
-        const QString path = QDir::temp().filePath("cp-efficiency-override.json");
-        std::ofstream(path.toStdString()) << document.dump();
+        const QString path = efficiencyFileWithDefault("gemm_peak_fraction", 0.3, "cp-efficiency-override.json");
         std::ostringstream builtinOut, overrideOut, err;
         QCOMPARE(runCommand({"estimate", "--case", kCases}, builtinOut, err), 0);
         QCOMPARE(runCommand({"estimate", "--case", kCases, "--efficiency", path.toStdString()}, overrideOut, err), 0);
@@ -638,12 +646,7 @@ private Q_SLOTS:
     /// no throughput band for a figure it does not show, and still reports the memory.
     void textSaysWhyThereIsNoStepTime()
     {
-        auto document = nlohmann::json::parse(perf::EfficiencyTable::builtinJsonText());
-        document["defaults"]["gemm_half_gflop"] = 1e300;
-        for (auto& family : document["families"])
-            family.erase("gemm_half_gflop");
-        const QString path = QDir::temp().filePath("cp-efficiency-endless.json");
-        std::ofstream(path.toStdString()) << document.dump();
+        const QString path = efficiencyFileWithDefault("gemm_half_gflop", 1e300, "cp-efficiency-endless.json");
         std::ostringstream out, err;
         const int status
             = runCommand({"estimate", "--case", kCases, "--efficiency", path.toStdString(), "--text"}, out, err);
