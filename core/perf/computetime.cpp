@@ -288,6 +288,21 @@ double latentAttentionOps(const ModelConfig& m)
     return query + 2 + normOps(m) + 1 + 6;
 }
 
+/// F½, the GEMM size at which fixed costs halve a GEMM's efficiency, in FLOP for this GPU and precision
+/// (docs/methods-time.md §4.60). A GEMM's fixed costs are time, so the FLOPs they are worth grow with the rate large
+/// GEMMs reach: FP8 doubles F½ against bf16 on one GPU, and a B200 (2,250 TFLOP/s, η∞ 0.97 of the H100's) loses 2.2×
+/// an H100's FLOPs to the same microseconds. fp32 GEMMs: 10× lower.
+double gemmHalfFlops(const ComputePeaks& p, Precision precision, double sixteenBitPeak, const EfficiencyParams& e)
+{
+    const double stated = e.gemmHalfGflop * 1e9;
+    if (precision == Precision::Fp32)
+        return stated * 0.1;
+    if (e.gemmHalfReferenceTflops <= 0 || e.gemmPeakFraction <= 0) // no reference GPU: the peak ratio alone
+        return stated * p.tensorFlops / sixteenBitPeak;
+    const double referenceRate = e.gemmHalfReferenceTflops * 1e12 * e.gemmPeakFraction;
+    return stated * p.tensorFlops * p.gemmPeakFraction / referenceRate;
+}
+
 } // namespace
 
 double eagerOpsPerLayer(const ModelConfig& m, const LayerShape& s)
@@ -341,25 +356,6 @@ void setFp8CastBytes(ComputePeaks& p, Fp8Recipe recipe, Fp8CastPath casts)
     p.fp8CastBytesPerUnfusedInput = castTranspose / 3;
     p.fp8CastBytesPerOutput = castTranspose / 3;
 }
-
-namespace {
-
-/// F½, the GEMM size at which fixed costs halve a GEMM's efficiency, in FLOP for this GPU and precision
-/// (docs/methods-time.md §4.60). A GEMM's fixed costs are time, so the FLOPs they are worth grow with the rate large
-/// GEMMs reach: FP8 doubles F½ against bf16 on one GPU, and a B200 (2,250 TFLOP/s, η∞ 0.97 of the H100's) loses 2.2×
-/// an H100's FLOPs to the same microseconds. fp32 GEMMs: 10× lower.
-double gemmHalfFlops(const ComputePeaks& p, Precision precision, double sixteenBitPeak, const EfficiencyParams& e)
-{
-    const double stated = e.gemmHalfGflop * 1e9;
-    if (precision == Precision::Fp32)
-        return stated * 0.1;
-    if (e.gemmHalfReferenceTflops <= 0 || e.gemmPeakFraction <= 0) // no reference GPU: the peak ratio alone
-        return stated * p.tensorFlops / sixteenBitPeak;
-    const double referenceRate = e.gemmHalfReferenceTflops * 1e12 * e.gemmPeakFraction;
-    return stated * p.tensorFlops * p.gemmPeakFraction / referenceRate;
-}
-
-} // namespace
 
 ComputePeaks computePeaks(
     const GpuSpec& gpu, Precision precision, const EfficiencyParams& e, Fp8Recipe recipe, Fp8CastPath casts)
