@@ -98,16 +98,23 @@ LaunchPlan makeLaunchPlan(const Scenario& scenario, Framework framework)
     const TrainingConfig& t = scenario.training;
     plan.gradientAccumulation = t.globalBatch / (t.microBatch * t.layout.dp);
     plan.virtualStages = interleavedChunks(t);
-    // Uneven splits are allowed, as the estimate allows them (the slowest stage carries ceil(layers / pp)): the
-    // first layers % chunks chunks take one layer more, which spreads the extra layers over the pipeline ranks.
-    const int stages = t.layout.pp * plan.virtualStages;
-    const int layers = scenario.model.layers;
-    for (int chunk = 0; chunk < stages; ++chunk)
-        plan.layersPerChunk.push_back(layers / stages + (chunk < layers % stages ? 1 : 0));
-    plan.layersPerVirtualStage = layers % stages == 0 ? layers / stages : 0;
     // Written for the target framework: its rules decide, and auto is resolved as the estimate resolves it.
     TrainingConfig target = t;
     target.framework = framework;
+    // Uneven splits are allowed, as the estimate allows them. Where the target framework counts the embedding and
+    // the loss as layers and that makes the split even, the first and the last chunk take one layer fewer
+    // (pipelineEndSlots, as the estimate holds them); otherwise the first layers % chunks chunks take one layer
+    // more, which spreads the extra layers over the pipeline ranks.
+    const int stages = t.layout.pp * plan.virtualStages;
+    const int layers = scenario.model.layers;
+    const int endSlots = pipelineEndSlots(layers, target);
+    for (int chunk = 0; chunk < stages; ++chunk) {
+        if (endSlots > 0)
+            plan.layersPerChunk.push_back((layers + endSlots) / stages - (chunk == 0) - (chunk == stages - 1));
+        else
+            plan.layersPerChunk.push_back(layers / stages + (chunk < layers % stages ? 1 : 0));
+    }
+    plan.layersPerVirtualStage = layers % stages == 0 ? layers / stages : 0;
     plan.activationOffloadLayers = activationOffloadLayersInEffect(scenario, target);
     return plan;
 }

@@ -5,6 +5,7 @@
 #include "core/memory/activations.h"
 #include "core/memory/modelstates.h"
 #include "core/memory/pipelinememory.h"
+#include "core/model/frameworkrules.h"
 #include "core/model/frameworks.h"
 
 #include <algorithm>
@@ -35,13 +36,21 @@ struct StageInputs
     double farInFlight = 0;
     int microBatches = 1;
     int offloadedLayers = 0; ///< activation offload in effect (PP 1 only)
+    /// Layer slots the embedding and the loss take (pipelineEndSlots): 2 shortens the first and the last rank by one
+    /// layer each.
+    int endSlots = 0;
+    /// Under the interleaved schedule that layer comes out of one model chunk, which does not hold the rank's mean
+    /// number of micro-batches: the first rank's first chunk holds min(2p − 1, m) of them, the last rank's last chunk
+    /// one (Megatron's warm-up, docs/methods-memory.md §3.5). The micro-batches held there beyond inFlight (negative:
+    /// fewer); each of them holds one layer fewer than the stage's count spread over its chunks assumes.
+    double shortChunkExcess = 0;
 };
 
 /// The parameters a rank holds: its stage's, or under DualPipe its two stages' (two copies of the model over the
 /// pipeline, DeepSeek-V3 report §3.2.1).
 StageParams rankParams(const MemoryContext& ctx, const ParallelLayout& layout, const StageInputs& in)
 {
-    StageParams s = stageParams(ctx, layout, in.stage);
+    StageParams s = stageParams(ctx, layout, in.stage, in.endSlots);
     if (in.mirror < 0 || in.mirror == in.stage)
         return s;
     StageParams other = stageParams(ctx, layout, in.mirror);
@@ -106,6 +115,9 @@ MemoryBreakdown backwardStart(const MemoryContext& ctx, const TrainingConfig& t,
     if (in.mirror < 0 || in.mirror == in.stage) {
         b.activationsBytes
             = in.inFlight * microBatchBytes(ctx, t, params.layers, in.first, in.last, in.offloadedLayers);
+        if (in.shortChunkExcess != 0)
+            b.activationsBytes
+                = std::max(0.0, b.activationsBytes - in.shortChunkExcess * microBatchBytes(ctx, t, 1, false, false, 0));
     } else { // DualPipe: each in-flight micro-batch is in one of the rank's two stages
         const int pp = std::max(1, t.layout.pp);
         const auto stageBytes = [&](int stage) {
@@ -223,6 +235,8 @@ MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& t)
     const int m = microBatchesPerStep(t);
     const int offloaded = activationOffloadLayersInEffect(ctx, t);
     const bool dualPipe = t.schedule == PipelineSchedule::DualPipe && pp > 1;
+    const int endSlots = pipelineEndSlots(ctx.model.layers, t);
+    const bool chunked = t.schedule == PipelineSchedule::Interleaved && t.layout.virtualStages > 1;
     const auto inputsFor = [&](int stage) {
         StageInputs in;
         in.stage = stage;
@@ -233,6 +247,9 @@ MemoryEstimate evaluateMemory(const MemoryContext& ctx, const TrainingConfig& t)
         in.inFlight = inFlightMicroBatches(t.schedule, pp, t.layout.virtualStages, m, stage);
         in.farInFlight = dualPipe ? std::min(in.inFlight, double(stage + 1)) : 0.0;
         in.offloadedLayers = offloaded;
+        in.endSlots = endSlots;
+        if (endSlots > 0 && chunked && (stage == 0 || stage == pp - 1))
+            in.shortChunkExcess = (stage == 0 ? std::min(2 * pp - 1, m) : 1) - in.inFlight;
         return in;
     };
     const int second = dualPipe ? dualPipeFullestRank(ctx, pp) : pp - 1;

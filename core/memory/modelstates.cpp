@@ -90,16 +90,20 @@ StateBytesPerParam stateBytesPerParam(const TrainingConfig& t)
     return r;
 }
 
-int layersOnStage(int layers, int pp, int stage)
+int layersOnStage(int layers, int pp, int stage, int endSlots)
 {
     pp = std::max(1, pp);
+    if (endSlots > 0 && pp > 1) { // the embedding's slot on the first rank, the loss's on the last
+        const int slots = (layers + endSlots) / pp;
+        return slots - (stage == 0 ? 1 : 0) - (stage == pp - 1 ? 1 : 0);
+    }
     return layers / pp + (stage < layers % pp ? 1 : 0);
 }
 
-int stageLayerCount(const MemoryContext& ctx, int pp, int stage)
+int stageLayerCount(const MemoryContext& ctx, int pp, int stage, int endSlots)
 {
     pp = std::max(1, pp);
-    return layersOnStage(ctx.model.layers, pp, stage) + (stage == pp - 1 ? ctx.params.mtpLayers : 0);
+    return layersOnStage(ctx.model.layers, pp, stage, endSlots) + (stage == pp - 1 ? ctx.params.mtpLayers : 0);
 }
 
 double lastStageEmbeddingCopy(const ModelConfig& model, int mtpLayers, int pp)
@@ -108,13 +112,13 @@ double lastStageEmbeddingCopy(const ModelConfig& model, int mtpLayers, int pp)
     return copy ? double(model.vocab) * model.hidden : 0.0;
 }
 
-StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, int stage)
+StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, int stage, int endSlots)
 {
     StageParams s;
     const double t = std::max(1, layout.tp);
     const double ep = std::max(1, layout.ep);
     const double etp = expertTensorParallel(layout);
-    s.layers = stageLayerCount(ctx, layout.pp, stage);
+    s.layers = stageLayerCount(ctx, layout.pp, stage, endSlots);
     const double moeShare = ctx.layers > 0 ? double(ctx.params.moeLayers) / ctx.layers : 0.0;
     const double dense = (1 - moeShare) * ctx.layerParamsDense;
     const double moeNonExpert = moeShare * (ctx.layerParamsMoe - ctx.params.routedExpertsPerMoeLayer);

@@ -34,13 +34,15 @@ struct StageParams
     int layers = 0;
 };
 
-/// Transformer layers on pipeline rank `stage` (uneven splits give the first ranks one layer more).
-int layersOnStage(int layers, int pp, int stage);
+/// Transformer layers on pipeline rank `stage`: with `endSlots` 2 (core/model/frameworkrules.h pipelineEndSlots) the
+/// embedding and the loss take a layer's slot on the first and the last rank; otherwise uneven splits give the first
+/// ranks one layer more.
+int layersOnStage(int layers, int pp, int stage, int endSlots = 0);
 
 /// Transformer layers pipeline stage `stage` holds: the model's layers cut as layersOnStage does, and on the last stage
 /// the multi-token-prediction modules' layers after them (Megatron-Core puts every MTP layer there; DeepSeek-V3 on the
 /// head's rank). MemoryContext::layers counts both.
-int stageLayerCount(const MemoryContext& ctx, int pp, int stage);
+int stageLayerCount(const MemoryContext& ctx, int pp, int stage, int endSlots = 0);
 
 /// Parameters of Megatron's copy of the word embeddings on the last pipeline stage, kept equal to the first stage's by
 /// an all-reduce: held where the head is tied to them or multi-token prediction embeds the shifted tokens there
@@ -48,7 +50,7 @@ int stageLayerCount(const MemoryContext& ctx, int pp, int stage);
 /// step-time models both hold it (docs/methods-memory.md §3.19).
 double lastStageEmbeddingCopy(const ModelConfig& model, int mtpLayers, int pp);
 
-StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, int stage);
+StageParams stageParams(const MemoryContext& ctx, const ParallelLayout& layout, int stage, int endSlots = 0);
 
 /// Model-state bytes on one GPU after sharding (ZeRO 1/2/3, Megatron distributed optimizer over DP × CP).
 struct ModelStateBytes

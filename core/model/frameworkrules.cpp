@@ -49,6 +49,23 @@ bool fusedLossIsRead(const TrainingConfig& training, const FrameworkCapabilities
     return eagerLoss && !lossTakesNo16BitKernel(training, caps) && !compiledLossApplies(training, caps);
 }
 
+int pipelineEndSlots(int layers, const TrainingConfig& training, const FrameworkCapabilities& caps)
+{
+    const ParallelLayout& l = training.layout;
+    const bool interleaved = training.schedule == PipelineSchedule::Interleaved;
+    // Megatron-Core's split: only its two schedules, and only where a pipeline has ends apart.
+    if (!caps.pipelineEndsTakeLayerSlots || l.pp < 2
+        || (!interleaved && training.schedule != PipelineSchedule::OneFOneB))
+        return 0;
+    const int chunks = l.pp * (interleaved ? std::max(1, l.virtualStages) : 1);
+    return layers % chunks != 0 && (layers + 2) % chunks == 0 ? 2 : 0;
+}
+
+int pipelineEndSlots(int layers, const TrainingConfig& training)
+{
+    return pipelineEndSlots(layers, training, frameworkCapabilities(training.framework));
+}
+
 bool recomputeStopsEarly(const TrainingConfig& training, const FrameworkCapabilities& caps)
 {
     if (training.recompute != Recompute::Full || !caps.checkpointStopsEarly || !training.checkpointEarlyStop)

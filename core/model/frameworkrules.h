@@ -52,6 +52,14 @@ bool fusedLossIsRead(const TrainingConfig& training, const FrameworkCapabilities
 /// whose graph leaves out what the backward does not read, skips it.
 bool recomputeStopsEarly(const TrainingConfig& training, const FrameworkCapabilities& caps);
 
+/// Layer slots the embedding and the loss take in the pipeline split (docs/methods-memory.md §3.25): 2 where the
+/// framework counts them and the transformer layers alone do not divide into the model chunks (PP, times the chunks
+/// per rank under the interleaved schedule) but with the two slots do; else 0, and an uneven split gives the first
+/// ranks one layer more.
+int pipelineEndSlots(int layers, const TrainingConfig& training, const FrameworkCapabilities& caps);
+/// The same, looking the framework up.
+int pipelineEndSlots(int layers, const TrainingConfig& training);
+
 /// What keeps async TP, asked for, from applying (docs/methods-time.md §4.13): it needs a framework that offers it,
 /// TP > 1 with sequence parallelism (it pipelines the sequence-parallel collectives), and torch.compile on where
 /// async TP is a compiler pass (TorchTitan refuses enable_async_tensor_parallel without [compile] enable).

@@ -123,6 +123,7 @@ FrameworkCapabilities parseEntry(const nlohmann::json& entry)
         : shared == "combine"                          ? SharedExpertOverlap::CombineOnly
                                                        : SharedExpertOverlap::None;
     caps.compileFuses = entry.value("compile_fuses", false);
+    caps.pipelineEndsTakeLayerSlots = entry.value("pipeline_split_counts_embedding_and_loss", false);
     caps.compiledLossInPublishedRuns = entry.value("compiled_loss_in_published_runs", false);
     caps.fusedLossInPublishedRuns = entry.value("fused_loss_in_published_runs", false);
     caps.upcastsLogitsBeforeLoss = entry.value("upcasts_logits_before_loss", false);

@@ -97,6 +97,11 @@ struct FrameworkCapabilities
     /// The fused kernels come from torch.compile (TorchTitan): with TrainingConfig::compile off the framework runs
     /// eager PyTorch ops (docs/methods-time.md §4.12).
     bool compileFuses = false;
+    /// Where the transformer layers do not divide into the pipeline's model chunks but the layers plus two do, the
+    /// embedding and the loss each take one layer's slot: the first and the last stage hold one layer fewer, in their
+    /// first and last model chunk (Megatron-Core's account_for_embedding_in_pipeline_split and
+    /// account_for_loss_in_pipeline_split; docs/methods-memory.md §3.25).
+    bool pipelineEndsTakeLayerSlots = false;
     /// The framework's published runs compiled the loss with the model (TrainingConfig::compileLoss for a validation
     /// case that does not say): TorchTitan's 2024 runs did not, its loss compile arrived in 2025-04.
     bool compiledLossInPublishedRuns = false;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/layoutcheck.h"
 
+#include "core/model/frameworkrules.h"
 #include "core/model/modelmath.h"
 
 #include <algorithm>
@@ -39,8 +40,9 @@ LayoutProblems checkModelSplit(const ModelConfig& m, const TrainingConfig& t)
         p |= bit(LayoutProblem::PpLayers);
     if (t.schedule == PipelineSchedule::Interleaved && l.virtualStages > 1) {
         // Uneven chunks are allowed (Llama 3 405B: 126 layers over PP 16; Megatron-Core's first/last-stage layer
-        // counts), but every model chunk needs a layer.
-        if (m.layers < l.pp * l.virtualStages)
+        // counts), but every model chunk needs a layer, or the embedding's or the loss's slot where the framework
+        // counts them (Megatron-Bridge's Llama 3.1 405B on PP 16 with 8 chunks per rank: 126 + 2 slots in 128 chunks).
+        if (m.layers + pipelineEndSlots(m.layers, t) < l.pp * l.virtualStages)
             p |= bit(LayoutProblem::InterleavedLayers);
         if (microBatchesPerStep(t) % l.pp != 0)
             p |= bit(LayoutProblem::InterleavedMicroBatches);

@@ -106,6 +106,37 @@ private Q_SLOTS:
             8);
     }
 
+    /// Where the embedding's and the loss's layer slots make the split even (docs/methods-memory.md §3.25), Megatron's
+    /// layout has the first and the last chunk one layer short, as the estimate holds them; TorchTitan's split is
+    /// unchanged.
+    void megatronSplitGivesTheEndsALayerSlot()
+    {
+        Scenario s = defaultScenario();
+        s.model.layers = 126;
+        s.training.layout = ParallelLayout {8, 4, 8, 1, 1, 8, true}; // 64 chunks: 128 slots
+        s.training.schedule = PipelineSchedule::Interleaved;
+        s.training.globalBatch = 64;
+        const ArgMap args = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text);
+        std::string expected = "Et|";
+        for (int chunk = 1; chunk < 63; ++chunk)
+            expected += "t*2|";
+        expected += "tL";
+        QCOMPARE(args.find("--pipeline-model-parallel-layout")->second, expected);
+        s.training.zeroStage = 3; // TorchTitan shards with FSDP2: its first part keeps two layers beside the embedding
+        std::istringstream stream(makeLaunchConfig(s, LaunchFramework::TorchTitan).text);
+        const auto parts = toml::find<std::vector<std::vector<std::string>>>(
+            toml::parse(stream, "torchtitan-job.toml"), "parallelism", "module_fqns_per_model_part");
+        QCOMPARE(parts.front(), (std::vector<std::string> {"tok_embeddings", "layers.0", "layers.1"}));
+        s.training.zeroStage = 1;
+        s.training.layout.pp = 16; // 128 chunks: the first holds only the embedding, the last only the loss
+        s.training.layout.dp = 4;
+        const std::string layout = megatronArgs(makeLaunchConfig(s, LaunchFramework::Megatron).text)
+                                       .find("--pipeline-model-parallel-layout")
+                                       ->second;
+        QVERIFY(layout.starts_with("E|t|t|"));
+        QVERIFY(layout.ends_with("|t|t|L"));
+    }
+
     /// Hybrid sharding is written in each framework's words: TorchTitan's replicate × shard degrees, Megatron's
     /// distributed-optimizer instances (with Megatron-FSDP's unsharded outer groups), Megatron-Bridge's DDP config,
     /// DeepSpeed's MiCS shard size.

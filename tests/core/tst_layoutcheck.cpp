@@ -92,6 +92,15 @@ private Q_SLOTS:
         t.layout.virtualStages = 9; // 36 chunks for 32 layers
         p = checkLayout(m, t, 8);
         QVERIFY(hasProblem(p, LayoutProblem::InterleavedLayers));
+        // Megatron-Core gives the embedding and the loss a layer's slot where that makes the split even
+        // (docs/methods-memory.md §3.25): Megatron-Bridge's Llama 3.1 405B runs PP 16 × 8 chunks, 126 layers + 2.
+        m.layers = 126;
+        t.layout = {1, 4, 16, 1, 1, 8, true};
+        t.globalBatch = 16;
+        t.framework = Framework::NeMo;
+        QVERIFY(!hasProblem(checkLayout(m, t, 64), LayoutProblem::InterleavedLayers));
+        t.framework = Framework::TorchTitan; // its split has no such slots
+        QVERIFY(hasProblem(checkLayout(m, t, 64), LayoutProblem::InterleavedLayers));
     }
 
     void expertRules()

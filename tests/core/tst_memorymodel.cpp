@@ -3,6 +3,7 @@
 #include "core/memory/memorymodel.h"
 #include "core/memory/modelstates.h"
 #include "core/memory/pipelinememory.h"
+#include "core/model/frameworkrules.h"
 #include "core/model/frameworks.h"
 #include "core/model/modelmath.h"
 #include "core/model/modelpresets.h"
@@ -10,6 +11,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace clusterplanner::core;
 
@@ -652,6 +654,66 @@ private Q_SLOTS:
         const double entries = 4096.0 * 129280;
         QCOMPARE(logitsBytes(with, t).peak - logitsBytes(without, t).peak, 4 * entries);
         QVERIFY(headActivationBytes(with, t) > 2 * headActivationBytes(without, t));
+    }
+    /// docs/methods-memory.md §3.25: where Megatron-Core's layers do not divide into the model chunks but the layers
+    /// plus the embedding's and the loss's slots do, the first and the last stage hold one layer fewer, taken from
+    /// their first and last model chunk; other frameworks keep the first ranks one layer more.
+    void megatronEmbeddingAndLossTakeALayerSlot()
+    {
+        TrainingConfig t = megatron(8, true, Recompute::None, AttentionKind::Flash);
+        t.layout.pp = 16;
+        t.schedule = PipelineSchedule::OneFOneB;
+        QCOMPARE(pipelineEndSlots(126, t), 2); // Llama 3.1 405B over PP 16: 128 slots
+        QCOMPARE(pipelineEndSlots(128, t), 0); // even already
+        QCOMPARE(pipelineEndSlots(125, t), 0); // one slot would do: which one is not known
+        t.schedule = PipelineSchedule::Interleaved;
+        t.layout.virtualStages = 4;
+        QCOMPARE(pipelineEndSlots(126, t), 2);
+        t.layout.pp = 9;
+        t.layout.virtualStages = 7;
+        QCOMPARE(pipelineEndSlots(126, t), 0); // NeMo 24.12's PP 9 × 7 chunks divides 126
+        t.layout.pp = 16;
+        t.layout.virtualStages = 4;
+        TrainingConfig titan = t;
+        titan.framework = Framework::TorchTitan;
+        QCOMPARE(pipelineEndSlots(126, titan), 0);
+        QCOMPARE(layersOnStage(126, 16, 0, 2), 7);
+        QCOMPARE(layersOnStage(126, 16, 1, 2), 8);
+        QCOMPARE(layersOnStage(126, 16, 15, 2), 7);
+        QCOMPARE(layersOnStage(126, 16, 0), 8); // the other rule: the first 14 ranks one more
+        QCOMPARE(layersOnStage(126, 16, 15), 7);
+        int total = 0;
+        for (int stage = 0; stage < 16; ++stage)
+            total += layersOnStage(126, 16, stage, 2);
+        QCOMPARE(total, 126);
+
+        // The first stage's activations: a layer fewer in each micro-batch its first chunk holds. Under 1F1B that is
+        // every one of its p; interleaved, its first chunk holds 2p − 1 (Megatron's warm-up), one per micro-batch
+        // beyond the p each other chunk holds. Against the even split of 128 layers, the same per-layer bytes:
+        ModelConfig m = modelPreset("Llama 3 405B");
+        ModelConfig even = m;
+        even.layers = 128;
+        const GpuSpec* gpu = GpuCatalog::builtin().find("B200");
+        const MemoryContext odd = makeMemoryContext(m, gpu), evenCtx = makeMemoryContext(even, gpu);
+        t.globalBatch = 64; // 64 micro-batches per step
+        const auto savedBy = [&](PipelineSchedule schedule, int chunks) {
+            TrainingConfig c = t;
+            c.schedule = schedule;
+            c.layout.virtualStages = chunks;
+            return evaluateMemory(evenCtx, c).first.peak.activationsBytes
+                - evaluateMemory(odd, c).first.peak.activationsBytes;
+        };
+        const double oneF = savedBy(PipelineSchedule::OneFOneB, 1);
+        const double interleaved = savedBy(PipelineSchedule::Interleaved, 4);
+        QVERIFY(oneF > 0);
+        QVERIFY(std::abs(interleaved / oneF - 31.0 / 16.0) < 1e-9);
+        // TorchTitan's split of the same layers gives stage 0 its eighth layer: nothing saved.
+        TrainingConfig c = titan;
+        c.schedule = PipelineSchedule::OneFOneB;
+        c.layout.virtualStages = 1;
+        c.globalBatch = 64;
+        QCOMPARE(
+            evaluateMemory(odd, c).first.peak.activationsBytes, evaluateMemory(evenCtx, c).first.peak.activationsBytes);
     }
 };
 
