@@ -98,9 +98,15 @@ std::vector<int> virtualStageChoices(
     if (c.virtualStages)
         return {*c.virtualStages};
     std::vector<int> values {1};
+    // Uneven chunks are allowed (the slowest stage carries ceil(layers / pp)); every chunk needs a layer, or the
+    // embedding's or the loss's slot where the framework counts them and they make the split even (Megatron-Core,
+    // core/model/frameworkrules.h pipelineEndSlots, which the layout check applies).
+    const int layers = s.model.layers;
+    const int slots = caps.pipelineEndsTakeLayerSlots ? 2 : 0;
     if (pp > 1 && (c.schedule || caps.supports(PipelineSchedule::Interleaved)))
-        for (int v = 2; v <= c.maxVirtualStages && pp * v <= s.model.layers; ++v)
-            values.push_back(v); // uneven chunks allowed: the slowest stage carries ceil(layers / pp)
+        for (int v = 2; v <= c.maxVirtualStages && pp * v <= layers + slots; ++v)
+            if (pp * v <= layers || (layers + slots) % (pp * v) == 0)
+                values.push_back(v);
     return values;
 }
 

@@ -135,6 +135,27 @@ private Q_SLOTS:
         QCOMPARE(frameworkCapabilities(Framework::DeepSpeed).sharedExpertOverlap, SharedExpertOverlap::None);
     }
 
+    /// Megatron-Bridge runs Llama 3.1 405B on PP 16 with 8 chunks per rank: 126 layers and the embedding's and the
+    /// loss's slots in 128 chunks (docs/methods-memory.md §3.25). The sweep offers it where the framework counts
+    /// those slots, and only there.
+    void sweepOffersChunksTheEndSlotsFill()
+    {
+        SweepConstraints pinned;
+        pinned.pp = 16;
+        pinned.tp = 4;
+        const auto chunksOffered = [&](Framework framework) {
+            Scenario s = gpt3On1024(framework);
+            s.model.layers = 126;
+            std::set<int> chunks;
+            for (const auto& c : enumerateLayouts(s, pinned))
+                chunks.insert(c.layout.virtualStages);
+            return chunks;
+        };
+        QVERIFY(chunksOffered(Framework::NeMo).count(8));
+        QVERIFY(!chunksOffered(Framework::TorchTitan).count(8));
+        QVERIFY(chunksOffered(Framework::TorchTitan).count(7));
+    }
+
     void sweepOffersOnlyWhatTheFrameworkRuns()
     {
         const SweepConstraints free;
