@@ -2,6 +2,7 @@
 #include "core/launch/launchplan.h"
 
 #include "core/memory/activationoffload.h"
+#include "core/memory/modelstates.h"
 #include "core/model/enumnames.h"
 #include "core/model/frameworkrules.h"
 #include "core/model/layoutcheck.h"
@@ -108,12 +109,8 @@ LaunchPlan makeLaunchPlan(const Scenario& scenario, Framework framework)
     const int stages = t.layout.pp * plan.virtualStages;
     const int layers = scenario.model.layers;
     const int endSlots = pipelineEndSlots(layers, target);
-    for (int chunk = 0; chunk < stages; ++chunk) {
-        if (endSlots > 0)
-            plan.layersPerChunk.push_back((layers + endSlots) / stages - (chunk == 0) - (chunk == stages - 1));
-        else
-            plan.layersPerChunk.push_back(layers / stages + (chunk < layers % stages ? 1 : 0));
-    }
+    for (int chunk = 0; chunk < stages; ++chunk) // a chunk is cut as the estimate cuts a pipeline rank
+        plan.layersPerChunk.push_back(layersOnStage(layers, stages, chunk, endSlots));
     plan.layersPerVirtualStage = layers % stages == 0 ? layers / stages : 0;
     plan.activationOffloadLayers = activationOffloadLayersInEffect(scenario, target);
     return plan;

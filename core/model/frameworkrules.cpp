@@ -57,8 +57,13 @@ int pipelineEndSlots(int layers, const TrainingConfig& training, const Framework
     if (!caps.pipelineEndsTakeLayerSlots || l.pp < 2
         || (!interleaved && training.schedule != PipelineSchedule::OneFOneB))
         return 0;
-    const int chunks = l.pp * (interleaved ? std::max(1, l.virtualStages) : 1);
-    return layers % chunks != 0 && (layers + 2) % chunks == 0 ? 2 : 0;
+    return pipelineEndSlots(layers, l.pp * (interleaved ? std::max(1, l.virtualStages) : 1), caps);
+}
+
+int pipelineEndSlots(int layers, int chunks, const FrameworkCapabilities& caps)
+{
+    const bool evens = chunks > 1 && layers % chunks != 0 && (layers + 2) % chunks == 0;
+    return caps.pipelineEndsTakeLayerSlots && evens ? 2 : 0;
 }
 
 int pipelineEndSlots(int layers, const TrainingConfig& training)

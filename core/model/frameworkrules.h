@@ -57,6 +57,8 @@ bool recomputeStopsEarly(const TrainingConfig& training, const FrameworkCapabili
 /// per rank under the interleaved schedule) but with the two slots do; else 0, and an uneven split gives the first
 /// ranks one layer more.
 int pipelineEndSlots(int layers, const TrainingConfig& training, const FrameworkCapabilities& caps);
+/// The same for `chunks` model chunks of a pipelined Megatron-Core schedule (the layout sweep asks before it has one).
+int pipelineEndSlots(int layers, int chunks, const FrameworkCapabilities& caps);
 /// The same, looking the framework up.
 int pipelineEndSlots(int layers, const TrainingConfig& training);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/sweep/layoutspace.h"
 
+#include "core/model/frameworkrules.h"
 #include "core/model/layoutcheck.h"
 
 #include "core/model/frameworks.h"
@@ -102,10 +103,9 @@ std::vector<int> virtualStageChoices(
     // embedding's or the loss's slot where the framework counts them and they make the split even (Megatron-Core,
     // core/model/frameworkrules.h pipelineEndSlots, which the layout check applies).
     const int layers = s.model.layers;
-    const int slots = caps.pipelineEndsTakeLayerSlots ? 2 : 0;
     if (pp > 1 && (c.schedule || caps.supports(PipelineSchedule::Interleaved)))
-        for (int v = 2; v <= c.maxVirtualStages && pp * v <= layers + slots; ++v)
-            if (pp * v <= layers || (layers + slots) % (pp * v) == 0)
+        for (int v = 2; v <= c.maxVirtualStages && pp * v <= layers + 2; ++v)
+            if (pp * v <= layers + pipelineEndSlots(layers, pp * v, caps))
                 values.push_back(v);
     return values;
 }
